@@ -1,0 +1,88 @@
+// Every setting Wren reads, validated once at start. Values come from WREN_* environment variables
+// and, optionally, a JSON config file (WREN_CONFIG); the environment wins over the file.
+// docs/configuration.md documents each one; keep the two in step.
+
+import { z } from "zod";
+
+const booleanString = z
+  .union([z.boolean(), z.string()])
+  .transform((v, ctx) => {
+    if (typeof v === "boolean") return v;
+    const s = v.trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(s)) return true;
+    if (["0", "false", "no", "off", ""].includes(s)) return false;
+    ctx.addIssue({ code: "custom", message: `expected true or false, got "${v}"` });
+    return z.NEVER;
+  });
+
+const positiveInt = z.coerce.number().int().positive();
+
+const origin = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `"${v}" is not a URL` });
+      return z.NEVER;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: "must start with http:// or https://" });
+      return z.NEVER;
+    }
+    if (url.pathname !== "/" || url.search || url.hash) {
+      ctx.addIssue({ code: "custom", message: "must be an origin only, without a path" });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+export const configSchema = z.object({
+  host: z.string().min(1).default("127.0.0.1"),
+  port: z.coerce.number().int().min(0).max(65535).default(3000),
+  dataDir: z.string().min(1).default("./data"),
+  publicUrl: origin.default("http://localhost:3000"),
+  storage: z.enum(["json-file", "postgres"]).default("json-file"),
+  registrations: z.enum(["open", "approval", "closed"]).default("closed"),
+  instanceTitle: z.string().min(1).default("Wren"),
+  instanceDescription: z.string().default("A Wren server."),
+  contactEmail: z.string().default(""),
+  maxStatusCharacters: positiveInt.default(500),
+  maxMediaAttachments: positiveInt.default(4),
+  maxImageBytes: positiveInt.default(16 * 1024 * 1024),
+  bodyLimitBytes: positiveInt.default(1024 * 1024),
+  uploadLimitBytes: positiveInt.default(100 * 1024 * 1024),
+  rateLimitRequests: positiveInt.default(300),
+  rateLimitWindowSeconds: positiveInt.default(300),
+  rules: z.array(z.string().min(1)).default([]),
+  logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
+  logFormat: z.enum(["text", "json"]).default("text"),
+  allowPrivateAddresses: booleanString.default(false),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+/** Environment variable → config key. */
+export const ENV_KEYS: Record<string, keyof Config> = {
+  WREN_HOST: "host",
+  WREN_PORT: "port",
+  WREN_DATA_DIR: "dataDir",
+  WREN_PUBLIC_URL: "publicUrl",
+  WREN_STORAGE: "storage",
+  WREN_REGISTRATIONS: "registrations",
+  WREN_INSTANCE_TITLE: "instanceTitle",
+  WREN_INSTANCE_DESCRIPTION: "instanceDescription",
+  WREN_CONTACT_EMAIL: "contactEmail",
+  WREN_MAX_STATUS_CHARACTERS: "maxStatusCharacters",
+  WREN_MAX_MEDIA_ATTACHMENTS: "maxMediaAttachments",
+  WREN_MAX_IMAGE_BYTES: "maxImageBytes",
+  WREN_BODY_LIMIT_BYTES: "bodyLimitBytes",
+  WREN_UPLOAD_LIMIT_BYTES: "uploadLimitBytes",
+  WREN_RATE_LIMIT_REQUESTS: "rateLimitRequests",
+  WREN_RATE_LIMIT_WINDOW_SECONDS: "rateLimitWindowSeconds",
+  WREN_LOG_LEVEL: "logLevel",
+  WREN_LOG_FORMAT: "logFormat",
+  WREN_ALLOW_PRIVATE_ADDRESSES: "allowPrivateAddresses",
+};

@@ -1,0 +1,61 @@
+// The account record: one per person, local or remote (a remote actor gets a local record too).
+// Records hold sources and rendered HTML; URLs of hosted images are derived from file-host keys
+// when serialised, so moving the media origin does not rewrite every record.
+
+export type Visibility = "public" | "unlisted" | "private" | "direct";
+
+/** An image held by our file host (`key`) or, for remote accounts, at a remote URL. */
+export type ImageRef =
+  | { kind: "hosted"; key: string; staticKey: string; contentType: string }
+  | { kind: "remote"; url: string; staticUrl: string };
+
+export interface AccountField {
+  name: string;
+  /** What the owner typed (local) or the remote HTML (remote). */
+  value: string;
+  valueHtml: string;
+  verifiedAt: string | null;
+}
+
+export interface Account {
+  id: string;
+  username: string;
+  /** null for local accounts; the remote host otherwise. */
+  domain: string | null;
+  displayName: string;
+  /** The bio as typed by a local owner; empty for remote accounts. */
+  note: string;
+  noteHtml: string;
+  locked: boolean;
+  bot: boolean;
+  group: boolean;
+  discoverable: boolean;
+  indexable: boolean;
+  fields: AccountField[];
+  avatar: ImageRef | null;
+  header: ImageRef | null;
+  /** The ActivityPub id. */
+  uri: string;
+  /** The profile page shown to people. */
+  url: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Mastodon's rule for local usernames. */
+export const USERNAME_PATTERN = /^[a-z0-9_]+([a-z0-9_.-]+[a-z0-9_]+)?$/i;
+export const USERNAME_MAX_LENGTH = 30;
+export const DISPLAY_NAME_MAX_LENGTH = 30;
+export const NOTE_MAX_LENGTH = 500;
+export const MAX_PROFILE_FIELDS = 4;
+export const FIELD_NAME_MAX_LENGTH = 255;
+export const FIELD_VALUE_MAX_LENGTH = 255;
+
+export function isLocal(account: Account): boolean {
+  return account.domain === null;
+}
+
+/** `username` for local accounts, `username@domain` for remote ones (Mastodon's `acct`). */
+export function acctOf(account: Account): string {
+  return account.domain === null ? account.username : `${account.username}@${account.domain}`;
+}

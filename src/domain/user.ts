@@ -1,0 +1,19 @@
+import type { Visibility } from "./account.ts";
+
+export type Role = "user" | "moderator" | "admin";
+
+/** Sign-in credentials and preferences of a local account (never sent to clients as is). */
+export interface User {
+  accountId: string;
+  email: string;
+  /** scrypt hash in PHC-like form; see services/auth/passwords.ts. */
+  passwordHash: string;
+  role: Role;
+  locale: string;
+  /** Defaults for new posts, shown in `source` of the credential account. */
+  defaultVisibility: Visibility;
+  defaultSensitive: boolean;
+  defaultLanguage: string | null;
+  disabled: boolean;
+  createdAt: string;
+}

@@ -1,0 +1,48 @@
+// Builds the Hono application: cross-cutting middleware first, then every route module. Route
+// modules only declare routes; they get the service context, limits and the access guard.
+
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { payloadTooLarge } from "../domain/errors.ts";
+import type { HttpDeps, HttpEnv } from "./env.ts";
+import { type Access, accessControl } from "./middleware/access.ts";
+import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
+import { handleError, handleNotFound } from "./middleware/errors.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { ROUTE_MODULES } from "./routes.ts";
+
+export type RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps, access: Access) => void;
+
+/** Endpoints that take file uploads get the larger body limit. */
+const UPLOAD_PATHS = new Set([
+  "/api/v1/accounts/update_credentials",
+  "/api/v1/media",
+  "/api/v2/media",
+]);
+
+function isUpload(path: string): boolean {
+  return UPLOAD_PATHS.has(path) || path.startsWith("/api/v1/media/");
+}
+
+export function createApp(deps: HttpDeps): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+
+  app.use(requestContext);
+  for (const path of CORS_PATHS) app.use(path, apiCors);
+
+  const tooLarge = () => {
+    throw payloadTooLarge();
+  };
+  const ordinaryLimit = bodyLimit({ maxSize: deps.limits.bodyBytes, onError: tooLarge });
+  const uploadLimit = bodyLimit({ maxSize: deps.limits.uploadBytes, onError: tooLarge });
+  app.use((c, next) => (isUpload(c.req.path) ? uploadLimit(c, next) : ordinaryLimit(c, next)));
+
+  app.use("/api/*", rateLimit(deps.limits.rateLimit, deps.ctx.clock));
+
+  const access = accessControl(deps.ctx);
+  for (const register of ROUTE_MODULES) register(app, deps, access);
+  return app;
+}

@@ -1,0 +1,31 @@
+// The per-request state every handler can read, and what the HTTP layer is built from.
+
+import type { Authenticated } from "../services/auth/authenticate-token.ts";
+import type { ServiceContext } from "../services/context.ts";
+
+/** Who is calling: the token, its app, and (for user tokens) the account and its user. */
+export type Viewer = Authenticated;
+
+export interface HttpEnv {
+  Variables: {
+    requestId: string;
+    /** Set by the access middleware; null when the request carried no token. */
+    viewer: Viewer | null;
+  };
+}
+
+export interface HttpLimits {
+  /** Largest request body in bytes for ordinary endpoints. */
+  bodyBytes: number;
+  /** Largest request body for upload endpoints (media, avatars). */
+  uploadBytes: number;
+  /** Requests allowed per window and the window length (Mastodon: 300 per 5 minutes). */
+  rateLimit: { requests: number; windowSeconds: number };
+}
+
+export interface HttpDeps {
+  ctx: ServiceContext;
+  limits: HttpLimits;
+  /** Directory served under /media when the local file host is used; null otherwise. */
+  mediaDirectory: string | null;
+}

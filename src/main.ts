@@ -1,0 +1,110 @@
+// The only place that wires Wren together: config → storage → services → HTTP (+ admin socket).
+// The CLI's `serve` command and the tests both start Wren through startWren().
+
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import type { Config } from "./config/schema.ts";
+import { type Clock, systemClock } from "./domain/clock.ts";
+import { createIdGenerator } from "./domain/ids.ts";
+import { createApp } from "./http/app.ts";
+import { createLocalDirectoryHost } from "./media/local-directory.ts";
+import type { InstanceSettings, ServiceContext } from "./services/context.ts";
+import { openJsonFileStorage } from "./storage/json-file/index.ts";
+import type { Storage } from "./storage/ports.ts";
+
+export interface StartOptions {
+  clock?: Clock;
+}
+
+export interface RunningWren {
+  /** The address the HTTP server listens on (may differ from the public URL). */
+  listenUrl: string;
+  ctx: ServiceContext;
+  config: Config;
+  /** Stops accepting requests, lets running ones finish, flushes storage, releases the lock. */
+  close(): Promise<void>;
+}
+
+export function instanceSettings(config: Config): InstanceSettings {
+  return {
+    publicUrl: config.publicUrl,
+    domain: new URL(config.publicUrl).host,
+    title: config.instanceTitle,
+    description: config.instanceDescription,
+    contactEmail: config.contactEmail,
+    registrations: config.registrations,
+    maxStatusCharacters: config.maxStatusCharacters,
+    maxMediaAttachments: config.maxMediaAttachments,
+    maxImageBytes: config.maxImageBytes,
+    rules: config.rules,
+  };
+}
+
+export async function openStorage(config: Config): Promise<Storage> {
+  if (config.storage === "postgres") {
+    throw new Error("WREN_STORAGE=postgres is not available yet; use json-file (the default).");
+  }
+  return openJsonFileStorage(config.dataDir);
+}
+
+/** Builds the service context over an open storage (also used by offline CLI commands). */
+export function createServiceContext(
+  config: Config,
+  storage: Storage,
+  options: StartOptions = {},
+): ServiceContext {
+  const clock = options.clock ?? systemClock;
+  return {
+    storage,
+    clock,
+    ids: createIdGenerator(() => clock.now().getTime()),
+    files: createLocalDirectoryHost(mediaDirectory(config), `${config.publicUrl}/media`),
+    settings: instanceSettings(config),
+  };
+}
+
+export function mediaDirectory(config: Config): string {
+  return join(config.dataDir, "media");
+}
+
+export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {
+  const storage = await openStorage(config);
+  const ctx = createServiceContext(config, storage, options);
+  const app = createApp({
+    ctx,
+    limits: {
+      bodyBytes: config.bodyLimitBytes,
+      uploadBytes: config.uploadLimitBytes,
+      rateLimit: { requests: config.rateLimitRequests, windowSeconds: config.rateLimitWindowSeconds },
+    },
+    mediaDirectory: mediaDirectory(config),
+  });
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>
+      resolve(s),
+    );
+    s.once("error", reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    listenUrl: `http://${host}:${address.port}`,
+    ctx,
+    config,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Idle keep-alive connections would hold close() open; in-flight requests finish.
+          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        });
+        await storage.close();
+      })();
+      return closing;
+    },
+  };
+}

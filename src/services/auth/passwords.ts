@@ -1,0 +1,41 @@
+// Password hashing with scrypt (memory-hard, built into Node). Stored as
+// `scrypt$N$r$p$salt$hash` so the cost can be raised later without breaking old hashes.
+
+import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
+import { promisify } from "node:util";
+
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+const COST = { N: 2 ** 15, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+// scrypt needs 128 * N * r bytes; allow headroom over Node's 32 MiB default.
+const MAX_MEMORY = 64 * 1024 * 1024;
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 72;
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, KEY_LENGTH, { ...COST, maxmem: MAX_MEMORY });
+  return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64"), key.toString("base64")].join(
+    "$",
+  );
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64");
+  const key = await scrypt(password, Buffer.from(salt, "base64"), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: MAX_MEMORY,
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}

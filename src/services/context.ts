@@ -1,0 +1,31 @@
+// What every use case receives: storage, the clock, id generation, the file host and the few
+// settings that shape behaviour. Built once in main.ts (or by a test) and passed down.
+
+import type { Clock } from "../domain/clock.ts";
+import type { IdGenerator } from "../domain/ids.ts";
+import type { FileHost } from "../media/file-host.ts";
+import type { Storage } from "../storage/ports.ts";
+
+export interface InstanceSettings {
+  /** Origin of every URL and ActivityPub id, e.g. `https://social.example`. */
+  publicUrl: string;
+  /** Host part of publicUrl, the domain of local accounts. */
+  domain: string;
+  title: string;
+  description: string;
+  contactEmail: string;
+  registrations: "open" | "approval" | "closed";
+  maxStatusCharacters: number;
+  maxMediaAttachments: number;
+  /** Largest avatar/header upload in bytes. */
+  maxImageBytes: number;
+  rules: string[];
+}
+
+export interface ServiceContext {
+  storage: Storage;
+  clock: Clock;
+  ids: IdGenerator;
+  files: FileHost;
+  settings: InstanceSettings;
+}

@@ -1,0 +1,75 @@
+// Starts a real Wren on a loopback port with its own temporary data directory, for HTTP tests.
+// Requests go over a real socket; `restart()` stops and starts the same data directory again.
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import type { Config } from "../../src/config/schema.ts";
+import type { Clock } from "../../src/domain/clock.ts";
+import { type RunningWren, startWren } from "../../src/main.ts";
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  config: Config;
+  wren: RunningWren;
+  /** fetch() relative to the server, with an optional bearer token. */
+  request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { clock?: Clock; dataDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "wren-test-")));
+  const port = await freePort();
+  const config = loadConfig({
+    WREN_HOST: "127.0.0.1",
+    WREN_PORT: String(port),
+    WREN_DATA_DIR: dataDir,
+    WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    WREN_LOG_LEVEL: "error",
+    ...env,
+  });
+  const startOptions = options.clock ? { clock: options.clock } : {};
+  let wren = await startWren(config, startOptions);
+  const url = config.publicUrl;
+  const server: TestServer = {
+    url,
+    dataDir,
+    config,
+    get wren() {
+      return wren;
+    },
+    request(path, init = {}) {
+      const { token, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token) headers.set("authorization", `Bearer ${token}`);
+      return fetch(new URL(path, url), { ...rest, headers, redirect: "manual" });
+    },
+    async restart() {
+      await wren.close();
+      wren = await startWren(config, startOptions);
+    },
+    async close() {
+      await wren.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
