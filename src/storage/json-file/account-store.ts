@@ -1,0 +1,98 @@
+// Accounts, local and remote: `accounts/<account_id>.json`, indexed in memory by id, by
+// case-insensitive `username@domain` and by ActivityPub uri.
+
+import type { Account } from "../../domain/account.ts";
+import { acctOf } from "../../domain/account.ts";
+import { compareIds } from "../../domain/ids.ts";
+import type { AccountStore } from "../ports.ts";
+import type { DurableWriter } from "./durable-writer.ts";
+import { CountIndex, UniqueIndex } from "./indexes.ts";
+import { RecordCollection } from "./record-collection.ts";
+
+/** Local accounts have an empty domain part, which no remote host has. */
+function acctKey(username: string, domain: string | null): string {
+  return `${username.toLowerCase()}@${(domain ?? "").toLowerCase()}`;
+}
+
+const byId = (a: Account, b: Account) => compareIds(a.id, b.id);
+
+export async function openAccountStore(root: string, writer: DurableWriter): Promise<AccountStore> {
+  const byAcct = new UniqueIndex();
+  const byUri = new UniqueIndex();
+  const remoteDomains = new CountIndex();
+  let localCount = 0;
+
+  const records = await RecordCollection.load<Account>(
+    root,
+    {
+      folder: "accounts",
+      depth: 0,
+      keyOf: (a) => a.id,
+      fileOf: (a) => `${a.id}.json`,
+      onChange(previous, next) {
+        if (previous) {
+          byAcct.delete(acctKey(previous.username, previous.domain), previous.id);
+          byUri.delete(previous.uri, previous.id);
+          if (previous.domain === null) localCount--;
+          else remoteDomains.delete(previous.domain.toLowerCase());
+        }
+        if (next) {
+          byAcct.set(acctKey(next.username, next.domain), next.id);
+          byUri.set(next.uri, next.id);
+          if (next.domain === null) localCount++;
+          else remoteDomains.add(next.domain.toLowerCase());
+        }
+      },
+    },
+    writer,
+  );
+
+  const getByKey = (id: string | undefined) => (id === undefined ? undefined : records.get(id));
+
+  return {
+    async get(id) {
+      return records.get(id);
+    },
+    async getMany(ids) {
+      const found = new Map<string, Account>();
+      for (const id of ids) {
+        const account = records.get(id);
+        if (account) found.set(id, account);
+      }
+      return found;
+    },
+    async findByUsername(username, domain) {
+      return getByKey(byAcct.get(acctKey(username, domain)));
+    },
+    async findByUri(uri) {
+      return getByKey(byUri.get(uri));
+    },
+    async search(query, { limit, offset, localOnly }) {
+      // A full scan: fine for the instance sizes this backend is for (the postgres backend
+      // has real text indexes).
+      const q = query.toLowerCase();
+      const exact: Account[] = [];
+      const partial: Account[] = [];
+      for (const account of records.values()) {
+        if (localOnly && account.domain !== null) continue;
+        const acct = acctOf(account).toLowerCase();
+        if (account.username.toLowerCase() === q || acct === q) exact.push(account);
+        else if (acct.includes(q) || account.displayName.toLowerCase().includes(q)) {
+          partial.push(account);
+        }
+      }
+      return [...exact.sort(byId), ...partial.sort(byId)]
+        .slice(offset, offset + limit)
+        .map((a) => structuredClone(a));
+    },
+    async put(account) {
+      await records.put(account);
+    },
+    async countLocal() {
+      return localCount;
+    },
+    async domains() {
+      return remoteDomains.keys().sort();
+    },
+  };
+}

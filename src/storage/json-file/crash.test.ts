@@ -1,0 +1,119 @@
+// Crash safety: a writer process is SIGKILLed in the middle of many concurrent writes, several
+// times over the same directory. After each kill every acknowledged write must be there, and
+// every record file must parse (no torn file). A SIGKILL does not lose the page cache, so this
+// checks the temp-file/rename protocol and start-up recovery, not fsync against a power cut.
+
+import assert from "node:assert/strict";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { TEMP_SUFFIX } from "./durable-writer.ts";
+import { openJsonFileStorage } from "./index.ts";
+import { spawnScript } from "./testing/child.ts";
+import { COUNTER_ID, crashAccount, crashStatus } from "./testing/crash-records.ts";
+
+const WRITER = fileURLToPath(new URL("testing/crash-writer.ts", import.meta.url));
+const CYCLES = 6;
+
+interface Acks {
+  accounts: string[];
+  statuses: string[];
+  deleted: string[];
+  counter: number;
+}
+
+/** Runs the writer until it has acknowledged about `target` writes, then SIGKILLs it. */
+async function runAndKill(dir: string, target: number, acks: Acks): Promise<void> {
+  const child = spawnScript(WRITER, [dir]);
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on("exit", (_code, signal) => resolve(signal)),
+  );
+  let count = 0;
+  // A writer that stalls before `target` acks must not hang the test run.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  // Read every line up to the end of the pipe: lines printed between our kill() and the
+  // child's death were acknowledged too.
+  for await (const line of createInterface({ input: child.stdout })) {
+    const [kind, value = ""] = line.split(" ");
+    if (kind === "account") acks.accounts.push(value);
+    else if (kind === "status") acks.statuses.push(value);
+    else if (kind === "deleted") acks.deleted.push(value);
+    else if (kind === "counter") acks.counter = Math.max(acks.counter, Number(value));
+    // Kill a random moment later, so it lands anywhere in a batch, not just after an ack.
+    if (kind !== "ready" && ++count === target) {
+      setTimeout(() => child.kill("SIGKILL"), Math.random() * 20);
+    }
+  }
+  const signal = await exited;
+  clearTimeout(timer);
+  assert.equal(signal, "SIGKILL", `the writer died on its own: ${stderr}`);
+  assert.ok(count >= target, `the writer stopped after ${count} acks: ${stderr}`);
+}
+
+/** Every file under `dir`: record files must parse; temp files are the only other leftovers. */
+async function checkFiles(dir: string): Promise<{ records: number; temps: number }> {
+  let records = 0;
+  let temps = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    if (entry.name.endsWith(TEMP_SUFFIX)) temps++;
+    else if (entry.name.endsWith(".json")) {
+      const text = await readFile(path, "utf8");
+      assert.doesNotThrow(() => JSON.parse(text), `torn record file ${path}`);
+      records++;
+    } else assert.equal(entry.name, "wren.lock", `unexpected file ${path}`);
+  }
+  return { records, temps };
+}
+
+describe("json-file crash safety", { timeout: 120_000 }, () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "wren-crash-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it(`keeps every acknowledged write across ${CYCLES} SIGKILLs`, async () => {
+    const acks: Acks = { accounts: [], statuses: [], deleted: [], counter: 0 };
+    for (let cycle = 0; cycle < CYCLES; cycle++) {
+      const target = 50 + Math.floor(Math.random() * 600);
+      await runAndKill(dir, target, acks);
+
+      const { records } = await checkFiles(dir);
+      assert.ok(records >= acks.accounts.length + acks.statuses.length);
+
+      // Opening takes over the dead writer's lock and sweeps its temp files.
+      const storage = await openJsonFileStorage(dir);
+      try {
+        assert.equal((await checkFiles(dir)).temps, 0, "temp files left after open");
+        const accounts = await storage.accounts.getMany(acks.accounts);
+        for (const id of acks.accounts) assert.deepEqual(accounts.get(id), crashAccount(id));
+        const deleted = new Set(acks.deleted);
+        const statuses = await storage.statuses.getMany(acks.statuses);
+        for (const id of acks.statuses) {
+          // Acknowledged as created; deleted only if that was acknowledged, or it may have been
+          // written but not acknowledged before the kill.
+          const status = statuses.get(id);
+          assert.ok(status, `acknowledged status ${id} is missing`);
+          if (deleted.has(id)) assert.deepEqual(status, crashStatus(id, true));
+          else assert.deepEqual(status, crashStatus(id, status.deleted));
+        }
+        const counter = Number((await storage.accounts.get(COUNTER_ID))?.displayName);
+        assert.ok(counter >= acks.counter, `counter ${counter} < acknowledged ${acks.counter}`);
+      } finally {
+        await storage.close();
+      }
+    }
+    assert.ok(acks.accounts.length > 0 && acks.deleted.length > 0);
+  });
+});

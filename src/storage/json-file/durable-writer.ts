@@ -1,0 +1,228 @@
+// Crash-safe file writes with group commit.
+//
+// A write goes to a temporary file in the target's directory, is fsynced, renamed over the
+// target, and the directory is fsynced so the rename itself survives a power cut. Readers of the
+// directory therefore see either the old file or the new one, never a torn one.
+//
+// fsync is the slow part, so writes are batched: every write requested while a batch is being
+// committed joins the next batch, whose files are written and fsynced in parallel, renamed, and
+// whose directories are then fsynced once each. Each caller's promise resolves only when its
+// data is durable. Writes (and removals) of one path are applied in call order: within a batch
+// only the last one for a path is performed, and batches run one after another.
+
+import { mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
+import { basename, dirname, join, sep } from "node:path";
+import { forEachLimit } from "./parallel.ts";
+
+/** Every temporary file ends with this, so a start-up sweep can find leftovers of a crash. */
+export const TEMP_SUFFIX = ".wren-tmp";
+
+export interface DurableWriterStats {
+  /** Batches committed. */
+  batches: number;
+  /** Temporary files written and fsynced. */
+  fileSyncs: number;
+  /** Directory fsyncs. */
+  dirSyncs: number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+interface PendingOp {
+  path: string;
+  /** The new content, or null to remove the file. */
+  data: string | null;
+  waiters: Waiter[];
+}
+
+export class DurableWriter {
+  readonly stats: DurableWriterStats = { batches: 0, fileSyncs: 0, dirSyncs: 0 };
+  // Map order is first-request order; a later request for the same path replaces the content
+  // of the pending op in place (last one wins) and adds its waiter.
+  #pending = new Map<string, PendingOp>();
+  #draining = false;
+  #closed = false;
+  #idle: (() => void)[] = [];
+  #knownDirs = new Set<string>();
+  #tempCounter = 0;
+  #concurrency: number;
+
+  constructor(options: { concurrency?: number } = {}) {
+    this.#concurrency = options.concurrency ?? 64;
+  }
+
+  /** Replaces the file at `path` with `data`; resolves once it is durable. */
+  write(path: string, data: string): Promise<void> {
+    return this.#enqueue(path, data);
+  }
+
+  /** Removes the file at `path` (missing is fine); resolves once the removal is durable. */
+  remove(path: string): Promise<void> {
+    return this.#enqueue(path, null);
+  }
+
+  /** Resolves when every write requested so far has been committed (or has failed). */
+  flush(): Promise<void> {
+    if (!this.#draining && this.#pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Refuses new writes and waits for the pending ones. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.flush();
+  }
+
+  #enqueue(path: string, data: string | null): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error(`Storage is closed; cannot write ${path}`));
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
+    const op = this.#pending.get(path);
+    if (op) {
+      op.data = data;
+      op.waiters.push({ resolve, reject });
+    } else {
+      this.#pending.set(path, { path, data, waiters: [{ resolve, reject }] });
+    }
+    if (!this.#draining) {
+      this.#draining = true;
+      // Wait one turn of the event loop so writes requested together (a Promise.all of puts,
+      // several requests handled in the same tick) share the first batch too.
+      setImmediate(() => void this.#drain());
+    }
+    return promise;
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#pending.size > 0) {
+      const batch = [...this.#pending.values()];
+      this.#pending = new Map();
+      await this.#commit(batch);
+    }
+    // No await between the empty check and here, so no request can slip in unnoticed.
+    this.#draining = false;
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  /** Commits one batch. Never throws: each op's failure goes to its own waiters. */
+  async #commit(batch: PendingOp[]): Promise<void> {
+    this.stats.batches++;
+    const failures = new Map<PendingOp, unknown>();
+    const dirsToSync = new Set<string>();
+
+    await forEachLimit(batch, this.#concurrency, async (op) => {
+      try {
+        const dir = dirname(op.path);
+        if (op.data === null) {
+          await unlink(op.path).catch(ignoreCode("ENOENT"));
+        } else {
+          await this.#ensureDir(dir, dirsToSync);
+          await this.#replace(op.path, op.data);
+        }
+        dirsToSync.add(dir);
+      } catch (error) {
+        failures.set(op, error);
+      }
+    });
+
+    await forEachLimit([...dirsToSync], this.#concurrency, async (dir) => {
+      try {
+        await this.#syncDir(dir);
+      } catch (error) {
+        // The renames in (or below) this directory may not survive a crash: report them failed.
+        for (const op of batch) {
+          if (op.path.startsWith(dir + sep) && !failures.has(op)) failures.set(op, error);
+        }
+      }
+    });
+
+    for (const op of batch) {
+      const error = failures.get(op);
+      for (const waiter of op.waiters) {
+        if (error === undefined) waiter.resolve();
+        else waiter.reject(error);
+      }
+    }
+  }
+
+  /** Writes a fsynced temporary file beside `path` and renames it over `path`. */
+  async #replace(path: string, data: string): Promise<void> {
+    const temp = join(
+      dirname(path),
+      `.${basename(path)}.${process.pid}-${++this.#tempCounter}${TEMP_SUFFIX}`,
+    );
+    try {
+      const handle = await open(temp, "wx", 0o644);
+      try {
+        await handle.writeFile(data, "utf8");
+        await handle.sync();
+        this.stats.fileSyncs++;
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  /** Creates `dir` if needed; new directories need their parents fsynced to be durable. */
+  async #ensureDir(dir: string, dirsToSync: Set<string>): Promise<void> {
+    if (this.#knownDirs.has(dir)) return;
+    const first = await mkdir(dir, { recursive: true });
+    if (first !== undefined) {
+      // mkdir created `first` and everything below it down to `dir`: each new entry lives in
+      // its parent directory.
+      for (let d = dir; ; d = dirname(d)) {
+        dirsToSync.add(dirname(d));
+        if (d === first || dirname(d) === d) break;
+      }
+    }
+    this.#knownDirs.add(dir);
+  }
+
+  async #syncDir(dir: string): Promise<void> {
+    // Windows cannot open a directory for fsync; NTFS journals renames itself.
+    if (process.platform === "win32") return;
+    const handle = await open(dir, "r");
+    try {
+      await handle.sync();
+      this.stats.dirSyncs++;
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/**
+ * Removes temporary files left by a crash anywhere under `root` (they were never renamed into
+ * place, so they hold nothing that was acknowledged). Returns the removed paths.
+ */
+export async function removeLeftoverTempFiles(root: string): Promise<string[]> {
+  const removed: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(ignoreCode("ENOENT"));
+    if (!entries) return;
+    await forEachLimit(entries, 16, async (entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile() && entry.name.endsWith(TEMP_SUFFIX)) {
+        await rm(path, { force: true });
+        removed.push(path);
+      }
+    });
+  };
+  await walk(root);
+  return removed;
+}
+
+/** A catch handler that swallows one errno code (e.g. a missing file) and rethrows the rest. */
+export function ignoreCode(code: string): (error: unknown) => undefined {
+  return (error) => {
+    if ((error as NodeJS.ErrnoException).code === code) return undefined;
+    throw error;
+  };
+}

@@ -1,0 +1,216 @@
+// A collection of records kept one JSON file per record under a folder of the data directory,
+// all loaded into memory at start. Reads are served from memory; a put updates memory only once
+// its file is durable, so a reader never sees a record that could be lost in a crash.
+
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { DurableWriter } from "./durable-writer.ts";
+import { ignoreCode } from "./durable-writer.ts";
+import { forEachLimit } from "./parallel.ts";
+
+export interface CollectionSpec<T> {
+  /** Folder under the data directory, e.g. "accounts". */
+  folder: string;
+  /** 0: files directly in the folder; 1: in one level of subfolders (statuses/<account>/…). */
+  depth: 0 | 1;
+  /** The record's unique key. */
+  keyOf(record: T): string;
+  /** The record's file relative to the folder, "/"-separated, e.g. `7/42.json`. */
+  fileOf(record: T): string;
+  /**
+   * Keeps secondary indexes in step. Called whenever the record visible under a key changes
+   * (including once per record while loading), before any reader can observe the change.
+   */
+  onChange?(previous: T | undefined, next: T | undefined): void;
+}
+
+/** File-name segments are ids and hashes: anything else could escape the folder. */
+const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,200}$/;
+
+export class RecordCollection<T extends object> {
+  readonly #dir: string;
+  readonly #spec: CollectionSpec<T>;
+  readonly #writer: DurableWriter;
+  readonly #records = new Map<string, T>();
+  // Concurrent writes of one key may be acknowledged in any order; each write carries a
+  // sequence number and memory only moves forward, so the last call wins in memory as on disk.
+  #sequence = 0;
+  readonly #inFlight = new Map<string, { count: number; applied: number }>();
+
+  private constructor(root: string, spec: CollectionSpec<T>, writer: DurableWriter) {
+    this.#dir = join(root, spec.folder);
+    this.#spec = spec;
+    this.#writer = writer;
+  }
+
+  /** Reads every record file of the folder; throws naming the file if one is unreadable. */
+  static async load<T extends object>(
+    root: string,
+    spec: CollectionSpec<T>,
+    writer: DurableWriter,
+  ): Promise<RecordCollection<T>> {
+    const collection = new RecordCollection(root, spec, writer);
+    await collection.#loadAll();
+    return collection;
+  }
+
+  get size(): number {
+    return this.#records.size;
+  }
+
+  /** The stored record itself: callers must not mutate it nor hand it out uncopied. */
+  peek(key: string): T | undefined {
+    return this.#records.get(key);
+  }
+
+  /** A private copy of the record, safe to give away. */
+  get(key: string): T | undefined {
+    const record = this.#records.get(key);
+    return record === undefined ? undefined : structuredClone(record);
+  }
+
+  /** The stored records themselves (do not mutate). */
+  values(): IterableIterator<T> {
+    return this.#records.values();
+  }
+
+  /** Creates or replaces the record; resolves once durable and visible. */
+  async put(record: T): Promise<void> {
+    // Keep exactly what a reload will read back (JSON drops undefined fields, turns dates
+    // into strings…), and detach it from the caller's object.
+    const json = `${JSON.stringify(record, null, 2)}\n`;
+    const value = JSON.parse(json) as T;
+    const key = this.#spec.keyOf(value);
+    const file = this.#fileOf(value);
+    const current = this.#records.get(key);
+    if (current !== undefined && this.#spec.fileOf(current) !== file) {
+      // The record's file is derived from fields that never change (a status's account);
+      // moving it would leave two files for one key behind a crash.
+      throw new Error(`Record ${key} of ${this.#spec.folder} cannot move to ${file}`);
+    }
+    const sequence = this.#begin(key);
+    try {
+      await this.#writer.write(join(this.#dir, file), json);
+      this.#apply(key, sequence, value);
+    } finally {
+      this.#end(key);
+    }
+  }
+
+  /** Removes the record and returns it; only one of several concurrent takes gets it. */
+  async take(key: string): Promise<T | undefined> {
+    const current = this.#records.get(key);
+    if (current === undefined) return undefined;
+    const sequence = this.#begin(key);
+    // Hidden at once rather than after the removal is durable: single use matters more here
+    // than showing only acknowledged state (the worst case after a crash is a code that still
+    // exists on disk but was never handed out twice in this run).
+    this.#apply(key, sequence, undefined);
+    try {
+      await this.#writer.remove(join(this.#dir, this.#fileOf(current)));
+    } finally {
+      this.#end(key);
+    }
+    return current;
+  }
+
+  #begin(key: string): number {
+    const sequence = ++this.#sequence;
+    const entry = this.#inFlight.get(key);
+    if (entry) entry.count++;
+    else this.#inFlight.set(key, { count: 1, applied: 0 });
+    return sequence;
+  }
+
+  #apply(key: string, sequence: number, value: T | undefined): void {
+    const entry = this.#inFlight.get(key);
+    if (entry) {
+      if (sequence < entry.applied) return; // a later write already landed
+      entry.applied = sequence;
+    }
+    const previous = this.#records.get(key);
+    if (value === undefined) this.#records.delete(key);
+    else this.#records.set(key, value);
+    this.#spec.onChange?.(previous, value);
+  }
+
+  #end(key: string): void {
+    const entry = this.#inFlight.get(key);
+    if (entry && --entry.count === 0) this.#inFlight.delete(key);
+  }
+
+  #fileOf(record: T): string {
+    const file = this.#spec.fileOf(record);
+    const segments = file.replace(/\.json$/, "").split("/");
+    if (segments.length !== this.#spec.depth + 1 || !segments.every((s) => SAFE_SEGMENT.test(s))) {
+      throw new Error(`Unsafe file name for a record of ${this.#spec.folder}: ${file}`);
+    }
+    return file;
+  }
+
+  async #loadAll(): Promise<void> {
+    const files = await this.#listFiles();
+    const seen = new Map<string, string>();
+    await forEachLimit(files, 64, async (file) => {
+      const path = join(this.#dir, file);
+      const text = await readFile(path, "utf8");
+      const record = this.#parse(path, file, text);
+      const key = this.#spec.keyOf(record);
+      const other = seen.get(key);
+      if (other !== undefined) {
+        throw new Error(`Record files ${join(this.#dir, other)} and ${path} hold the same key`);
+      }
+      seen.set(key, file);
+      this.#apply(key, 0, record);
+    });
+  }
+
+  #parse(path: string, file: string, text: string): T {
+    let record: T;
+    try {
+      record = JSON.parse(text) as T;
+    } catch (error) {
+      throw new Error(`Corrupt record file ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (typeof record !== "object" || record === null || Array.isArray(record)) {
+      throw new Error(`Corrupt record file ${path}: not a JSON object`);
+    }
+    // The file name is derived from the record; a mismatch means a misplaced or edited file,
+    // which would otherwise shadow or duplicate a real record.
+    let expected: string;
+    try {
+      expected = this.#spec.fileOf(record);
+    } catch (error) {
+      throw new Error(`Corrupt record file ${path}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (expected !== file) {
+      throw new Error(`Corrupt record file ${path}: its content belongs in ${expected}`);
+    }
+    return record;
+  }
+
+  /** Relative paths of the `.json` files of the folder (other files are not records). */
+  async #listFiles(): Promise<string[]> {
+    const top = await readdir(this.#dir, { withFileTypes: true }).catch(ignoreCode("ENOENT"));
+    if (!top) return [];
+    if (this.#spec.depth === 0) {
+      return top.filter((e) => e.isFile() && e.name.endsWith(".json")).map((e) => e.name);
+    }
+    const files: string[] = [];
+    await forEachLimit(
+      top.filter((e) => e.isDirectory()),
+      16,
+      async (sub) => {
+        const entries = await readdir(join(this.#dir, sub.name), { withFileTypes: true });
+        for (const e of entries) {
+          if (e.isFile() && e.name.endsWith(".json")) files.push(`${sub.name}/${e.name}`);
+        }
+      },
+    );
+    return files;
+  }
+}
