@@ -16,7 +16,9 @@ if (major >= 24) {
 } else {
   const pinned = join(root, "node_modules", "node", "bin", "node");
   if (!existsSync(pinned)) {
-    process.stderr.write("wren needs Node.js 24 or newer; run `npm install` in the Wren folder first.\n");
+    process.stderr.write(
+      "wren needs Node.js 24 or newer; run `npm install` in the Wren folder first.\n",
+    );
     process.exit(1);
   }
   const result = spawnSync(pinned, [entry, ...process.argv.slice(2)], { stdio: "inherit" });

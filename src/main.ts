@@ -4,6 +4,8 @@
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
+import { adminSocketPath } from "./admin/protocol.ts";
+import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
 import { createIdGenerator } from "./domain/ids.ts";
@@ -20,6 +22,8 @@ export interface StartOptions {
 export interface RunningWren {
   /** The address the HTTP server listens on (may differ from the public URL). */
   listenUrl: string;
+  /** The admin socket the `wren` command talks to (`<dataDir>/admin.sock`). */
+  adminSocket: string;
   ctx: ServiceContext;
   config: Config;
   /** Stops accepting requests, lets running ones finish, flushes storage, releases the lock. */
@@ -76,7 +80,10 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     limits: {
       bodyBytes: config.bodyLimitBytes,
       uploadBytes: config.uploadLimitBytes,
-      rateLimit: { requests: config.rateLimitRequests, windowSeconds: config.rateLimitWindowSeconds },
+      rateLimit: {
+        requests: config.rateLimitRequests,
+        windowSeconds: config.rateLimitWindowSeconds,
+      },
     },
     mediaDirectory: mediaDirectory(config),
   });
@@ -86,22 +93,41 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       resolve(s),
     );
     s.once("error", reject);
+  }).catch(async (error) => {
+    await storage.close();
+    throw error;
   });
+  // Started by startWren so that every running server (tests' too) accepts CLI commands.
+  const admin = await startAdminSocket(ctx, adminSocketPath(config.dataDir)).catch(
+    async (error) => {
+      await new Promise((resolve) => server.close(resolve));
+      await storage.close();
+      throw error;
+    },
+  );
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   let closing: Promise<void> | undefined;
   return {
     listenUrl: `http://${host}:${address.port}`,
+    adminSocket: admin.path,
     ctx,
     config,
     close() {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // Idle keep-alive connections would hold close() open; in-flight requests finish.
-          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        const httpClosed = new Promise<void>((resolve) => {
+          const http = server as unknown as { closeIdleConnections?: () => void };
+          // Idle keep-alive connections would hold close() open until their timeout, also those
+          // that become idle when their in-flight request is answered: close them as they do.
+          const sweep = setInterval(() => http.closeIdleConnections?.(), 50);
+          server.close(() => {
+            clearInterval(sweep);
+            resolve();
+          });
+          http.closeIdleConnections?.();
         });
+        await Promise.all([httpClosed, admin.close()]);
         await storage.close();
       })();
       return closing;

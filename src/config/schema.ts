@@ -4,16 +4,14 @@
 
 import { z } from "zod";
 
-const booleanString = z
-  .union([z.boolean(), z.string()])
-  .transform((v, ctx) => {
-    if (typeof v === "boolean") return v;
-    const s = v.trim().toLowerCase();
-    if (["1", "true", "yes", "on"].includes(s)) return true;
-    if (["0", "false", "no", "off", ""].includes(s)) return false;
-    ctx.addIssue({ code: "custom", message: `expected true or false, got "${v}"` });
-    return z.NEVER;
-  });
+const booleanString = z.union([z.boolean(), z.string()]).transform((v, ctx) => {
+  if (typeof v === "boolean") return v;
+  const s = v.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(s)) return true;
+  if (["0", "false", "no", "off", ""].includes(s)) return false;
+  ctx.addIssue({ code: "custom", message: `expected true or false, got "${v}"` });
+  return z.NEVER;
+});
 
 const positiveInt = z.coerce.number().int().positive();
 

@@ -24,15 +24,13 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string) => new AppError(400, message);
-export const unauthorized = (message = "The access token is invalid") =>
-  new AppError(401, message);
+export const unauthorized = (message = "The access token is invalid") => new AppError(401, message);
 export const forbidden = (message = "This action is outside the authorized scopes") =>
   new AppError(403, message);
 export const notFound = (message = "Record not found") => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
 export const gone = (message = "Gone") => new AppError(410, message);
-export const payloadTooLarge = (message = "Request entity too large") =>
-  new AppError(413, message);
+export const payloadTooLarge = (message = "Request entity too large") => new AppError(413, message);
 export const unprocessable = (message: string, extra?: Record<string, unknown>) =>
   new AppError(422, message, extra ? { extra } : {});
 export const tooManyRequests = (message = "Too many requests") => new AppError(429, message);

@@ -39,6 +39,7 @@ describe("ids", () => {
   });
 
   it("recognise only numeric ids", () => {
-    for (const bad of ["", "0", "01", "abc", "1.5", "-1", "1e5", " 1"]) assert.equal(isId(bad), false, bad);
+    for (const bad of ["", "0", "01", "abc", "1.5", "-1", "1e5", " 1"])
+      assert.equal(isId(bad), false, bad);
   });
 });

@@ -113,7 +113,7 @@ describe("readParams", () => {
     const res = await app.request("/echo", {
       method: "POST",
       headers: { "content-type": "multipart/form-data; boundary=xyz" },
-      body: "--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nunterminated",
+      body: '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated',
     });
     assert.equal(res.status, 400);
   });

@@ -50,7 +50,12 @@ function assign(target: Params, key: string, value: unknown): void {
       return;
     }
     const child = node[segment];
-    if (child === undefined || child === null || typeof child !== "object" || Array.isArray(child)) {
+    if (
+      child === undefined ||
+      child === null ||
+      typeof child !== "object" ||
+      Array.isArray(child)
+    ) {
       const created: Params = Object.create(null);
       node[segment] = created;
       node = created;
@@ -88,7 +93,9 @@ async function readBody(c: Context<HttpEnv>): Promise<Params | undefined> {
       throw badRequest("The request body must be a JSON object");
     }
     // JSON bodies may still use bracketed keys (some clients send `{"id[]": [...]}`).
-    return nestParams(Object.entries(parsed as Params).map(([k, v]) => [k.replace(/\[\]$/, ""), v]));
+    return nestParams(
+      Object.entries(parsed as Params).map(([k, v]) => [k.replace(/\[\]$/, ""), v]),
+    );
   }
   if (type.startsWith("application/x-www-form-urlencoded")) {
     return nestParams(new URLSearchParams(await c.req.text()));

@@ -7,19 +7,21 @@ const TRUE_STRINGS = new Set(["true", "1", "on", "t", "yes"]);
 const FALSE_STRINGS = new Set(["false", "0", "off", "f", "no"]);
 
 /** A boolean sent as JSON `true`, `1`, or a string such as "true", "1", "on", "off", "0". */
-export const booleanParam = z.union([z.boolean(), z.number(), z.string()]).transform((value, ctx) => {
-  if (typeof value === "boolean") return value;
-  if (typeof value === "number") {
-    if (value === 1) return true;
-    if (value === 0) return false;
-  } else {
-    const lowered = value.trim().toLowerCase();
-    if (TRUE_STRINGS.has(lowered)) return true;
-    if (FALSE_STRINGS.has(lowered)) return false;
-  }
-  ctx.addIssue({ code: "custom", message: "must be a boolean" });
-  return z.NEVER;
-});
+export const booleanParam = z
+  .union([z.boolean(), z.number(), z.string()])
+  .transform((value, ctx) => {
+    if (typeof value === "boolean") return value;
+    if (typeof value === "number") {
+      if (value === 1) return true;
+      if (value === 0) return false;
+    } else {
+      const lowered = value.trim().toLowerCase();
+      if (TRUE_STRINGS.has(lowered)) return true;
+      if (FALSE_STRINGS.has(lowered)) return false;
+    }
+    ctx.addIssue({ code: "custom", message: "must be a boolean" });
+    return z.NEVER;
+  });
 
 /** An integer sent as a JSON number or a decimal string. */
 export const integerParam = z.union([z.number(), z.string()]).transform((value, ctx) => {
@@ -33,9 +35,11 @@ export const integerParam = z.union([z.number(), z.string()]).transform((value, 
 
 /** A list given as `key[]=a&key[]=b`, a JSON array, or a single value `key=a`. */
 export function listParam<T extends z.ZodType>(item: T) {
-  return z.union([z.array(item), item]).transform((value) =>
-    Array.isArray(value) ? (value as z.output<T>[]) : [value as z.output<T>],
-  );
+  return z
+    .union([z.array(item), item])
+    .transform((value) =>
+      Array.isArray(value) ? (value as z.output<T>[]) : [value as z.output<T>],
+    );
 }
 
 /** A numeric id string (JSON clients sometimes send ids as numbers). */

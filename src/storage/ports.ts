@@ -29,7 +29,10 @@ export interface AccountStore {
    * Accounts whose username, display name or `username@domain` contain the query
    * (case-insensitive); exact username matches first, then by id.
    */
-  search(query: string, options: { limit: number; offset: number; localOnly: boolean }): Promise<Account[]>;
+  search(
+    query: string,
+    options: { limit: number; offset: number; localOnly: boolean },
+  ): Promise<Account[]>;
   /** Creates or replaces the record (one file per account in json-file). */
   put(account: Account): Promise<void>;
   countLocal(): Promise<number>;
