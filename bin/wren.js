@@ -2,7 +2,7 @@
 // Launcher for the `wren` command. Wren is TypeScript run by Node's type stripping, which needs
 // Node 24; the project pins it through the `node` npm package. When this launcher is started by
 // an older system Node (npx, a shell), it re-runs the command with the pinned binary.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,13 @@ if (major >= 24) {
     );
     process.exit(1);
   }
-  const result = spawnSync(pinned, [entry, ...process.argv.slice(2)], { stdio: "inherit" });
-  process.exit(result.status ?? 1);
+  const child = spawn(pinned, [entry, ...process.argv.slice(2)], { stdio: "inherit" });
+  // Signals sent to this launcher (systemd, `kill`, a supervisor) go to the real process, so
+  // that `wren serve` shuts down gracefully instead of being orphaned.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.on(signal, () => child.kill(signal));
+  }
+  child.on("exit", (code, signal) => {
+    process.exit(code ?? (signal === "SIGINT" ? 130 : 1));
+  });
 }

@@ -1,0 +1,79 @@
+// What the admin socket (and the CLI, when no server runs) can do: a map from operation name to
+// a service call. Each entry checks the shape of its arguments; the service checks their
+// meaning (username taken, password too short…) and throws AppError.
+
+import { z } from "zod";
+import { AppError } from "../domain/errors.ts";
+import { createLocalAccount } from "../services/accounts/create-local-account.ts";
+import { resetPassword } from "../services/accounts/reset-password.ts";
+import type { ServiceContext } from "../services/context.ts";
+import { createPersonalToken } from "../services/oauth/create-personal-token.ts";
+
+interface Operation<S extends z.ZodType> {
+  args: S;
+  run(ctx: ServiceContext, args: z.output<S>): Promise<unknown>;
+}
+
+function operation<S extends z.ZodType>(op: Operation<S>): Operation<S> {
+  return op;
+}
+
+export const ADMIN_OPERATIONS = {
+  "account.create": operation({
+    args: z.object({
+      username: z.string(),
+      email: z.string(),
+      password: z.string(),
+      admin: z.boolean().default(false),
+    }),
+    async run(ctx, args) {
+      const { account } = await createLocalAccount(ctx, {
+        username: args.username,
+        email: args.email,
+        password: args.password,
+        role: args.admin ? "admin" : "user",
+        // The operator may take names kept from sign-ups, such as `admin`.
+        allowReserved: true,
+      });
+      return { id: account.id, username: account.username };
+    },
+  }),
+  "account.resetPassword": operation({
+    args: z.object({ username: z.string(), password: z.string() }),
+    async run(ctx, args) {
+      return resetPassword(ctx, { username: args.username, password: args.password });
+    },
+  }),
+  "token.create": operation({
+    args: z.object({ username: z.string(), scopes: z.array(z.string()).default([]) }),
+    async run(ctx, args) {
+      const { secret } = await createPersonalToken(ctx, {
+        username: args.username,
+        scopes: args.scopes,
+      });
+      return { token: secret };
+    },
+  }),
+} satisfies Record<string, Operation<z.ZodType>>;
+
+export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;
+
+export function isAdminOperation(name: string): name is AdminOperationName {
+  return Object.hasOwn(ADMIN_OPERATIONS, name);
+}
+
+/** Runs one operation by name; unknown names and malformed arguments are a 400. */
+export async function runAdminOperation(
+  ctx: ServiceContext,
+  name: string,
+  args: unknown,
+): Promise<unknown> {
+  if (!isAdminOperation(name)) throw new AppError(400, `Unknown operation: ${name}`);
+  const op: Operation<z.ZodType> = ADMIN_OPERATIONS[name];
+  const parsed = op.args.safeParse(args ?? {});
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`);
+    throw new AppError(400, `Invalid arguments for ${name}: ${problems.join("; ")}`);
+  }
+  return op.run(ctx, parsed.data);
+}

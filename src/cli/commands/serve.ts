@@ -1,0 +1,133 @@
+// `wren serve`: runs the server until SIGTERM or SIGINT, then shuts down gracefully: stop
+// accepting, let running requests finish, close the storage (flushing it and releasing the
+// lock), remove the admin socket. A second signal exits at once.
+
+import { getLogger } from "@logtape/logtape";
+import { loadConfig } from "../../config/load.ts";
+import type { Config } from "../../config/schema.ts";
+import { setupLogging, shutdownLogging } from "../../logging.ts";
+import type { RunningWren } from "../../main.ts";
+import { type Command, EXIT_FAILURE, EXIT_OK } from "../command.ts";
+
+const logger = getLogger(["wren", "serve"]);
+
+/** A repeated signal within this time is the same request, not an impatient second one. */
+const DUPLICATE_SIGNAL_MS = 500;
+
+export const serveCommand: Command = {
+  path: ["serve"],
+  summary: "Start the Wren server (configured by WREN_* variables; see docs/configuration.md).",
+  positionals: [],
+  options: {},
+  details:
+    "Stops gracefully on SIGTERM or Ctrl+C; a second signal (half a second or more later) stops at once.",
+  async run() {
+    const config = loadConfig();
+    await setupLogging(config);
+    const wren = await start(config);
+    // Signals are handled from here on: a SIGTERM right after start still shuts down cleanly.
+    const stopped = untilStopped(wren);
+    // A hint is not worth failing a started server over.
+    const users = await wren.ctx.storage.users.count().catch(() => -1);
+    process.stdout.write(banner(wren) + (users === 0 ? firstRunHint(config) : ""));
+    const code = await stopped;
+    process.stdout.write("Wren has stopped.\n");
+    await shutdownLogging();
+    return code;
+  },
+};
+
+async function start(config: Config): Promise<RunningWren> {
+  // Loaded on demand, so that `wren --help` and the other commands start quickly.
+  const { startWren } = await import("../../main.ts");
+  try {
+    return await startWren(config);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const where = `${config.host}:${config.port}`;
+    if (code === "EADDRINUSE") {
+      throw new Error(`Cannot listen on ${where}: the port is in use (change WREN_PORT)`);
+    }
+    if (code === "EACCES") {
+      throw new Error(`Cannot listen on ${where}: permission denied (use a port above 1023)`);
+    }
+    if (code === "EADDRNOTAVAIL") {
+      throw new Error(`Cannot listen on ${where}: no such address here (check WREN_HOST)`);
+    }
+    throw error;
+  }
+}
+
+function banner(wren: RunningWren): string {
+  const { config } = wren;
+  return [
+    `Wren is listening on ${wren.listenUrl}`,
+    `  public address: ${config.publicUrl}`,
+    `  data directory: ${config.dataDir}`,
+    `  admin socket:   ${wren.adminSocket}`,
+    ...portMismatch(wren),
+    "Stop it with Ctrl+C (or SIGTERM).",
+    "",
+  ].join("\n");
+}
+
+/**
+ * A public address on this machine with another port than the one Wren listens on is almost
+ * always a forgotten WREN_PUBLIC_URL after changing WREN_PORT (a reverse proxy would have a
+ * real host name): links and apps would go to the wrong port.
+ */
+function portMismatch(wren: RunningWren): string[] {
+  const publicUrl = new URL(wren.config.publicUrl);
+  const listening = new URL(wren.listenUrl);
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(publicUrl.hostname);
+  const publicPort = publicUrl.port || (publicUrl.protocol === "https:" ? "443" : "80");
+  if (!local || publicPort === listening.port) return [];
+  return [
+    `  note: the public address uses port ${publicPort}, but Wren listens on ${listening.port};`,
+    `        set WREN_PUBLIC_URL=http://localhost:${listening.port} if apps should come here.`,
+  ];
+}
+
+function firstRunHint(config: Config): string {
+  return [
+    "",
+    "This server has no accounts yet. Create the first one, an administrator, from another",
+    "terminal in this folder (it talks to the running server):",
+    "",
+    "  npx wren account create alice --email alice@example.com --password 'a long passphrase' --admin",
+    "",
+    "Then sign in from a Mastodon app (Elk, Phanpy, Ivory, Tusky, Ice Cubes…): when it asks",
+    `for your server, enter ${config.publicUrl}`,
+    "(apps must reach that address; set WREN_PUBLIC_URL to the server's real https:// address).",
+    "",
+  ].join("\n");
+}
+
+/** Resolves with the exit code once a signal has stopped the server. */
+function untilStopped(wren: RunningWren): Promise<number> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    let firstAt = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      // One stop request often arrives twice at once: Ctrl+C reaches the whole process group,
+      // and systemd signals every process of the unit (a launcher forwards it too).
+      if (stopping && Date.now() - firstAt < DUPLICATE_SIGNAL_MS) return;
+      if (stopping) {
+        process.stderr.write(`Received ${signal} again: exiting without waiting.\n`);
+        process.exit(EXIT_FAILURE);
+      }
+      stopping = true;
+      firstAt = Date.now();
+      logger.info("Received {signal}; finishing running requests, then stopping", { signal });
+      wren.close().then(
+        () => resolve(EXIT_OK),
+        (error: unknown) => {
+          logger.error("Shutdown failed: {error}", { error });
+          resolve(EXIT_FAILURE);
+        },
+      );
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}

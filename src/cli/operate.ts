@@ -1,0 +1,81 @@
+// Runs an admin operation for a command, with one writer per data directory: if a live server
+// holds the directory's lock, the operation goes through its admin socket; otherwise the command
+// opens the storage itself (taking the lock), runs the service and closes it again.
+
+import { setTimeout as sleep } from "node:timers/promises";
+import { callAdmin } from "../admin/client.ts";
+import { adminSocketPath } from "../admin/protocol.ts";
+import type { Config } from "../config/schema.ts";
+import { readLockHolder } from "../storage/json-file/lock.ts";
+import type { Storage } from "../storage/ports.ts";
+
+/** How long to wait for the admin socket of a server that holds the lock but is still starting. */
+const SOCKET_WAIT_MS = 10_000;
+
+export async function operate(
+  config: Config,
+  op: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  const holder = lockHolder(config);
+  return holder === null ? direct(config, op, args) : viaServer(config, holder, op, args);
+}
+
+async function direct(config: Config, op: string, args: Record<string, unknown>): Promise<unknown> {
+  // Loaded on demand: the server's wiring is most of the start-up time of a command.
+  const [{ createServiceContext, openStorage }, { runAdminOperation }] = await Promise.all([
+    import("../main.ts"),
+    import("../admin/operations.ts"),
+  ]);
+  let storage: Storage;
+  try {
+    storage = await openStorage(config);
+  } catch (error) {
+    // A server may have started between our look at the lock and our attempt to take it.
+    const late = lockHolder(config);
+    if (late !== null) return viaServer(config, late, op, args);
+    throw error;
+  }
+  try {
+    return await runAdminOperation(createServiceContext(config, storage), op, args);
+  } finally {
+    await storage.close();
+  }
+}
+
+function lockHolder(config: Config): number | null {
+  // Only the json-file backend has a single-writer lock; PostgreSQL takes many writers.
+  return config.storage === "json-file" ? readLockHolder(config.dataDir) : null;
+}
+
+async function viaServer(
+  config: Config,
+  holder: number,
+  op: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  const path = adminSocketPath(config.dataDir);
+  const deadline = Date.now() + SOCKET_WAIT_MS;
+  for (;;) {
+    try {
+      return await callAdmin(path, op, args);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const unreachable = code === "ENOENT" || code === "ECONNREFUSED";
+      if (!unreachable) throw error;
+      const now = lockHolder(config);
+      // The holder has exited meanwhile (a command that was running directly): our turn.
+      if (now === null) return direct(config, op, args);
+      // The holder may still be starting (lock taken, socket not yet open): wait a little.
+      if (now === holder && Date.now() < deadline) {
+        await sleep(100);
+        continue;
+      }
+      throw new Error(
+        `The data directory ${config.dataDir} is in use by process ${holder}, but it does not ` +
+          `answer on its admin socket ${path}. If it is a Wren server, wait until it has started ` +
+          "and try again; otherwise wait for that process to finish.",
+      );
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { ConfigError, loadConfig } from "./load.ts";
+import { ENV_KEYS } from "./schema.ts";
+
+/** The problems of a ConfigError thrown by `load`, or a failure if nothing is thrown. */
+function problemsOf(load: () => unknown): string[] {
+  try {
+    load();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected ConfigError, got ${String(error)}`);
+    return error.problems;
+  }
+  assert.fail("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "wren-config-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("has defaults that start a server on loopback with the embedded storage", () => {
+    const config = loadConfig({});
+    assert.equal(config.host, "127.0.0.1");
+    assert.equal(config.port, 3000);
+    assert.equal(config.publicUrl, "http://localhost:3000");
+    assert.equal(config.storage, "json-file");
+    assert.equal(config.registrations, "closed");
+    assert.equal(config.logLevel, "info");
+    assert.equal(config.logFormat, "text");
+    assert.equal(config.allowPrivateAddresses, false);
+    assert.deepEqual(config.rules, []);
+    // Relative data directories are resolved once, so later chdir()s cannot move the data.
+    assert.equal(config.dataDir, resolve("./data"));
+  });
+
+  it("reads WREN_* variables and coerces their types", () => {
+    const config = loadConfig({
+      WREN_HOST: "0.0.0.0",
+      WREN_PORT: "8080",
+      WREN_DATA_DIR: dir,
+      WREN_PUBLIC_URL: "https://social.example/",
+      WREN_MAX_STATUS_CHARACTERS: "1000",
+      WREN_ALLOW_PRIVATE_ADDRESSES: "yes",
+      WREN_LOG_FORMAT: "json",
+      WREN_RULES: "Be kind\n\nNo spam\n",
+    });
+    assert.equal(config.host, "0.0.0.0");
+    assert.equal(config.port, 8080);
+    assert.equal(config.dataDir, dir);
+    assert.equal(config.publicUrl, "https://social.example");
+    assert.equal(config.maxStatusCharacters, 1000);
+    assert.equal(config.allowPrivateAddresses, true);
+    assert.equal(config.logFormat, "json");
+    assert.deepEqual(config.rules, ["Be kind", "No spam"]);
+  });
+
+  it("treats an empty variable as unset", () => {
+    assert.equal(loadConfig({ WREN_PORT: "" }).port, 3000);
+  });
+
+  it("reads the JSON file named by WREN_CONFIG, with the environment winning", async () => {
+    const file = join(dir, "wren.json");
+    await writeFile(
+      file,
+      JSON.stringify({
+        port: 4000,
+        instanceTitle: "From file",
+        rules: ["One"],
+        registrations: "open",
+      }),
+    );
+    const fromFile = loadConfig({ WREN_CONFIG: file });
+    assert.equal(fromFile.port, 4000);
+    assert.equal(fromFile.instanceTitle, "From file");
+    assert.deepEqual(fromFile.rules, ["One"]);
+    assert.equal(fromFile.registrations, "open");
+
+    const both = loadConfig({ WREN_CONFIG: file, WREN_PORT: "5000" });
+    assert.equal(both.port, 5000);
+    assert.equal(both.instanceTitle, "From file");
+  });
+
+  it("names the variable of every bad value", () => {
+    const problems = problemsOf(() =>
+      loadConfig({ WREN_PORT: "abc", WREN_REGISTRATIONS: "maybe", WREN_LOG_LEVEL: "loud" }),
+    );
+    assert.equal(problems.length, 3);
+    assert.ok(
+      problems.some((p) => p.startsWith("WREN_PORT:")),
+      problems.join("\n"),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith("WREN_REGISTRATIONS:")),
+      problems.join("\n"),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith("WREN_LOG_LEVEL:")),
+      problems.join("\n"),
+    );
+  });
+
+  it("refuses out-of-range numbers and unclear booleans", () => {
+    assert.match(problemsOf(() => loadConfig({ WREN_PORT: "70000" }))[0] ?? "", /^WREN_PORT:/);
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_MAX_MEDIA_ATTACHMENTS: "0" }))[0] ?? "",
+      /^WREN_MAX_MEDIA_ATTACHMENTS:/,
+    );
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_ALLOW_PRIVATE_ADDRESSES: "perhaps" }))[0] ?? "",
+      /^WREN_ALLOW_PRIVATE_ADDRESSES: .*perhaps/,
+    );
+  });
+
+  it("rejects a public URL with a path, or one that is not http(s)", () => {
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_PUBLIC_URL: "https://example.com/wren" }))[0] ?? "",
+      /^WREN_PUBLIC_URL: .*without a path/,
+    );
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_PUBLIC_URL: "ftp://example.com" }))[0] ?? "",
+      /^WREN_PUBLIC_URL:/,
+    );
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_PUBLIC_URL: "not a url" }))[0] ?? "",
+      /^WREN_PUBLIC_URL:/,
+    );
+  });
+
+  it("names the config-file key of a bad value that came from the file", async () => {
+    const file = join(dir, "bad.json");
+    await writeFile(file, JSON.stringify({ port: "many" }));
+    // Reported under the variable's name, which is also how the docs list the setting.
+    assert.match(problemsOf(() => loadConfig({ WREN_CONFIG: file }))[0] ?? "", /^WREN_PORT:/);
+  });
+
+  it("refuses unknown keys in the file, a missing file, and JSON that is not an object", async () => {
+    const unknown = join(dir, "unknown.json");
+    await writeFile(unknown, JSON.stringify({ prot: 3000 }));
+    assert.match(problemsOf(() => loadConfig({ WREN_CONFIG: unknown })).join("\n"), /prot/);
+
+    const missing = join(dir, "missing.json");
+    assert.match(problemsOf(() => loadConfig({ WREN_CONFIG: missing }))[0] ?? "", /^WREN_CONFIG:/);
+
+    const array = join(dir, "array.json");
+    await writeFile(array, "[1, 2]");
+    assert.match(problemsOf(() => loadConfig({ WREN_CONFIG: array }))[0] ?? "", /^WREN_CONFIG:/);
+
+    const broken = join(dir, "broken.json");
+    await writeFile(broken, "{ port: 1");
+    assert.match(problemsOf(() => loadConfig({ WREN_CONFIG: broken }))[0] ?? "", /^WREN_CONFIG:/);
+  });
+
+  it("puts every problem in the error message, one per line", () => {
+    try {
+      loadConfig({ WREN_PORT: "abc", WREN_STORAGE: "floppy" });
+      assert.fail("expected a ConfigError");
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      assert.match(
+        error.message,
+        /^Invalid configuration:\n {2}- WREN_PORT: .*\n {2}- WREN_STORAGE: /,
+      );
+    }
+  });
+
+  it("maps every variable to a distinct setting", () => {
+    const keys = Object.values(ENV_KEYS);
+    assert.equal(new Set(keys).size, keys.length);
+    for (const name of Object.keys(ENV_KEYS)) assert.match(name, /^WREN_[A-Z_]+$/);
+  });
+});

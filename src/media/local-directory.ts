@@ -1,0 +1,81 @@
+// The default file host: files in a directory that Wren itself serves under /media (see
+// http/media-files.ts). Writes are crash-safe like the JSON records: a temporary file is written
+// and fsynced, renamed over the target, and the directory is fsynced so the rename survives a
+// power cut. A reader (or a crash) therefore sees the old file or the new one, never half of one.
+
+import { randomBytes } from "node:crypto";
+import { mkdir, open, rename, rm, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { FileHost } from "./file-host.ts";
+
+// One segment: starts with a letter or digit, then letters, digits, `_`, `-` and `.`. That rules
+// out `.`/`..`, hidden files, empty segments, backslashes, NUL and percent-encoding tricks.
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+const MAX_SEGMENTS = 8;
+const TEMP_SUFFIX = ".wren-tmp";
+
+/** Is `key` a server-made relative path of safe segments (no `..`, not absolute)? */
+export function isSafeKey(key: string): boolean {
+  if (key.length === 0 || key.length > 512) return false;
+  const segments = key.split("/");
+  if (segments.length > MAX_SEGMENTS) return false;
+  return segments.every((s) => SEGMENT.test(s) && !s.includes("..") && !s.endsWith(TEMP_SUFFIX));
+}
+
+function assertSafeKey(key: string): void {
+  if (!isSafeKey(key)) throw new Error(`Unsafe file key: ${JSON.stringify(key)}`);
+}
+
+async function fsyncDirectory(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export function createLocalDirectoryHost(directory: string, publicBaseUrl: string): FileHost {
+  const base = publicBaseUrl.replace(/\/+$/, "");
+
+  return {
+    async put(key, bytes) {
+      assertSafeKey(key);
+      const target = join(directory, key);
+      const folder = dirname(target);
+      await mkdir(folder, { recursive: true });
+      const temp = `${target}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
+      try {
+        const handle = await open(temp, "wx", 0o644);
+        try {
+          await handle.writeFile(bytes);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await rename(temp, target);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+      await fsyncDirectory(folder);
+    },
+
+    async delete(key) {
+      assertSafeKey(key);
+      const target = join(directory, key);
+      try {
+        await unlink(target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      await fsyncDirectory(dirname(target));
+    },
+
+    url(key) {
+      assertSafeKey(key);
+      return `${base}/${key}`;
+    },
+  };
+}

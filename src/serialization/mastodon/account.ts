@@ -1,0 +1,158 @@
+// AccountView → Mastodon's Account entity, and the CredentialAccount the owner sees (with
+// `source` and `role`). Pure: URLs of hosted images come from the `urls` the caller passes.
+
+import { acctOf, type ImageRef } from "../../domain/account.ts";
+import type { AccountView, CredentialAccountView } from "../../views/account-view.ts";
+import {
+  type AccountRoleJson,
+  type RoleJson,
+  serializeAccountRoles,
+  serializeRole,
+} from "./role.ts";
+
+/** How to turn stored references into public URLs. */
+export interface UrlContext {
+  /** Origin of the instance, e.g. `https://social.example`. */
+  publicUrl: string;
+  /** The public URL of a file-host key. */
+  fileUrl(key: string): string;
+}
+
+export interface FieldJson {
+  name: string;
+  value: string;
+  verified_at: string | null;
+}
+
+export interface AccountJson {
+  id: string;
+  username: string;
+  acct: string;
+  display_name: string;
+  locked: boolean;
+  bot: boolean;
+  discoverable: boolean;
+  indexable: boolean;
+  group: boolean;
+  created_at: string;
+  note: string;
+  url: string;
+  uri: string;
+  avatar: string;
+  avatar_static: string;
+  header: string;
+  header_static: string;
+  followers_count: number;
+  following_count: number;
+  statuses_count: number;
+  last_status_at: string | null;
+  hide_collections: boolean;
+  noindex?: boolean;
+  emojis: never[];
+  roles: AccountRoleJson[];
+  fields: FieldJson[];
+}
+
+export interface CredentialAccountJson extends AccountJson {
+  source: {
+    privacy: string;
+    sensitive: boolean;
+    language: string | null;
+    note: string;
+    fields: FieldJson[];
+    follow_requests_count: number;
+    hide_collections: boolean;
+    discoverable: boolean;
+    indexable: boolean;
+    attribution_domains: string[];
+  };
+  role: RoleJson;
+}
+
+export const MISSING_AVATAR = "/avatars/original/missing.png";
+export const MISSING_HEADER = "/headers/original/missing.png";
+
+function imageUrls(ref: ImageRef | null, missing: string, urls: UrlContext): [string, string] {
+  if (ref === null) {
+    const url = `${urls.publicUrl}${missing}`;
+    return [url, url];
+  }
+  if (ref.kind === "remote") return [ref.url, ref.staticUrl];
+  return [urls.fileUrl(ref.key), urls.fileUrl(ref.staticKey)];
+}
+
+/** Mastodon shows only the day an account was made: midnight UTC of that date. */
+function midnight(iso: string): string {
+  return `${iso.slice(0, 10)}T00:00:00.000Z`;
+}
+
+export function serializeAccount(view: AccountView, urls: UrlContext): AccountJson {
+  const { account } = view;
+  const [avatar, avatarStatic] = imageUrls(account.avatar, MISSING_AVATAR, urls);
+  const [header, headerStatic] = imageUrls(account.header, MISSING_HEADER, urls);
+  const local = account.domain === null;
+  return {
+    id: account.id,
+    username: account.username,
+    acct: acctOf(account),
+    display_name: account.displayName,
+    locked: account.locked,
+    bot: account.bot,
+    discoverable: account.discoverable,
+    indexable: account.indexable,
+    group: account.group,
+    created_at: midnight(account.createdAt),
+    note: account.noteHtml,
+    url: account.url,
+    uri: account.uri,
+    avatar,
+    avatar_static: avatarStatic,
+    header,
+    header_static: headerStatic,
+    followers_count: view.followersCount,
+    following_count: view.followingCount,
+    statuses_count: view.statusesCount,
+    last_status_at: view.lastStatusAt === null ? null : view.lastStatusAt.slice(0, 10),
+    hide_collections: false,
+    // Mastodon sends noindex for its own users only (search engines' opt-out).
+    ...(local ? { noindex: false } : {}),
+    emojis: [],
+    roles: serializeAccountRoles(view.role),
+    fields: account.fields.map((f) => ({
+      name: f.name,
+      value: f.valueHtml,
+      verified_at: f.verifiedAt,
+    })),
+  };
+}
+
+export function serializeAccounts(views: readonly AccountView[], urls: UrlContext): AccountJson[] {
+  return views.map((view) => serializeAccount(view, urls));
+}
+
+export function serializeCredentialAccount(
+  view: CredentialAccountView,
+  urls: UrlContext,
+): CredentialAccountJson {
+  const { account, user } = view;
+  return {
+    ...serializeAccount(view, urls),
+    source: {
+      privacy: user.defaultVisibility,
+      sensitive: user.defaultSensitive,
+      language: user.defaultLanguage,
+      note: account.note,
+      fields: account.fields.map((f) => ({
+        name: f.name,
+        value: f.value,
+        verified_at: f.verifiedAt,
+      })),
+      follow_requests_count: view.followRequestsCount,
+      hide_collections: false,
+      discoverable: account.discoverable,
+      indexable: account.indexable,
+      attribution_domains: [],
+    },
+    role: serializeRole(user.role),
+  };
+}

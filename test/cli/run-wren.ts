@@ -1,0 +1,113 @@
+// Runs the real `wren` command (bin/wren.js, as an operator would) in a child process, with a
+// clean WREN_* environment so the developer's own settings cannot leak into the tests.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+
+export const WREN_BIN = fileURLToPath(new URL("../../bin/wren.js", import.meta.url));
+
+export interface WrenResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function wrenEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith("WREN_")) clean[name] = value;
+  }
+  return { ...clean, WREN_LOG_LEVEL: "warning", ...env };
+}
+
+export function spawnWren(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [WREN_BIN, ...args], {
+    env: wrenEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** Runs one command to its end (failing the test if it takes more than `timeoutMs`). */
+export async function runWren(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<WrenResult> {
+  const child = spawnWren(args, env);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (s: string) => {
+    stdout += s;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (s: string) => {
+    stderr += s;
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const [code, signal] = (await once(child, "close")) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  return { code, signal, stdout, stderr };
+}
+
+/** A running `wren serve` child, with what it printed so far. */
+export interface ServeProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout (rejects if the process ends first). */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves when the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function startServe(env: Record<string, string>): ServeProcess {
+  const child = spawnWren(["serve"], env);
+  let out = "";
+  let err = "";
+  child.stdout?.setEncoding("utf8").on("data", (s: string) => {
+    out += s;
+    child.emit("output");
+  });
+  child.stderr?.setEncoding("utf8").on("data", (s: string) => {
+    err += s;
+  });
+  const exited = once(child, "close").then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitForOutput(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = out.match(pattern);
+          if (!match) return false;
+          cleanup();
+          resolve(match);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no ${pattern} in time; stdout:\n${out}\nstderr:\n${err}`));
+        }, timeoutMs);
+        const onExit = () => {
+          if (check()) return;
+          cleanup();
+          reject(new Error(`wren serve ended before ${pattern}; stdout:\n${out}\nstderr:\n${err}`));
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          child.off("output", check);
+          child.off("close", onExit);
+        };
+        if (check()) return;
+        child.on("output", check);
+        child.on("close", onExit);
+      });
+    },
+  };
+}
