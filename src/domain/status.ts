@@ -18,6 +18,8 @@ export interface Status {
   language: string | null;
   inReplyToId: string | null;
   inReplyToAccountId: string | null;
+  /** The id of the thread's root status (itself for a root); muting a conversation keys on it. */
+  conversationId: string;
   reblogOfId: string | null;
   mentionIds: string[];
   tags: string[];
@@ -29,4 +31,23 @@ export interface Status {
   editedAt: string | null;
   deleted: boolean;
   deletedAt: string | null;
+}
+
+/** One earlier version of an edited status (Mastodon's StatusEdit), oldest first. */
+export interface StatusEdit {
+  id: string;
+  statusId: string;
+  accountId: string;
+  text: string;
+  contentHtml: string;
+  spoilerText: string;
+  sensitive: boolean;
+  mediaIds: string[];
+  createdAt: string;
+}
+
+/** An entry of a generated timeline, hydrated into full statuses afterwards (DESIGN §1). */
+export interface TimelineEntry {
+  account_id: string;
+  status_id: string;
 }

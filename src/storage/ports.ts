@@ -4,7 +4,19 @@
 
 import type { Account } from "../domain/account.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.ts";
-import type { Status } from "../domain/status.ts";
+import type {
+  Block,
+  Bookmark,
+  ConversationMute,
+  Edge,
+  Favourite,
+  Follow,
+  FollowRequest,
+  IdempotencyRecord,
+  Mute,
+  Pin,
+} from "../domain/relations.ts";
+import type { Status, StatusEdit, TimelineEntry } from "../domain/status.ts";
 import type { User } from "../domain/user.ts";
 
 /** Id-range window of a newest-first list (Mastodon's pagination parameters). */
@@ -71,17 +83,93 @@ export interface AuthorizationCodeStore {
   take(codeHash: string): Promise<AuthorizationCode | undefined>;
 }
 
+/** Structural filters on a list of statuses (viewer-dependent visibility is the caller's). */
+export interface StatusFilter {
+  /** Leave out replies, except an author's replies to themselves (threads), as Mastodon does. */
+  excludeReplies?: boolean;
+  excludeReblogs?: boolean;
+  /** Only statuses with media attachments. */
+  onlyMedia?: boolean;
+  /** Only statuses carrying this hashtag (case-insensitive, without `#`). */
+  tagged?: string;
+  /** Only these visibilities; all when absent. */
+  visibilities?: readonly Status["visibility"][];
+}
+
+/** Where a public or hashtag timeline draws from. */
+export interface PublicFilter {
+  /** local: only local statuses; remote: only remote ones; all: both. */
+  origin: "all" | "local" | "remote";
+  onlyMedia?: boolean;
+}
+
 export interface StatusStore {
+  /** Any status by id, deleted ones included (with `deleted: true`). */
   get(id: string): Promise<Status | undefined>;
   getMany(ids: readonly string[]): Promise<Map<string, Status>>;
   /** Saves one status individually, under its account id. */
   put(status: Status): Promise<void>;
   /** The account's statuses (deleted ones excluded), newest first. */
-  listByAccount(accountId: string, page: IdPage): Promise<Status[]>;
+  listByAccount(accountId: string, page: IdPage, filter?: StatusFilter): Promise<Status[]>;
   /** Non-deleted statuses of the account. */
   countByAccount(accountId: string): Promise<number>;
   /** Non-deleted local statuses. */
   countLocal(): Promise<number>;
+  /**
+   * Timeline entries of statuses (and reblogs) by any of the authors, newest first, deleted ones
+   * excluded. Home timelines are generated from this and filtered per viewer.
+   */
+  listEntriesByAccounts(accountIds: readonly string[], page: IdPage): Promise<TimelineEntry[]>;
+  /** Public, non-reblog, non-deleted statuses, newest first (the public timelines). */
+  listPublicEntries(page: IdPage, filter: PublicFilter): Promise<TimelineEntry[]>;
+  /** Public, non-deleted statuses carrying the hashtag (case-insensitive), newest first. */
+  listTagEntries(tag: string, page: IdPage, filter: PublicFilter): Promise<TimelineEntry[]>;
+  /** Direct replies to a status (deleted ones excluded), oldest first. */
+  listReplies(statusId: string): Promise<Status[]>;
+  /** Number of non-deleted direct replies. */
+  countReplies(statusId: string): Promise<number>;
+  /** The account's non-deleted reblog of a status, if any. */
+  findReblog(accountId: string, statusId: string): Promise<Status | undefined>;
+  /** Non-deleted reblogs of a status, newest first (paged by the reblog's id). */
+  listReblogs(statusId: string, page: IdPage): Promise<Status[]>;
+  countReblogs(statusId: string): Promise<number>;
+}
+
+export interface StatusEditStore {
+  /** Earlier versions of a status, oldest first. */
+  listByStatus(statusId: string): Promise<StatusEdit[]>;
+  put(edit: StatusEdit): Promise<void>;
+}
+
+/**
+ * Edges of one kind (follows, blocks, favourites…): at most one per (accountId, targetId).
+ * Lists are newest first by edge id and paged with IdPage on the edge id.
+ */
+export interface EdgeStore<E extends Edge> {
+  get(accountId: string, targetId: string): Promise<E | undefined>;
+  /** Creates the edge, or replaces the existing one of the same pair (keeping the given id). */
+  put(edge: E): Promise<void>;
+  /** Removes the pair's edge; false when there was none. */
+  delete(accountId: string, targetId: string): Promise<boolean>;
+  /** Edges from an account (whom it follows, what it favourited). */
+  listFrom(accountId: string, page: IdPage): Promise<E[]>;
+  /** Edges to a target (its followers, who favourited it). */
+  listTo(targetId: string, page: IdPage): Promise<E[]>;
+  countFrom(accountId: string): Promise<number>;
+  countTo(targetId: string): Promise<number>;
+  /** Batched: which of `targetIds` the account has an edge to (for relationships and flags). */
+  findFrom(accountId: string, targetIds: readonly string[]): Promise<Map<string, E>>;
+  /** Batched: which of `accountIds` have an edge to the target (e.g. "followed by"). */
+  findTo(targetId: string, accountIds: readonly string[]): Promise<Map<string, E>>;
+  /** Every target the account has an edge to (home timeline authors, muted accounts). */
+  allTargetsFrom(accountId: string): Promise<string[]>;
+}
+
+export interface IdempotencyStore {
+  get(keyHash: string): Promise<IdempotencyRecord | undefined>;
+  put(record: IdempotencyRecord): Promise<void>;
+  /** Forgets records created before `before` (ISO); Mastodon keeps keys for an hour. */
+  prune(before: string): Promise<number>;
 }
 
 export interface Storage {
@@ -91,6 +179,16 @@ export interface Storage {
   readonly tokens: TokenStore;
   readonly authorizationCodes: AuthorizationCodeStore;
   readonly statuses: StatusStore;
+  readonly statusEdits: StatusEditStore;
+  readonly follows: EdgeStore<Follow>;
+  readonly followRequests: EdgeStore<FollowRequest>;
+  readonly blocks: EdgeStore<Block>;
+  readonly mutes: EdgeStore<Mute>;
+  readonly favourites: EdgeStore<Favourite>;
+  readonly bookmarks: EdgeStore<Bookmark>;
+  readonly pins: EdgeStore<Pin>;
+  readonly conversationMutes: EdgeStore<ConversationMute>;
+  readonly idempotency: IdempotencyStore;
   /** Finishes pending writes and releases the data directory (lock file). */
   close(): Promise<void>;
 }

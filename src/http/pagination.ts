@@ -1,0 +1,63 @@
+// Mastodon's list pagination: `limit`, `max_id`, `since_id`, `min_id` in, a `Link` header with
+// `next` (older) and `prev` (newer) out. Lists paged by something other than the returned
+// entities' ids (favourites by favourite id, followers by follow id) pass those ids explicitly.
+
+import type { Context } from "hono";
+import { z } from "zod";
+import type { IdPage } from "../storage/ports.ts";
+import type { HttpEnv } from "./env.ts";
+import { idParam, limitParam } from "./schemas.ts";
+
+/** Query fields of a paged list; merge into an endpoint's schema with `.extend(pageFields(…))`. */
+export function pageFields(defaultLimit = 20, maxLimit = 40) {
+  return {
+    max_id: idParam.optional(),
+    since_id: idParam.optional(),
+    min_id: idParam.optional(),
+    limit: limitParam(defaultLimit, maxLimit),
+  };
+}
+
+export const pageSchema = z.object(pageFields());
+
+export function toIdPage(params: {
+  max_id?: string | undefined;
+  since_id?: string | undefined;
+  min_id?: string | undefined;
+  limit: number;
+}): IdPage {
+  return {
+    limit: params.limit,
+    maxId: params.max_id,
+    sinceId: params.since_id,
+    minId: params.min_id,
+  };
+}
+
+/**
+ * Sets the Link header for a page whose newest item has paging id `newestId` and oldest
+ * `oldestId` (both undefined for an empty page: no header, as Mastodon does).
+ */
+export function setLinkHeader(
+  c: Context<HttpEnv>,
+  publicUrl: string,
+  ids: { newestId: string | undefined; oldestId: string | undefined },
+): void {
+  if (ids.newestId === undefined || ids.oldestId === undefined) return;
+  const current = new URL(c.req.url);
+  const base = new URL(current.pathname, publicUrl);
+  const link = (rel: "next" | "prev", key: "max_id" | "min_id", id: string) => {
+    const url = new URL(base);
+    for (const [name, value] of current.searchParams) {
+      if (name !== "max_id" && name !== "min_id" && name !== "since_id") {
+        url.searchParams.append(name, value);
+      }
+    }
+    url.searchParams.set(key, id);
+    return `<${url.toString()}>; rel="${rel}"`;
+  };
+  c.header(
+    "Link",
+    [link("next", "max_id", ids.oldestId), link("prev", "min_id", ids.newestId)].join(", "),
+  );
+}
