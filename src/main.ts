@@ -84,6 +84,14 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
         requests: config.rateLimitRequests,
         windowSeconds: config.rateLimitWindowSeconds,
       },
+      loginRateLimit: {
+        requests: config.loginRateLimitRequests,
+        windowSeconds: config.loginRateLimitWindowSeconds,
+      },
+      loginAccountRateLimit: {
+        requests: config.loginAccountRateLimitRequests,
+        windowSeconds: config.loginAccountRateLimitWindowSeconds,
+      },
     },
     mediaDirectory: mediaDirectory(config),
   });

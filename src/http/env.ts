@@ -20,7 +20,16 @@ export interface HttpLimits {
   /** Largest request body for upload endpoints (media, avatars). */
   uploadBytes: number;
   /** Requests allowed per window and the window length (Mastodon: 300 per 5 minutes). */
-  rateLimit: { requests: number; windowSeconds: number };
+  rateLimit: RateLimitSetting;
+  /** Password sign-ins and token requests per client address (Mastodon: 25 per 5 minutes). */
+  loginRateLimit: RateLimitSetting;
+  /** Password sign-ins per login name, from any address (Mastodon: 25 per hour). */
+  loginAccountRateLimit: RateLimitSetting;
+}
+
+export interface RateLimitSetting {
+  requests: number;
+  windowSeconds: number;
 }
 
 export interface HttpDeps {

@@ -30,21 +30,38 @@ export async function createTestApp(server: TestServer, name = "Test Client"): P
   return app;
 }
 
-/** A local user with a token holding `scopes` (default: read write follow). */
-export async function createUserWithToken(
+export interface TestUserOptions {
+  role?: Role;
+  /** Default: the lower-cased username at mail.example. */
+  email?: string;
+  /** Default: TEST_PASSWORD. */
+  password?: string;
+}
+
+/** A local user who can sign in, without any token. */
+export async function createTestUser(
   server: TestServer,
   username: string,
-  scopes: readonly string[] = ["read", "write", "follow"],
-  options: { role?: Role; email?: string; password?: string } = {},
-): Promise<TestUser> {
-  const ctx = server.wren.ctx;
-  const { account, user } = await createLocalAccount(ctx, {
+  options: TestUserOptions = {},
+): Promise<{ account: Account; user: User }> {
+  return createLocalAccount(server.wren.ctx, {
     username,
     email: options.email ?? `${username.toLowerCase()}@mail.example`,
     password: options.password ?? TEST_PASSWORD,
     allowReserved: true,
     ...(options.role ? { role: options.role } : {}),
   });
+}
+
+/** A local user with a token holding `scopes` (default: read write follow). */
+export async function createUserWithToken(
+  server: TestServer,
+  username: string,
+  scopes: readonly string[] = ["read", "write", "follow"],
+  options: TestUserOptions = {},
+): Promise<TestUser> {
+  const ctx = server.wren.ctx;
+  const { account, user } = await createTestUser(server, username, options);
   const app = await createTestApp(server);
   const { secret } = await issueAccessToken(ctx, {
     app,

@@ -11,25 +11,28 @@ import {
   authorizePath,
   Browser,
   createUser,
+  credentialsOf,
   type ErrorJson,
+  exchangeCode,
   OOB,
-  openAuthorizeForm,
+  openSignInForm,
   PASSWORD,
   parseForm,
   pkcePair,
-  postToken,
   REDIRECT,
   type RegisteredApp,
   readJson,
   registerApp,
+  signIn,
   type TokenJson,
+  UNTHROTTLED_LOGINS,
 } from "./helpers.ts";
 
 describe("OAuth authorization code flow", () => {
   let server: TestServer;
   let app: RegisteredApp;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(UNTHROTTLED_LOGINS);
     await createUser(server, "alice");
     app = await registerApp(server);
   });
@@ -67,12 +70,7 @@ describe("OAuth authorization code flow", () => {
     assert.equal(fields.code_challenge, challenge);
     assert.ok(fields.authenticity_token);
 
-    const res = await browser.postForm("/oauth/authorize", {
-      ...fields,
-      login: "alice",
-      password: PASSWORD,
-      decision: "approve",
-    });
+    const res = await signIn(browser, fields, { decision: "approve" });
     assert.equal(res.status, 302);
     const location = new URL(res.headers.get("location") as string);
     assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
@@ -81,11 +79,8 @@ describe("OAuth authorization code flow", () => {
     assert.ok(code.length >= 40);
 
     // A public client: no secret, the verifier proves it started the flow.
-    const tokenRes = await postToken(server, {
-      grant_type: "authorization_code",
-      code,
+    const tokenRes = await exchangeCode(server, code, {
       client_id: app.client_id,
-      redirect_uri: REDIRECT,
       code_verifier: verifier,
     });
     assert.equal(tokenRes.status, 200);
@@ -108,39 +103,24 @@ describe("OAuth authorization code flow", () => {
   it("signs in with the email address too and accepts a confidential client", async () => {
     const { verifier, challenge } = pkcePair();
     const code = await authorizeCode(server, app, { login: "alice@mail.example", challenge });
-    const res = await postToken(server, {
-      grant_type: "authorization_code",
-      code,
-      client_id: app.client_id,
-      client_secret: app.client_secret,
-      redirect_uri: REDIRECT,
+    const res = await exchangeCode(server, code, {
+      ...credentialsOf(app),
       code_verifier: verifier,
     });
     assert.equal(res.status, 200);
   });
 
   it("accepts the plain PKCE method", async () => {
-    const browser = new Browser(server);
     const verifier = "a".repeat(50);
-    const fields = await openAuthorizeForm(browser, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      response_type: "code",
+    const { browser, fields } = await openSignInForm(server, app, {
       code_challenge: verifier,
       code_challenge_method: "plain",
     });
-    const res = await browser.postForm("/oauth/authorize", {
-      ...fields,
-      login: "alice",
-      password: PASSWORD,
-    });
+    const res = await signIn(browser, fields);
     const code = new URL(res.headers.get("location") as string).searchParams.get("code") as string;
     assert.equal(new URL(res.headers.get("location") as string).searchParams.has("state"), false);
-    const token = await postToken(server, {
-      grant_type: "authorization_code",
-      code,
+    const token = await exchangeCode(server, code, {
       client_id: app.client_id,
-      redirect_uri: REDIRECT,
       code_verifier: verifier,
     });
     assert.equal(token.status, 200);
@@ -148,30 +128,16 @@ describe("OAuth authorization code flow", () => {
   });
 
   it("shows the code on a page for the out-of-band redirect URI", async () => {
-    const browser = new Browser(server);
-    const fields = await openAuthorizeForm(browser, {
-      client_id: app.client_id,
+    const { browser, fields } = await openSignInForm(server, app, {
       redirect_uri: OOB,
-      response_type: "code",
       scope: "read",
     });
-    const res = await browser.postForm("/oauth/authorize", {
-      ...fields,
-      login: "alice",
-      password: PASSWORD,
-      decision: "approve",
-    });
+    const res = await signIn(browser, fields, { decision: "approve" });
     assert.equal(res.status, 200);
     const html = await res.text();
     const code = /<code id="authorization-code">([^<]+)<\/code>/.exec(html)?.[1] as string;
     assert.ok(code);
-    const token = await postToken(server, {
-      grant_type: "authorization_code",
-      code,
-      client_id: app.client_id,
-      client_secret: app.client_secret,
-      redirect_uri: OOB,
-    });
+    const token = await exchangeCode(server, code, { ...credentialsOf(app), redirect_uri: OOB });
     assert.equal(token.status, 200);
     assert.equal((await readJson<TokenJson>(token)).scope, "read");
   });
@@ -179,21 +145,16 @@ describe("OAuth authorization code flow", () => {
   it("refuses a wrong verifier, then the same code again, with invalid_grant", async () => {
     const { verifier, challenge } = pkcePair();
     const code = await authorizeCode(server, app, { challenge });
-    const body = {
-      grant_type: "authorization_code",
-      code,
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      code_verifier: pkcePair().verifier,
-    };
-    const wrong = await postToken(server, body);
+    const exchange = (code_verifier: string) =>
+      exchangeCode(server, code, { client_id: app.client_id, code_verifier });
+    const wrong = await exchange(pkcePair().verifier);
     assert.equal(wrong.status, 400);
     const error = await readJson<ErrorJson>(wrong);
     assertMatchesResponse("POST", "/oauth/token", 400, error);
     assert.equal(error.error, "invalid_grant");
     assert.match(error.error_description ?? "", /^The provided authorization grant is invalid/);
     // The failed attempt spent the code: the right verifier cannot use it afterwards.
-    const retry = await postToken(server, { ...body, code_verifier: verifier });
+    const retry = await exchange(verifier);
     assert.equal(retry.status, 400);
     assert.equal((await readJson<ErrorJson>(retry)).error, "invalid_grant");
   });
@@ -201,16 +162,10 @@ describe("OAuth authorization code flow", () => {
   it("lets a code be used only once", async () => {
     const { verifier, challenge } = pkcePair();
     const code = await authorizeCode(server, app, { challenge });
-    const body = {
-      grant_type: "authorization_code",
-      code,
-      client_id: app.client_id,
-      client_secret: app.client_secret,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    };
-    assert.equal((await postToken(server, body)).status, 200);
-    const again = await postToken(server, body);
+    const exchange = () =>
+      exchangeCode(server, code, { ...credentialsOf(app), code_verifier: verifier });
+    assert.equal((await exchange()).status, 200);
+    const again = await exchange();
     assert.equal(again.status, 400);
     assert.equal((await readJson<ErrorJson>(again)).error, "invalid_grant");
   });
@@ -218,11 +173,8 @@ describe("OAuth authorization code flow", () => {
   it("refuses a redirect_uri other than the one used at authorize", async () => {
     const { verifier, challenge } = pkcePair();
     const code = await authorizeCode(server, app, { challenge });
-    const res = await postToken(server, {
-      grant_type: "authorization_code",
-      code,
-      client_id: app.client_id,
-      client_secret: app.client_secret,
+    const res = await exchangeCode(server, code, {
+      ...credentialsOf(app),
       redirect_uri: OOB,
       code_verifier: verifier,
     });
@@ -234,23 +186,14 @@ describe("OAuth authorization code flow", () => {
     const other = await registerApp(server, { client_name: "Other" });
     const { verifier, challenge } = pkcePair();
     const code = await authorizeCode(server, app, { challenge });
-    const res = await postToken(server, {
-      grant_type: "authorization_code",
-      code,
-      client_id: other.client_id,
-      client_secret: other.client_secret,
-      redirect_uri: REDIRECT,
+    const res = await exchangeCode(server, code, {
+      ...credentialsOf(other),
       code_verifier: verifier,
     });
     assert.equal((await readJson<ErrorJson>(res)).error, "invalid_grant");
 
     const plainCode = await authorizeCode(server, app);
-    const noSecret = await postToken(server, {
-      grant_type: "authorization_code",
-      code: plainCode,
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-    });
+    const noSecret = await exchangeCode(server, plainCode, { client_id: app.client_id });
     assert.equal(noSecret.status, 401);
     assert.equal((await readJson<ErrorJson>(noSecret)).error, "invalid_client");
   });
@@ -264,11 +207,8 @@ describe("OAuth authorization code flow", () => {
       const { verifier, challenge } = pkcePair();
       const code = await authorizeCode(clocked, clockedApp, { login: "bob", challenge });
       now += 10 * 60 * 1000 + 1000;
-      const res = await postToken(clocked, {
-        grant_type: "authorization_code",
-        code,
+      const res = await exchangeCode(clocked, code, {
         client_id: clockedApp.client_id,
-        redirect_uri: REDIRECT,
         code_verifier: verifier,
       });
       assert.equal(res.status, 400);
@@ -279,15 +219,9 @@ describe("OAuth authorization code flow", () => {
   });
 
   it("shows the form again with an error for a wrong password", async () => {
-    const browser = new Browser(server);
-    const fields = await openAuthorizeForm(browser, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      response_type: "code",
-    });
+    const { browser, fields } = await openSignInForm(server, app);
     for (const login of ["alice", "nobody"]) {
-      const res = await browser.postForm("/oauth/authorize", {
-        ...fields,
+      const res = await signIn(browser, fields, {
         login,
         password: "wrong password",
         decision: "approve",
@@ -297,23 +231,13 @@ describe("OAuth authorization code flow", () => {
       assert.match(html, /role="alert"[^>]*>Invalid email or password\.</);
       assert.match(html, new RegExp(`value="${login}"`));
       // The re-rendered form works: the right password now succeeds.
-      const retry = await browser.postForm("/oauth/authorize", {
-        ...parseForm(html).fields,
-        login: "alice",
-        password: PASSWORD,
-      });
+      const retry = await signIn(browser, parseForm(html).fields);
       assert.equal(retry.status, 302);
     }
   });
 
   it("sends access_denied to the client when the person denies", async () => {
-    const browser = new Browser(server);
-    const fields = await openAuthorizeForm(browser, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      response_type: "code",
-      state: "s1",
-    });
+    const { browser, fields } = await openSignInForm(server, app, { state: "s1" });
     const res = await browser.postForm("/oauth/authorize", { ...fields, decision: "deny" });
     assert.equal(res.status, 302);
     const location = new URL(res.headers.get("location") as string);
@@ -323,12 +247,7 @@ describe("OAuth authorization code flow", () => {
   });
 
   it("refuses a POST without the CSRF token or cookie", async () => {
-    const browser = new Browser(server);
-    const fields = await openAuthorizeForm(browser, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      response_type: "code",
-    });
+    const { browser, fields } = await openSignInForm(server, app);
     const credentials = { login: "alice", password: PASSWORD, decision: "approve" };
     const { authenticity_token: _, ...withoutToken } = fields;
     const missing = await browser.postForm("/oauth/authorize", { ...withoutToken, ...credentials });
@@ -366,17 +285,8 @@ describe("OAuth authorization code flow", () => {
     assert.equal(location.searchParams.get("state"), "s2");
 
     // Forging the hidden scope field on a valid form does not widen the grant either.
-    const fields = await openAuthorizeForm(browser, {
-      client_id: narrow.client_id,
-      redirect_uri: REDIRECT,
-      response_type: "code",
-    });
-    const forged = await browser.postForm("/oauth/authorize", {
-      ...fields,
-      scope: "read write",
-      login: "alice",
-      password: PASSWORD,
-    });
+    const form = await openSignInForm(server, narrow);
+    const forged = await signIn(form.browser, form.fields, { scope: "read write" });
     assert.equal(forged.status, 302);
     assert.equal(
       new URL(forged.headers.get("location") as string).searchParams.get("error"),
@@ -446,19 +356,11 @@ describe("OAuth authorization code flow", () => {
     assert.equal(hash.get("error"), "unsupported_response_type");
     assert.equal(hash.get("state"), "f");
 
-    const browser = new Browser(server);
-    const fields = await openAuthorizeForm(browser, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      response_type: "code",
+    const { browser, fields } = await openSignInForm(server, app, {
       response_mode: "form_post",
       state: "p",
     });
-    const res = await browser.postForm("/oauth/authorize", {
-      ...fields,
-      login: "alice",
-      password: PASSWORD,
-    });
+    const res = await signIn(browser, fields);
     assert.equal(res.status, 200);
     const form = parseForm(await res.text());
     assert.equal(form.action, REDIRECT);
@@ -486,17 +388,8 @@ describe("OAuth authorization code flow", () => {
     const user = await server.wren.ctx.storage.users.get(accountId);
     assert.ok(user);
     await server.wren.ctx.storage.users.put({ ...user, disabled: true });
-    const browser = new Browser(server);
-    const fields = await openAuthorizeForm(browser, {
-      client_id: app.client_id,
-      redirect_uri: REDIRECT,
-      response_type: "code",
-    });
-    const res = await browser.postForm("/oauth/authorize", {
-      ...fields,
-      login: "carol",
-      password: PASSWORD,
-    });
+    const { browser, fields } = await openSignInForm(server, app);
+    const res = await signIn(browser, fields, { login: "carol" });
     assert.equal(res.status, 401);
   });
 

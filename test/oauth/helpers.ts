@@ -4,12 +4,22 @@
 
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
-import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
+import { createTestUser, TEST_PASSWORD } from "../helpers/accounts.ts";
 import type { TestServer } from "../helpers/server.ts";
 
-export const PASSWORD = "correct horse battery staple";
+export const PASSWORD = TEST_PASSWORD;
 export const REDIRECT = "https://client.example/callback";
 export const OOB = "urn:ietf:wg:oauth:2.0:oob";
+
+/**
+ * Server settings for suites that sign in many times from one address: the login throttles
+ * (25 per address and per login name) would otherwise refuse them part way. throttle.test.ts
+ * tests the throttles themselves.
+ */
+export const UNTHROTTLED_LOGINS: Record<string, string> = {
+  WREN_LOGIN_RATE_LIMIT_REQUESTS: "100000",
+  WREN_LOGIN_ACCOUNT_RATE_LIMIT_REQUESTS: "100000",
+};
 
 /** The JSON bodies the tests read, typed loosely enough for assertions. */
 export interface AppJson {
@@ -47,9 +57,8 @@ export async function createUser(
   username = "alice",
   password = PASSWORD,
 ): Promise<{ accountId: string; email: string }> {
-  const email = `${username}@mail.example`;
-  const { account } = await createLocalAccount(server.wren.ctx, { username, email, password });
-  return { accountId: account.id, email };
+  const { account, user } = await createTestUser(server, username, { password });
+  return { accountId: account.id, email: user.email };
 }
 
 export interface RegisteredApp {
@@ -76,6 +85,11 @@ export async function registerApp(
   });
   assert.equal(res.status, 200, await res.clone().text());
   return (await res.json()) as RegisteredApp;
+}
+
+/** The client credentials of a registered app, to spread into a token or revoke body. */
+export function credentialsOf(app: RegisteredApp): { client_id: string; client_secret: string } {
+  return { client_id: app.client_id, client_secret: app.client_secret };
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -172,27 +186,57 @@ export async function openAuthorizeForm(
   return fields;
 }
 
+/**
+ * Opens the authorize page for `app` in a new cookie-keeping browser: redirect to REDIRECT,
+ * response_type code, and whatever `params` add or replace.
+ */
+export async function openSignInForm(
+  server: TestServer,
+  app: RegisteredApp,
+  params: Record<string, string> = {},
+): Promise<{ browser: Browser; fields: Record<string, string> }> {
+  const browser = new Browser(server);
+  const fields = await openAuthorizeForm(browser, {
+    client_id: app.client_id,
+    redirect_uri: REDIRECT,
+    response_type: "code",
+    ...params,
+  });
+  return { browser, fields };
+}
+
+/**
+ * Submits the form as alice with the right password; `changes` replace or add fields. No
+ * `decision` unless given: a sign-in without one approves, as a form submitted by Enter does.
+ */
+export function signIn(
+  browser: Browser,
+  fields: Record<string, string>,
+  changes: Record<string, string> = {},
+): Promise<Response> {
+  return browser.postForm("/oauth/authorize", {
+    ...fields,
+    login: "alice",
+    password: PASSWORD,
+    ...changes,
+  });
+}
+
 /** Runs the browser part of the flow (PKCE S256) and returns the code from the redirect. */
 export async function authorizeCode(
   server: TestServer,
   app: RegisteredApp,
   options: { login?: string; scope?: string; state?: string; challenge?: string } = {},
 ): Promise<string> {
-  const browser = new Browser(server);
-  const fields = await openAuthorizeForm(browser, {
-    client_id: app.client_id,
-    redirect_uri: REDIRECT,
-    response_type: "code",
+  const { browser, fields } = await openSignInForm(server, app, {
     scope: options.scope ?? "read write",
     state: options.state ?? "xyz",
     ...(options.challenge
       ? { code_challenge: options.challenge, code_challenge_method: "S256" }
       : {}),
   });
-  const res = await browser.postForm("/oauth/authorize", {
-    ...fields,
+  const res = await signIn(browser, fields, {
     login: options.login ?? "alice",
-    password: PASSWORD,
     decision: "approve",
   });
   assert.equal(res.status, 302, await res.text());
@@ -214,6 +258,25 @@ export async function postToken(
   });
 }
 
+/** Trades an authorization code at POST /oauth/token; redirect_uri defaults to REDIRECT. */
+export function exchangeCode(
+  server: TestServer,
+  code: string,
+  body: {
+    client_id: string;
+    client_secret?: string;
+    redirect_uri?: string;
+    code_verifier?: string;
+  },
+): Promise<Response> {
+  return postToken(server, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: REDIRECT,
+    ...body,
+  });
+}
+
 /** A user token with a refresh token, through the full authorization-code flow. */
 export async function userToken(
   server: TestServer,
@@ -222,14 +285,7 @@ export async function userToken(
 ): Promise<{ access_token: string; refresh_token: string; scope: string }> {
   const { verifier, challenge } = pkcePair();
   const code = await authorizeCode(server, app, { scope, challenge });
-  const res = await postToken(server, {
-    grant_type: "authorization_code",
-    code,
-    client_id: app.client_id,
-    client_secret: app.client_secret,
-    redirect_uri: REDIRECT,
-    code_verifier: verifier,
-  });
+  const res = await exchangeCode(server, code, { ...credentialsOf(app), code_verifier: verifier });
   assert.equal(res.status, 200, await res.clone().text());
   return (await res.json()) as { access_token: string; refresh_token: string; scope: string };
 }

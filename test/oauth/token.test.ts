@@ -9,16 +9,15 @@ import { assertMatchesResponse, assertMatchesSchema } from "../helpers/openapi.t
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import {
   createUser,
+  credentialsOf,
   postToken,
   REDIRECT,
   type RegisteredApp,
+  readJson,
   registerApp,
+  UNTHROTTLED_LOGINS,
   userToken,
 } from "./helpers.ts";
-
-async function json(res: Response) {
-  return (await res.json()) as Record<string, unknown>;
-}
 
 function basic(id: string, secret: string): Record<string, string> {
   return {
@@ -35,7 +34,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
   let server: TestServer;
   let app: RegisteredApp;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(UNTHROTTLED_LOGINS);
     await createUser(server, "alice");
     app = await registerApp(server);
   });
@@ -45,11 +44,10 @@ describe("OAuth token endpoint, revocation and scopes", () => {
     it("issues an app token with the default read scope and no refresh token", async () => {
       const res = await postToken(server, {
         grant_type: "client_credentials",
-        client_id: app.client_id,
-        client_secret: app.client_secret,
+        ...credentialsOf(app),
       });
       assert.equal(res.status, 200);
-      const body = await json(res);
+      const body = await readJson(res);
       assertMatchesSchema(body, "Token");
       assert.equal(body.scope, "read");
       assert.equal("refresh_token" in body, false);
@@ -65,7 +63,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
         body: "grant_type=client_credentials&scope=read+write",
       });
       assert.equal(res.status, 200);
-      assert.equal((await json(res)).scope, "read write");
+      assert.equal((await readJson(res)).scope, "read write");
     });
 
     it("takes a multipart body", async () => {
@@ -76,7 +74,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       form.append("scope", "push");
       const res = await server.request("/oauth/token", { method: "POST", body: form });
       assert.equal(res.status, 200);
-      assert.equal((await json(res)).scope, "push");
+      assert.equal((await readJson(res)).scope, "push");
     });
 
     it("answers invalid_client (401) for a wrong or missing secret", async () => {
@@ -88,7 +86,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       for (const body of bodies) {
         const res = await postToken(server, body);
         assert.equal(res.status, 401);
-        const error = await json(res);
+        const error = await readJson(res);
         assertMatchesResponse("POST", "/oauth/token", 401, error);
         assert.equal(error.error, "invalid_client");
         assert.match(String(error.error_description), /^Client authentication failed/);
@@ -106,12 +104,11 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       for (const scope of ["write", "read bogus"]) {
         const res = await postToken(server, {
           grant_type: "client_credentials",
-          client_id: narrow.client_id,
-          client_secret: narrow.client_secret,
+          ...credentialsOf(narrow),
           scope,
         });
         assert.equal(res.status, 400);
-        const error = await json(res);
+        const error = await readJson(res);
         assert.equal(error.error, "invalid_scope");
         assert.equal(
           error.error_description,
@@ -126,11 +123,10 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       for (const grant_type of ["password", "implicit", "x"]) {
         const res = await postToken(server, {
           grant_type,
-          client_id: app.client_id,
-          client_secret: app.client_secret,
+          ...credentialsOf(app),
         });
         assert.equal(res.status, 400);
-        assert.equal((await json(res)).error, "unsupported_grant_type");
+        assert.equal((await readJson(res)).error, "unsupported_grant_type");
       }
     });
 
@@ -144,11 +140,10 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       for (const [body, missing] of cases) {
         const res = await postToken(server, {
           ...body,
-          client_id: app.client_id,
-          client_secret: app.client_secret,
+          ...credentialsOf(app),
         });
         assert.equal(res.status, 400);
-        const error = await json(res);
+        const error = await readJson(res);
         assert.equal(error.error, "invalid_request");
         assert.equal(error.error_description, `Missing required parameter: ${missing}.`);
       }
@@ -171,16 +166,15 @@ describe("OAuth token endpoint, revocation and scopes", () => {
           body,
         });
         assert.equal(res.status, 400, `${type}: ${body}`);
-        assert.equal(typeof (await json(res)).error, "string");
+        assert.equal(typeof (await readJson(res)).error, "string");
       }
       const invalidGrant = await postToken(server, {
         grant_type: "authorization_code",
         code: "made-up",
         redirect_uri: REDIRECT,
-        client_id: app.client_id,
-        client_secret: app.client_secret,
+        ...credentialsOf(app),
       });
-      assert.equal((await json(invalidGrant)).error, "invalid_grant");
+      assert.equal((await readJson(invalidGrant)).error, "invalid_grant");
     });
   });
 
@@ -190,11 +184,10 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       const res = await postToken(server, {
         grant_type: "refresh_token",
         refresh_token: first.refresh_token,
-        client_id: app.client_id,
-        client_secret: app.client_secret,
+        ...credentialsOf(app),
       });
       assert.equal(res.status, 200);
-      const second = await json(res);
+      const second = await readJson(res);
       assertMatchesSchema(second, "Token");
       assert.equal(second.scope, "read write");
       assert.notEqual(second.access_token, first.access_token);
@@ -212,11 +205,10 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       const replay = await postToken(server, {
         grant_type: "refresh_token",
         refresh_token: first.refresh_token,
-        client_id: app.client_id,
-        client_secret: app.client_secret,
+        ...credentialsOf(app),
       });
       assert.equal(replay.status, 400);
-      assert.equal((await json(replay)).error, "invalid_grant");
+      assert.equal((await readJson(replay)).error, "invalid_grant");
     });
 
     it("may narrow the scopes but not widen them", async () => {
@@ -224,21 +216,19 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       const wider = await postToken(server, {
         grant_type: "refresh_token",
         refresh_token: first.refresh_token,
-        client_id: app.client_id,
-        client_secret: app.client_secret,
+        ...credentialsOf(app),
         scope: "read write push",
       });
       assert.equal(wider.status, 400);
-      assert.equal((await json(wider)).error, "invalid_scope");
+      assert.equal((await readJson(wider)).error, "invalid_scope");
       const narrower = await postToken(server, {
         grant_type: "refresh_token",
         refresh_token: first.refresh_token,
-        client_id: app.client_id,
-        client_secret: app.client_secret,
+        ...credentialsOf(app),
         scope: "read:statuses",
       });
       assert.equal(narrower.status, 200);
-      assert.equal((await json(narrower)).scope, "read:statuses");
+      assert.equal((await readJson(narrower)).scope, "read:statuses");
     });
 
     it("refuses a refresh token of another app and a wrong client secret", async () => {
@@ -247,10 +237,9 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       const foreign = await postToken(server, {
         grant_type: "refresh_token",
         refresh_token: first.refresh_token,
-        client_id: other.client_id,
-        client_secret: other.client_secret,
+        ...credentialsOf(other),
       });
-      assert.equal((await json(foreign)).error, "invalid_grant");
+      assert.equal((await readJson(foreign)).error, "invalid_grant");
       const wrongSecret = await postToken(server, {
         grant_type: "refresh_token",
         refresh_token: first.refresh_token,
@@ -268,8 +257,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({
-          client_id: app.client_id,
-          client_secret: app.client_secret,
+          ...credentialsOf(app),
           token: access_token,
         }),
       });
@@ -303,8 +291,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
-          client_id: app.client_id,
-          client_secret: app.client_secret,
+          ...credentialsOf(app),
           token: "never-issued",
         }),
       });
@@ -326,7 +313,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
           body: JSON.stringify({ ...credentials, token: access_token }),
         });
         assert.equal(res.status, 403);
-        const error = await json(res);
+        const error = await readJson(res);
         assertMatchesResponse("POST", "/oauth/revoke", 403, error);
         assert.equal(error.error, "unauthorized_client");
         assert.equal(error.error_description, "You are not authorized to revoke this token");
@@ -343,7 +330,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       const profile = await userToken(server, app, "profile");
       const ok = await server.request("/oauth/userinfo", { token: profile.access_token });
       assert.equal(ok.status, 200);
-      const info = await json(ok);
+      const info = await readJson(ok);
       assert.equal(info.preferred_username, "alice");
       assert.equal(info.iss, `${server.url}/`);
       assert.match(String(info.sub), /alice/);
@@ -352,7 +339,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       const readOnly = await userToken(server, app, "read");
       const denied = await server.request("/oauth/userinfo", { token: readOnly.access_token });
       assert.equal(denied.status, 403);
-      assert.equal((await json(denied)).error, "This action is outside the authorized scopes");
+      assert.equal((await readJson(denied)).error, "This action is outside the authorized scopes");
 
       assert.equal((await server.request("/oauth/userinfo")).status, 401);
     });
@@ -360,11 +347,10 @@ describe("OAuth token endpoint, revocation and scopes", () => {
     it("needs a user token where the route acts for a person (422 for app tokens)", async () => {
       const res = await postToken(server, {
         grant_type: "client_credentials",
-        client_id: app.client_id,
-        client_secret: app.client_secret,
+        ...credentialsOf(app),
         scope: "profile",
       });
-      const { access_token } = await json(res);
+      const { access_token } = await readJson(res);
       const info = await server.request("/oauth/userinfo", { token: String(access_token) });
       assert.equal(info.status, 422);
     });
@@ -373,7 +359,7 @@ describe("OAuth token endpoint, revocation and scopes", () => {
   it("publishes the authorization server metadata", async () => {
     const res = await server.request("/.well-known/oauth-authorization-server");
     assert.equal(res.status, 200);
-    const body = await json(res);
+    const body = await readJson(res);
     assertMatchesResponse("GET", "/.well-known/oauth-authorization-server", 200, body);
     assert.equal(body.issuer, `${server.url}/`);
     assert.equal(body.authorization_endpoint, `${server.url}/oauth/authorize`);

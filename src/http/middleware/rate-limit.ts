@@ -1,60 +1,80 @@
-// Mastodon-style rate limiting: a fixed window per caller (the bearer token, else the client
-// address), announced in X-RateLimit-Limit/-Remaining/-Reset on every answer and refused with
-// 429 once spent. Counters live in memory: one process's view, which is what a single-process
-// deployment needs; the scale-out backend will keep them in PostgreSQL.
+// Mastodon-style rate limiting: a fixed window per caller, announced in X-RateLimit-Limit,
+// -Remaining and -Reset on every counted answer and refused with 429 once spent. Each limit
+// decides who a request counts against (by default the bearer token, else the client address)
+// and how a refusal looks (by default Mastodon's JSON error). Counters live in memory: one
+// process's view, which is what a single-process deployment needs; the scale-out backend will
+// keep them in PostgreSQL.
 
 import type { Context, MiddlewareHandler } from "hono";
 import type { Clock } from "../../domain/clock.ts";
 import { tooManyRequests } from "../../domain/errors.ts";
 import type { HttpEnv } from "../env.ts";
+import { clientAddress } from "./client-address.ts";
 
 interface Window {
   resetAt: number;
   used: number;
 }
 
-function callerKey(c: Context<HttpEnv>): string {
-  const auth = c.req.header("authorization");
-  if (auth) return `token:${auth}`;
-  // The Node adapter exposes the socket as env.incoming; in-process requests have none.
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
-    ?.incoming;
-  return `ip:${incoming?.socket?.remoteAddress ?? "local"}`;
+/** Who a request counts against; null lets it through uncounted (the limit does not apply). */
+export type RateLimitKey = (c: Context<HttpEnv>) => string | null | Promise<string | null>;
+
+export interface RateLimitOptions {
+  requests: number;
+  windowSeconds: number;
+  key?: RateLimitKey;
+  /** The answer to a refused request; the X-RateLimit-* headers are set on `c` already. */
+  refuse?: (c: Context<HttpEnv>) => Response | Promise<Response>;
 }
 
-export function rateLimit(
-  options: { requests: number; windowSeconds: number },
-  clock: Clock,
-): MiddlewareHandler<HttpEnv> {
+/** The bearer token when there is one (an app's users share an address), else the address. */
+export const tokenOrAddress: RateLimitKey = (c) => {
+  const auth = c.req.header("authorization");
+  return auth ? `token:${auth}` : `ip:${clientAddress(c)}`;
+};
+
+export const byAddress: RateLimitKey = (c) => `ip:${clientAddress(c)}`;
+
+const refuseWithJson = (): never => {
+  throw tooManyRequests("Too many requests");
+};
+
+export function rateLimit(options: RateLimitOptions, clock: Clock): MiddlewareHandler<HttpEnv> {
   const windows = new Map<string, Window>();
   const windowMs = options.windowSeconds * 1000;
+  const keyOf = options.key ?? tokenOrAddress;
+  const refuse = options.refuse ?? refuseWithJson;
   let nextSweep = 0;
 
   return async (c, next) => {
+    const key = await keyOf(c);
+    if (key === null) return next();
     const now = clock.now().getTime();
     if (now >= nextSweep) {
       // Drop finished windows so idle callers do not accumulate.
-      for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
+      for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
       nextSweep = now + windowMs;
     }
-    const key = callerKey(c);
     let window = windows.get(key);
     if (!window || window.resetAt <= now) {
       window = { resetAt: now + windowMs, used: 0 };
       windows.set(key, window);
     }
     window.used += 1;
-    const remaining = Math.max(options.requests - window.used, 0);
     const headers = {
       "X-RateLimit-Limit": String(options.requests),
-      "X-RateLimit-Remaining": String(remaining),
+      "X-RateLimit-Remaining": String(Math.max(options.requests - window.used, 0)),
       "X-RateLimit-Reset": new Date(window.resetAt).toISOString(),
     };
     if (window.used > options.requests) {
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
-      throw tooManyRequests("Too many requests");
+      return refuse(c);
     }
     await next();
+    // Where another limit (checked after this one) is as close or closer to refusing, its
+    // headers stand: they tell the caller the most about when it will be refused.
+    const inner = c.res.headers.get("X-RateLimit-Remaining");
+    if (inner !== null && Number(inner) <= Number(headers["X-RateLimit-Remaining"])) return;
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

@@ -20,6 +20,7 @@ import { authorizeFormPage, codePage, errorPage } from "./authorize-pages.ts";
 import { csrfTokenValid, ensureCsrfCookie, issueCsrfToken } from "./csrf.ts";
 import { htmlResponse } from "./html.ts";
 import { answerClient } from "./redirect.ts";
+import { signInThrottles } from "./throttles.ts";
 
 const SIGN_IN_FAILED = "Invalid email or password.";
 
@@ -119,7 +120,7 @@ export const registerAuthorizeRoutes: RouteModule = (app: Hono<HttpEnv>, deps: H
     return showForm(c, deps, request, { status: 200, login: "", error: null });
   });
 
-  app.post("/oauth/authorize", async (c) => {
+  app.post("/oauth/authorize", ...signInThrottles(deps), async (c) => {
     const params = await readPageParams(c);
     if (params instanceof Response) return params;
     if (!csrfTokenValid(c, params.authenticity_token, deps.ctx.clock.now())) {

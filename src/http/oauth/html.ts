@@ -1,5 +1,6 @@
 // Server-rendered HTML for the OAuth pages: one stylesheet (allowed by its hash in the CSP), no
-// scripts, no external assets. Every interpolated value goes through escapeHtml.
+// scripts, no external assets (an empty data: icon keeps browsers from asking for /favicon.ico).
+// Every interpolated value goes through escapeHtml.
 
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
@@ -22,8 +23,9 @@ const STYLE = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#f6f8fa;--card:#fff;--line:#d1d9e0;--accent:#5b3cc4;--accent-fg:#fff;--error:#b42318}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#161b22;--line:#3d444d;--accent:#a08cf0;--accent-fg:#0d1117;--error:#ff7b72}}
 *{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
-main{max-width:28rem;margin:3rem auto;padding:2rem;background:var(--card);border:1px solid var(--line);border-radius:12px}
+body{margin:0;padding:3rem 1rem;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:28rem;margin:0 auto;padding:2rem;background:var(--card);border:1px solid var(--line);border-radius:12px}
+@media (max-width:30rem){body{padding:1rem .75rem}main{padding:1.25rem}}
 h1{font-size:1.4rem;margin:0 0 .5rem}
 h2{font-size:1rem;margin:1.5rem 0 .5rem}
 p{margin:.5rem 0}
@@ -61,6 +63,7 @@ export function page(title: string, body: string, lang = "en"): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>

@@ -7,9 +7,10 @@ import { revokeToken } from "../../services/oauth/revoke-token.ts";
 import type { RouteModule } from "../app.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { clientCredentials, readOAuthParams, stringParam } from "./client-credentials.ts";
+import { tokenThrottle } from "./throttles.ts";
 
 export const registerTokenRoutes: RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps) => {
-  app.post("/oauth/token", async (c) => {
+  app.post("/oauth/token", tokenThrottle(deps), async (c) => {
     const params = await readOAuthParams(c);
     const issued = await exchangeToken(deps.ctx, {
       ...clientCredentials(c, params),
