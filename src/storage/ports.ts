@@ -120,7 +120,10 @@ export interface StatusStore {
    * excluded. Home timelines are generated from this and filtered per viewer.
    */
   listEntriesByAccounts(accountIds: readonly string[], page: IdPage): Promise<TimelineEntry[]>;
-  /** Public, non-reblog, non-deleted statuses, newest first (the public timelines). */
+  /**
+   * Public, non-reblog, non-deleted statuses, newest first (the public timelines); replies to
+   * other accounts are left out, self-replies (threads) kept, as in Mastodon's public feed.
+   */
   listPublicEntries(page: IdPage, filter: PublicFilter): Promise<TimelineEntry[]>;
   /** Public, non-deleted statuses carrying the hashtag (case-insensitive), newest first. */
   listTagEntries(tag: string, page: IdPage, filter: PublicFilter): Promise<TimelineEntry[]>;

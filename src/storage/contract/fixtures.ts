@@ -3,7 +3,15 @@
 
 import type { Account } from "../../domain/account.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../../domain/oauth.ts";
-import type { Status } from "../../domain/status.ts";
+import type {
+  Block,
+  Edge,
+  Favourite,
+  Follow,
+  IdempotencyRecord,
+  Mute,
+} from "../../domain/relations.ts";
+import type { Status, StatusEdit } from "../../domain/status.ts";
 import type { User } from "../../domain/user.ts";
 
 const CREATED = "2025-01-02T03:04:05.000Z";
@@ -106,6 +114,7 @@ export function makeStatus(fields: Partial<Status> & { id: string; accountId: st
     language: "en",
     inReplyToId: null,
     inReplyToAccountId: null,
+    conversationId: fields.id,
     reblogOfId: null,
     mentionIds: [],
     tags: ["wren"],
@@ -119,4 +128,56 @@ export function makeStatus(fields: Partial<Status> & { id: string; accountId: st
     deletedAt: null,
     ...fields,
   };
+}
+
+export function makeStatusEdit(
+  fields: Partial<StatusEdit> & { id: string; statusId: string },
+): StatusEdit {
+  return {
+    accountId: "1",
+    text: `version ${fields.id}`,
+    contentHtml: `<p>version ${fields.id}</p>`,
+    spoilerText: "",
+    sensitive: false,
+    mediaIds: [],
+    createdAt: CREATED,
+    ...fields,
+  };
+}
+
+type EdgeFields = Partial<Edge> & { id: string; accountId: string; targetId: string };
+
+/** A bare edge: bookmarks, pins and conversation mutes carry nothing more. */
+export function makeEdge(fields: EdgeFields): Edge {
+  return { createdAt: CREATED, ...fields };
+}
+
+/** Also a follow request, which has the same shape. */
+export function makeFollow(fields: EdgeFields & Partial<Follow>): Follow {
+  return {
+    createdAt: CREATED,
+    showReblogs: true,
+    notify: false,
+    languages: null,
+    uri: null,
+    ...fields,
+  };
+}
+
+export function makeBlock(fields: EdgeFields & Partial<Block>): Block {
+  return { createdAt: CREATED, uri: null, ...fields };
+}
+
+export function makeMute(fields: EdgeFields & Partial<Mute>): Mute {
+  return { createdAt: CREATED, hideNotifications: true, expiresAt: null, ...fields };
+}
+
+export function makeFavourite(fields: EdgeFields & Partial<Favourite>): Favourite {
+  return { createdAt: CREATED, uri: null, ...fields };
+}
+
+export function makeIdempotency(
+  fields: Partial<IdempotencyRecord> & { keyHash: string },
+): IdempotencyRecord {
+  return { statusId: "1", createdAt: CREATED, ...fields };
 }

@@ -3,12 +3,26 @@
 
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
+import type {
+  Block,
+  Bookmark,
+  ConversationMute,
+  Edge,
+  Favourite,
+  Follow,
+  FollowRequest,
+  Mute,
+  Pin,
+} from "../../domain/relations.ts";
 import type { Storage } from "../ports.ts";
 import { openAccountStore } from "./account-store.ts";
 import { openAppStore } from "./app-store.ts";
 import { openAuthorizationCodeStore } from "./authorization-code-store.ts";
 import { DurableWriter, removeLeftoverTempFiles } from "./durable-writer.ts";
+import { openEdgeStore } from "./edge-store.ts";
+import { openIdempotencyStore } from "./idempotency-store.ts";
 import { acquireLock } from "./lock.ts";
+import { openStatusEditStore } from "./status-edit-store.ts";
 import { openStatusStore } from "./status-store.ts";
 import { openTokenStore } from "./token-store.ts";
 import { openUserStore } from "./user-store.ts";
@@ -24,22 +38,47 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
     // Only after taking the lock: temporary files of a live writer must not be swept.
     await removeLeftoverTempFiles(root);
     const writer = new DurableWriter();
-    const [accounts, users, apps, tokens, authorizationCodes, statuses] = await Promise.all([
-      openAccountStore(root, writer),
-      openUserStore(root, writer),
-      openAppStore(root, writer),
-      openTokenStore(root, writer),
-      openAuthorizationCodeStore(root, writer),
-      openStatusStore(root, writer),
-    ]);
+    const edges = <E extends Edge>(folder: string) => openEdgeStore<E>(root, writer, folder);
+    const stores = {
+      accounts: openAccountStore(root, writer),
+      users: openUserStore(root, writer),
+      apps: openAppStore(root, writer),
+      tokens: openTokenStore(root, writer),
+      authorizationCodes: openAuthorizationCodeStore(root, writer),
+      statuses: openStatusStore(root, writer),
+      statusEdits: openStatusEditStore(root, writer),
+      follows: edges<Follow>("follows"),
+      followRequests: edges<FollowRequest>("follow-requests"),
+      blocks: edges<Block>("blocks"),
+      mutes: edges<Mute>("mutes"),
+      favourites: edges<Favourite>("favourites"),
+      bookmarks: edges<Bookmark>("bookmarks"),
+      pins: edges<Pin>("pins"),
+      conversationMutes: edges<ConversationMute>("conversation-mutes"),
+      idempotency: openIdempotencyStore(root, writer),
+    };
+    // Opened in parallel; a failure of one still waits for the others before the lock goes.
+    const opened = await Promise.allSettled(Object.values(stores));
+    const failure = opened.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failure) throw failure.reason;
     let closing: Promise<void> | undefined;
     return {
-      accounts,
-      users,
-      apps,
-      tokens,
-      authorizationCodes,
-      statuses,
+      accounts: await stores.accounts,
+      users: await stores.users,
+      apps: await stores.apps,
+      tokens: await stores.tokens,
+      authorizationCodes: await stores.authorizationCodes,
+      statuses: await stores.statuses,
+      statusEdits: await stores.statusEdits,
+      follows: await stores.follows,
+      followRequests: await stores.followRequests,
+      blocks: await stores.blocks,
+      mutes: await stores.mutes,
+      favourites: await stores.favourites,
+      bookmarks: await stores.bookmarks,
+      pins: await stores.pins,
+      conversationMutes: await stores.conversationMutes,
+      idempotency: await stores.idempotency,
       close() {
         closing ??= (async () => {
           try {

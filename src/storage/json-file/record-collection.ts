@@ -97,6 +97,23 @@ export class RecordCollection<T extends object> {
     }
   }
 
+  /**
+   * Removes the record; like a put, the removal shows only once it is durable. False when there
+   * was no record. (Callers needing an exact answer under concurrency serialize per key.)
+   */
+  async remove(key: string): Promise<boolean> {
+    const current = this.#records.get(key);
+    if (current === undefined) return false;
+    const sequence = this.#begin(key);
+    try {
+      await this.#writer.remove(join(this.#dir, this.#fileOf(current)));
+      this.#apply(key, sequence, undefined);
+    } finally {
+      this.#end(key);
+    }
+    return true;
+  }
+
   /** Removes the record and returns it; only one of several concurrent takes gets it. */
   async take(key: string): Promise<T | undefined> {
     const current = this.#records.get(key);

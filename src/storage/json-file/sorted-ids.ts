@@ -1,5 +1,6 @@
 // A list of ids kept in ascending id order, answering Mastodon's id-window queries (IdPage).
-// Used for each account's statuses: newest first is simply the end of the list, reversed.
+// Used for each account's statuses, the public and hashtag timelines, replies, reblogs and edges:
+// newest first is simply the end of the list, reversed.
 
 import { compareIds } from "../../domain/ids.ts";
 import type { IdPage } from "../ports.ts";
@@ -28,6 +29,20 @@ export class SortedIds {
     if (this.#ids[i] === id) this.#ids.splice(i, 1);
   }
 
+  /** Every id, oldest (smallest) first; a copy. */
+  ascending(): string[] {
+    return [...this.view()];
+  }
+
+  /**
+   * The sorted ids themselves, for merging several lists without copying them. Valid only until
+   * the next change of the list: use it synchronously and do not keep it.
+   */
+  view(): readonly string[] {
+    this.#ensureSorted();
+    return this.#ids;
+  }
+
   /** The ids inside the window, newest (largest) first. */
   page(page: IdPage): string[] {
     this.#ensureSorted();
@@ -54,8 +69,40 @@ export class SortedIds {
   }
 }
 
+/** key → the sorted ids filed under it (statuses per author, edges per account); empty lists go. */
+export class SortedGroups {
+  readonly #lists = new Map<string, SortedIds>();
+
+  /** undefined when nothing is filed under the key. */
+  get(key: string): SortedIds | undefined {
+    return this.#lists.get(key);
+  }
+
+  size(key: string): number {
+    return this.#lists.get(key)?.size ?? 0;
+  }
+
+  /** Files an id that is not yet under the key. */
+  add(key: string, id: string): void {
+    let ids = this.#lists.get(key);
+    if (!ids) {
+      ids = new SortedIds();
+      this.#lists.set(key, ids);
+    }
+    ids.add(id);
+  }
+
+  /** Unfiles the id; a no-op when it is not there. */
+  delete(key: string, id: string): void {
+    const ids = this.#lists.get(key);
+    if (!ids) return;
+    ids.delete(id);
+    if (ids.size === 0) this.#lists.delete(key);
+  }
+}
+
 /** Index of the first id >= `id`. */
-function lowerBound(ids: readonly string[], id: string): number {
+export function lowerBound(ids: readonly string[], id: string): number {
   let lo = 0;
   let hi = ids.length;
   while (lo < hi) {
@@ -67,7 +114,7 @@ function lowerBound(ids: readonly string[], id: string): number {
 }
 
 /** Index of the first id > `id`. */
-function upperBound(ids: readonly string[], id: string): number {
+export function upperBound(ids: readonly string[], id: string): number {
   let lo = 0;
   let hi = ids.length;
   while (lo < hi) {

@@ -1,0 +1,166 @@
+// Storage contract: accounts.
+
+import assert from "node:assert/strict";
+import { beforeEach, describe, it } from "node:test";
+import { type ContractContext, ids, sorted } from "./context.ts";
+import { makeAccount } from "./fixtures.ts";
+
+export function accountContract(t: ContractContext): void {
+  describe("accounts", () => {
+    it("returns what was put, and undefined for unknown ids", async () => {
+      const alice = makeAccount({ id: "1", username: "alice" });
+      await t.storage.accounts.put(alice);
+      assert.deepEqual(await t.storage.accounts.get("1"), alice);
+      assert.equal(await t.storage.accounts.get("2"), undefined);
+    });
+
+    it("replaces a record on a second put", async () => {
+      await t.storage.accounts.put(makeAccount({ id: "1", displayName: "Before" }));
+      await t.storage.accounts.put(makeAccount({ id: "1", displayName: "After" }));
+      assert.equal((await t.storage.accounts.get("1"))?.displayName, "After");
+      assert.equal(await t.storage.accounts.countLocal(), 1);
+    });
+
+    it("hands out copies: mutating a read or a put object does not change the store", async () => {
+      const account = makeAccount({ id: "1", displayName: "Original" });
+      await t.storage.accounts.put(account);
+      account.displayName = "Mutated input";
+      const read = await t.storage.accounts.get("1");
+      assert.ok(read);
+      read.displayName = "Mutated read";
+      read.fields.push({ name: "x", value: "y", valueHtml: "y", verifiedAt: null });
+      const again = await t.storage.accounts.get("1");
+      assert.equal(again?.displayName, "Original");
+      assert.equal(again?.fields.length, 1);
+    });
+
+    it("getMany returns the found accounts and leaves missing ids out", async () => {
+      await t.storage.accounts.put(makeAccount({ id: "1" }));
+      await t.storage.accounts.put(makeAccount({ id: "3" }));
+      const found = await t.storage.accounts.getMany(["3", "2", "1", "3"]);
+      assert.deepEqual(sorted([...found.keys()]), ["1", "3"]);
+      assert.equal(found.get("3")?.id, "3");
+      assert.equal((await t.storage.accounts.getMany([])).size, 0);
+    });
+
+    it("finds by username case-insensitively, telling local from remote", async () => {
+      await t.storage.accounts.put(makeAccount({ id: "1", username: "Alice" }));
+      await t.storage.accounts.put(
+        makeAccount({ id: "2", username: "alice", domain: "remote.example" }),
+      );
+      await t.storage.accounts.put(
+        makeAccount({ id: "3", username: "bob", domain: "other.example" }),
+      );
+      assert.equal((await t.storage.accounts.findByUsername("alice", null))?.id, "1");
+      assert.equal((await t.storage.accounts.findByUsername("ALICE", null))?.id, "1");
+      assert.equal((await t.storage.accounts.findByUsername("alice", "remote.example"))?.id, "2");
+      assert.equal((await t.storage.accounts.findByUsername("aLiCe", "Remote.Example"))?.id, "2");
+      assert.equal(await t.storage.accounts.findByUsername("alice", "other.example"), undefined);
+      assert.equal(await t.storage.accounts.findByUsername("bob", null), undefined);
+      assert.equal(await t.storage.accounts.findByUsername("ali", null), undefined);
+    });
+
+    it("finds by uri", async () => {
+      const remote = makeAccount({
+        id: "2",
+        username: "carol",
+        domain: "remote.example",
+        uri: "https://remote.example/ap/users/carol",
+      });
+      await t.storage.accounts.put(remote);
+      assert.deepEqual(
+        await t.storage.accounts.findByUri("https://remote.example/ap/users/carol"),
+        remote,
+      );
+      assert.equal(
+        await t.storage.accounts.findByUri("https://remote.example/ap/users/dave"),
+        undefined,
+      );
+    });
+
+    it("lookups follow a replaced record (old username and uri no longer match)", async () => {
+      await t.storage.accounts.put(
+        makeAccount({
+          id: "1",
+          username: "old",
+          domain: "r.example",
+          uri: "https://r.example/old",
+        }),
+      );
+      await t.storage.accounts.put(
+        makeAccount({
+          id: "1",
+          username: "new",
+          domain: "r.example",
+          uri: "https://r.example/new",
+        }),
+      );
+      assert.equal(await t.storage.accounts.findByUsername("old", "r.example"), undefined);
+      assert.equal(await t.storage.accounts.findByUri("https://r.example/old"), undefined);
+      assert.equal((await t.storage.accounts.findByUsername("new", "r.example"))?.id, "1");
+      assert.equal((await t.storage.accounts.findByUri("https://r.example/new"))?.id, "1");
+    });
+
+    describe("search", () => {
+      beforeEach(async () => {
+        await t.storage.accounts.put(makeAccount({ id: "1", username: "alice", displayName: "A" }));
+        await t.storage.accounts.put(
+          makeAccount({ id: "2", username: "alicewonder", displayName: "B" }),
+        );
+        await t.storage.accounts.put(
+          makeAccount({ id: "3", username: "bob", displayName: "Alice's friend" }),
+        );
+        await t.storage.accounts.put(
+          makeAccount({ id: "4", username: "alice", domain: "remote.example", displayName: "C" }),
+        );
+        await t.storage.accounts.put(makeAccount({ id: "5", username: "carol", displayName: "D" }));
+        await t.storage.accounts.put(
+          makeAccount({ id: "6", username: "malice", domain: "other.example", displayName: "E" }),
+        );
+      });
+
+      const search = (query: string, limit = 40, offset = 0, localOnly = false) =>
+        t.storage.accounts.search(query, { limit, offset, localOnly }).then(ids);
+
+      it("puts exact username matches first, then the rest by id", async () => {
+        assert.deepEqual(await search("alice"), ["1", "4", "2", "3", "6"]);
+      });
+
+      it("is case-insensitive and matches display names and username@domain", async () => {
+        assert.deepEqual(await search("ALICE"), ["1", "4", "2", "3", "6"]);
+        assert.deepEqual(await search("friend"), ["3"]);
+        assert.deepEqual(await search("alice@remote.example"), ["4"]);
+        assert.deepEqual(await search("other.example"), ["6"]);
+        assert.deepEqual(await search("nobody"), []);
+      });
+
+      it("limits to local accounts on request", async () => {
+        assert.deepEqual(await search("alice", 40, 0, true), ["1", "2", "3"]);
+      });
+
+      it("applies limit and offset after ordering", async () => {
+        assert.deepEqual(await search("alice", 2), ["1", "4"]);
+        assert.deepEqual(await search("alice", 2, 1), ["4", "2"]);
+        assert.deepEqual(await search("alice", 40, 4), ["6"]);
+        assert.deepEqual(await search("alice", 40, 5), []);
+      });
+    });
+
+    it("counts local accounts only", async () => {
+      assert.equal(await t.storage.accounts.countLocal(), 0);
+      await t.storage.accounts.put(makeAccount({ id: "1" }));
+      await t.storage.accounts.put(makeAccount({ id: "2" }));
+      await t.storage.accounts.put(makeAccount({ id: "3", domain: "remote.example" }));
+      assert.equal(await t.storage.accounts.countLocal(), 2);
+    });
+
+    it("lists the distinct remote domains", async () => {
+      assert.deepEqual(await t.storage.accounts.domains(), []);
+      await t.storage.accounts.put(makeAccount({ id: "1" }));
+      await t.storage.accounts.put(makeAccount({ id: "2", username: "a", domain: "one.example" }));
+      await t.storage.accounts.put(makeAccount({ id: "3", username: "b", domain: "one.example" }));
+      await t.storage.accounts.put(makeAccount({ id: "4", username: "c", domain: "two.example" }));
+      assert.deepEqual(sorted(await t.storage.accounts.domains()), ["one.example", "two.example"]);
+    });
+  });
+}

@@ -1,0 +1,14 @@
+// What each part of the storage contract gets: the storage under test (a fresh, empty one per
+// test, replaced by reopen) and small helpers shared by the parts.
+
+import type { Storage } from "../ports.ts";
+
+export interface ContractContext {
+  /** The storage under test; read it inside tests (reopen replaces it). */
+  readonly storage: Storage;
+  /** Closes the storage and opens the same data again. */
+  reopen(): Promise<Storage>;
+}
+
+export const ids = (records: readonly { id: string }[]) => records.map((r) => r.id);
+export const sorted = (values: readonly string[]) => [...values].sort();

@@ -1,0 +1,126 @@
+// Storage contract: statuses by id and by author, id windows, deletion and counts.
+
+import assert from "node:assert/strict";
+import { beforeEach, describe, it } from "node:test";
+import type { IdPage } from "../ports.ts";
+import { type ContractContext, ids, sorted } from "./context.ts";
+import { makeStatus } from "./fixtures.ts";
+
+export function statusContract(t: ContractContext): void {
+  describe("statuses", () => {
+    it("round-trips, replaces, and getMany leaves missing ids out", async () => {
+      const status = makeStatus({ id: "10", accountId: "1" });
+      await t.storage.statuses.put(status);
+      await t.storage.statuses.put(makeStatus({ id: "20", accountId: "2" }));
+      assert.deepEqual(await t.storage.statuses.get("10"), status);
+      assert.equal(await t.storage.statuses.get("30"), undefined);
+      const found = await t.storage.statuses.getMany(["30", "20", "10"]);
+      assert.deepEqual(sorted([...found.keys()]), ["10", "20"]);
+
+      const edited = { ...status, text: "edited", editedAt: "2025-03-01T00:00:00.000Z" };
+      await t.storage.statuses.put(edited);
+      assert.deepEqual(await t.storage.statuses.get("10"), edited);
+      assert.deepEqual(ids(await t.storage.statuses.listByAccount("1", { limit: 20 })), ["10"]);
+      assert.equal(await t.storage.statuses.countByAccount("1"), 1);
+    });
+
+    it("lists an account's statuses newest first, comparing ids as numbers", async () => {
+      // Put out of order; "100" and "9" check numeric (not string) ordering.
+      for (const id of ["20", "100", "9", "30"]) {
+        await t.storage.statuses.put(makeStatus({ id, accountId: "1" }));
+      }
+      await t.storage.statuses.put(makeStatus({ id: "25", accountId: "2" }));
+      assert.deepEqual(ids(await t.storage.statuses.listByAccount("1", { limit: 20 })), [
+        "100",
+        "30",
+        "20",
+        "9",
+      ]);
+      assert.deepEqual(ids(await t.storage.statuses.listByAccount("2", { limit: 20 })), ["25"]);
+      assert.deepEqual(await t.storage.statuses.listByAccount("3", { limit: 20 }), []);
+    });
+
+    describe("id windows (IdPage)", () => {
+      beforeEach(async () => {
+        // Account 1: 9, 10, 20 … 100. Account 2's statuses and a deleted one interleave.
+        const puts: Promise<void>[] = [];
+        for (const id of ["9", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"]) {
+          puts.push(t.storage.statuses.put(makeStatus({ id, accountId: "1" })));
+        }
+        puts.push(t.storage.statuses.put(makeStatus({ id: "55", accountId: "2" })));
+        puts.push(t.storage.statuses.put(makeStatus({ id: "85", accountId: "2" })));
+        puts.push(t.storage.statuses.put(makeStatus({ id: "75", accountId: "1", deleted: true })));
+        await Promise.all(puts);
+      });
+
+      const cases: [IdPage, string[]][] = [
+        [{ limit: 40 }, ["100", "90", "80", "70", "60", "50", "40", "30", "20", "10", "9"]],
+        [{ limit: 3 }, ["100", "90", "80"]],
+        [{ limit: 3, maxId: "80" }, ["70", "60", "50"]],
+        [{ limit: 3, maxId: "75" }, ["70", "60", "50"]],
+        [
+          { limit: 40, maxId: "1000" },
+          ["100", "90", "80", "70", "60", "50", "40", "30", "20", "10", "9"],
+        ],
+        [{ limit: 40, maxId: "9" }, []],
+        [{ limit: 3, sinceId: "50" }, ["100", "90", "80"]],
+        [{ limit: 40, sinceId: "100" }, []],
+        [{ limit: 3, minId: "50" }, ["80", "70", "60"]],
+        [{ limit: 3, minId: "45" }, ["70", "60", "50"]],
+        [{ limit: 3, minId: "9" }, ["30", "20", "10"]],
+        [{ limit: 3, minId: "1" }, ["20", "10", "9"]],
+        [{ limit: 40, minId: "100" }, []],
+        [{ limit: 40, sinceId: "50", maxId: "90" }, ["80", "70", "60"]],
+        [{ limit: 2, sinceId: "50", maxId: "90" }, ["80", "70"]],
+        [{ limit: 40, minId: "50", maxId: "90" }, ["80", "70", "60"]],
+        [{ limit: 2, minId: "50", maxId: "90" }, ["70", "60"]],
+        [{ limit: 40, sinceId: "90", maxId: "50" }, []],
+      ];
+      for (const [page, expected] of cases) {
+        it(`${JSON.stringify(page)} → [${expected.join(", ")}]`, async () => {
+          assert.deepEqual(ids(await t.storage.statuses.listByAccount("1", page)), expected);
+        });
+      }
+    });
+
+    it("keeps deleted statuses out of lists and counts, yet returns them by id", async () => {
+      await t.storage.statuses.put(makeStatus({ id: "1", accountId: "1" }));
+      const status = makeStatus({ id: "2", accountId: "1" });
+      await t.storage.statuses.put(status);
+      assert.equal(await t.storage.statuses.countByAccount("1"), 2);
+      assert.equal(await t.storage.statuses.countLocal(), 2);
+
+      const deletedAt = "2025-04-01T00:00:00.000Z";
+      await t.storage.statuses.put({ ...status, deleted: true, deletedAt });
+      assert.deepEqual(ids(await t.storage.statuses.listByAccount("1", { limit: 20 })), ["1"]);
+      assert.equal(await t.storage.statuses.countByAccount("1"), 1);
+      assert.equal(await t.storage.statuses.countLocal(), 1);
+      const read = await t.storage.statuses.get("2");
+      assert.equal(read?.deleted, true);
+      assert.equal(read?.deletedAt, deletedAt);
+      assert.equal((await t.storage.statuses.getMany(["2"])).get("2")?.deleted, true);
+
+      // A status stored as deleted from the start is never listed either.
+      await t.storage.statuses.put(makeStatus({ id: "3", accountId: "1", deleted: true }));
+      assert.equal(await t.storage.statuses.countByAccount("1"), 1);
+
+      // Restoring it (a failed delete rolled back) lists it again.
+      await t.storage.statuses.put(status);
+      assert.deepEqual(ids(await t.storage.statuses.listByAccount("1", { limit: 20 })), ["2", "1"]);
+      assert.equal(await t.storage.statuses.countByAccount("1"), 2);
+    });
+
+    it("counts per account and local statuses only", async () => {
+      await t.storage.statuses.put(makeStatus({ id: "1", accountId: "1" }));
+      await t.storage.statuses.put(makeStatus({ id: "2", accountId: "1" }));
+      await t.storage.statuses.put(makeStatus({ id: "3", accountId: "2" }));
+      await t.storage.statuses.put(makeStatus({ id: "4", accountId: "9", local: false }));
+      await t.storage.statuses.put(makeStatus({ id: "5", accountId: "9", local: false }));
+      assert.equal(await t.storage.statuses.countByAccount("1"), 2);
+      assert.equal(await t.storage.statuses.countByAccount("2"), 1);
+      assert.equal(await t.storage.statuses.countByAccount("9"), 2);
+      assert.equal(await t.storage.statuses.countByAccount("7"), 0);
+      assert.equal(await t.storage.statuses.countLocal(), 3);
+    });
+  });
+}

@@ -1,0 +1,92 @@
+// The in-memory indexes of the status store. Each non-deleted status belongs to a set of sorted
+// id lists (its author's statuses, the public timeline of its origin, one per hashtag, the
+// replies to its parent, the reblogs of its original); a change of the status (an edit, a
+// deletion, a restore) moves it between lists by comparing the sets before and after, so every
+// list and count stays exact without scanning.
+
+import type { Status } from "../../domain/status.ts";
+import { UniqueIndex } from "./indexes.ts";
+import { SortedGroups, type SortedIds } from "./sorted-ids.ts";
+
+export type Origin = "local" | "remote";
+
+/** Names of the lists; the kind prefix keeps names of different kinds apart. */
+export const listKey = {
+  account: (accountId: string) => `account:${accountId}`,
+  public: (origin: Origin) => `public:${origin}`,
+  tag: (origin: Origin, tag: string) => `tag:${origin}:${tag.toLowerCase()}`,
+  replies: (statusId: string) => `replies:${statusId}`,
+  reblogs: (statusId: string) => `reblogs:${statusId}`,
+};
+
+const reblogKey = (accountId: string, statusId: string) => `${accountId}:${statusId}`;
+
+/** Leaves out replies to others but keeps an author's replies to themselves (threads). */
+export function isReplyToOthers(s: Status): boolean {
+  return s.inReplyToId !== null && s.inReplyToAccountId !== s.accountId;
+}
+
+/** The lists a status belongs to; none once deleted. */
+function memberships(s: Status | undefined): Set<string> {
+  const keys = new Set<string>();
+  if (s === undefined || s.deleted) return keys;
+  keys.add(listKey.account(s.accountId));
+  const origin: Origin = s.local ? "local" : "remote";
+  if (s.visibility === "public" && s.reblogOfId === null) {
+    // Mastodon's public timelines leave out replies to others; hashtag timelines keep them.
+    if (!isReplyToOthers(s)) keys.add(listKey.public(origin));
+    for (const tag of s.tags) keys.add(listKey.tag(origin, tag));
+  }
+  if (s.inReplyToId !== null) keys.add(listKey.replies(s.inReplyToId));
+  if (s.reblogOfId !== null) keys.add(listKey.reblogs(s.reblogOfId));
+  return keys;
+}
+
+export class StatusIndexes {
+  readonly #lists = new SortedGroups();
+  /** `account:original` → the account's reblog of the original. */
+  readonly #reblogBy = new UniqueIndex();
+  #localCount = 0;
+
+  /** A list by name (see listKey); undefined when empty. */
+  list(key: string): SortedIds | undefined {
+    return this.#lists.get(key);
+  }
+
+  count(key: string): number {
+    return this.#lists.size(key);
+  }
+
+  get localCount(): number {
+    return this.#localCount;
+  }
+
+  findReblog(accountId: string, statusId: string): string | undefined {
+    return this.#reblogBy.get(reblogKey(accountId, statusId));
+  }
+
+  /** The collection's onChange hook: `previous` and `next` are one status's old and new record. */
+  update(previous: Status | undefined, next: Status | undefined): void {
+    const before = memberships(previous);
+    const after = memberships(next);
+    if (previous !== undefined) {
+      for (const key of before) if (!after.has(key)) this.#lists.delete(key, previous.id);
+    }
+    if (next !== undefined) {
+      for (const key of after) if (!before.has(key)) this.#lists.add(key, next.id);
+    }
+    const listed = (s: Status | undefined): s is Status => s !== undefined && !s.deleted;
+    if (listed(previous)) {
+      if (previous.local) this.#localCount--;
+      if (previous.reblogOfId !== null) {
+        this.#reblogBy.delete(reblogKey(previous.accountId, previous.reblogOfId), previous.id);
+      }
+    }
+    if (listed(next)) {
+      if (next.local) this.#localCount++;
+      if (next.reblogOfId !== null) {
+        this.#reblogBy.set(reblogKey(next.accountId, next.reblogOfId), next.id);
+      }
+    }
+  }
+}
