@@ -29,53 +29,91 @@ interface FollowCounts {
   pendingRequests: number;
 }
 
+interface StatusFacts {
+  count: number;
+  lastAt: string | null;
+}
+
 /**
- * Seam for the social graph: the follow work replaces this with batched counts from its store.
- * Until follows exist every count is zero, which is the truth.
+ * Per-account lookups run together, all accounts at once. The edge and status stores keep
+ * these counters in memory (json-file) or behind indexes (postgres), so each is cheap; what
+ * matters is not awaiting them one account after another.
  */
+async function perAccount<T>(
+  ids: readonly string[],
+  load: (id: string) => Promise<T>,
+): Promise<Map<string, T>> {
+  return new Map(await Promise.all(ids.map(async (id) => [id, await load(id)] as const)));
+}
+
 async function followCounts(
-  _ctx: ServiceContext,
+  ctx: ServiceContext,
   accountIds: readonly string[],
+  withPending: boolean,
 ): Promise<Map<string, FollowCounts>> {
-  return new Map(accountIds.map((id) => [id, { followers: 0, following: 0, pendingRequests: 0 }]));
+  const { follows, followRequests } = ctx.storage;
+  return perAccount(accountIds, async (id) => {
+    const [followers, following, pendingRequests] = await Promise.all([
+      follows.countTo(id),
+      follows.countFrom(id),
+      withPending ? followRequests.countTo(id) : 0,
+    ]);
+    return { followers, following, pendingRequests };
+  });
 }
 
 async function statusFacts(
   ctx: ServiceContext,
-  accountId: string,
-): Promise<{ count: number; lastAt: string | null }> {
-  const [count, newest] = await Promise.all([
-    ctx.storage.statuses.countByAccount(accountId),
-    ctx.storage.statuses.listByAccount(accountId, { limit: 1 }),
-  ]);
-  return { count, lastAt: newest[0]?.createdAt ?? null };
+  accountIds: readonly string[],
+): Promise<Map<string, StatusFacts>> {
+  return perAccount(accountIds, async (id) => {
+    const [count, newest] = await Promise.all([
+      ctx.storage.statuses.countByAccount(id),
+      ctx.storage.statuses.listByAccount(id, { limit: 1 }),
+    ]);
+    return { count, lastAt: newest[0]?.createdAt ?? null };
+  });
 }
 
-export async function loadAccountViews(
+async function roles(
   ctx: ServiceContext,
   accounts: readonly Account[],
-): Promise<AccountView[]> {
-  const ids = [...new Set(accounts.map((a) => a.id))];
+): Promise<Map<string, Role | null>> {
   const localIds = [...new Set(accounts.filter((a) => a.domain === null).map((a) => a.id))];
-  const [follows, facts, users] = await Promise.all([
-    followCounts(ctx, ids),
-    Promise.all(ids.map(async (id) => [id, await statusFacts(ctx, id)] as const)),
-    Promise.all(localIds.map(async (id) => [id, await ctx.storage.users.get(id)] as const)),
+  return perAccount(localIds, async (id) => (await ctx.storage.users.get(id))?.role ?? null);
+}
+
+async function buildViews(
+  ctx: ServiceContext,
+  accounts: readonly Account[],
+  withPending: boolean,
+): Promise<{ views: AccountView[]; follows: Map<string, FollowCounts> }> {
+  const ids = [...new Set(accounts.map((a) => a.id))];
+  const [follows, facts, roleById] = await Promise.all([
+    followCounts(ctx, ids, withPending),
+    statusFacts(ctx, ids),
+    roles(ctx, accounts),
   ]);
-  const factsById = new Map(facts);
-  const roles = new Map(users.map(([id, user]) => [id, user?.role ?? null]));
-  return accounts.map((account) => {
+  const views = accounts.map((account) => {
     const f = follows.get(account.id);
-    const s = factsById.get(account.id);
+    const s = facts.get(account.id);
     return {
       account,
       statusesCount: s?.count ?? 0,
       followersCount: f?.followers ?? 0,
       followingCount: f?.following ?? 0,
       lastStatusAt: s?.lastAt ?? null,
-      role: roles.get(account.id) ?? null,
+      role: roleById.get(account.id) ?? null,
     };
   });
+  return { views, follows };
+}
+
+export async function loadAccountViews(
+  ctx: ServiceContext,
+  accounts: readonly Account[],
+): Promise<AccountView[]> {
+  return (await buildViews(ctx, accounts, false)).views;
 }
 
 export async function loadAccountView(ctx: ServiceContext, account: Account): Promise<AccountView> {
@@ -88,9 +126,7 @@ export async function loadCredentialAccountView(
   account: Account,
   user: User,
 ): Promise<CredentialAccountView> {
-  const [view, follows] = await Promise.all([
-    loadAccountView(ctx, account),
-    followCounts(ctx, [account.id]),
-  ]);
+  const { views, follows } = await buildViews(ctx, [account], true);
+  const view = views[0] as AccountView;
   return { ...view, user, followRequestsCount: follows.get(account.id)?.pendingRequests ?? 0 };
 }

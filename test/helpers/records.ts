@@ -3,7 +3,11 @@
 
 import type { Account } from "../../src/domain/account.ts";
 import type { Status } from "../../src/domain/status.ts";
+import { makeAccount, makeStatus } from "../../src/storage/contract/fixtures.ts";
 import type { TestServer } from "./server.ts";
+
+// The storage contract's factories know every field of a record; these only give them the
+// server's ids and clock, and plainer defaults than the contract's (no profile fields, no tags).
 
 export function remoteAccountRecord(
   server: TestServer,
@@ -13,27 +17,19 @@ export function remoteAccountRecord(
 ): Account {
   const ctx = server.wren.ctx;
   const now = ctx.clock.now().toISOString();
-  return {
+  return makeAccount({
     id: ctx.ids.next(),
     username,
     domain,
     displayName: "",
-    note: "",
-    noteHtml: "",
-    locked: false,
-    bot: false,
-    group: false,
     discoverable: false,
     indexable: false,
     fields: [],
-    avatar: null,
     header: null,
-    uri: `https://${domain}/users/${username}`,
-    url: `https://${domain}/@${username}`,
     createdAt: now,
     updatedAt: now,
     ...overrides,
-  };
+  });
 }
 
 export function statusRecord(
@@ -42,30 +38,16 @@ export function statusRecord(
   overrides: Partial<Status> = {},
 ): Status {
   const id = server.wren.ctx.ids.next();
-  return {
+  return makeStatus({
     id,
     accountId: account.id,
     uri: `${account.uri}/statuses/${id}`,
     url: `${account.url}/${id}`,
     text: "hello",
     contentHtml: "<p>hello</p>",
-    spoilerText: "",
-    visibility: "public",
-    sensitive: false,
-    language: "en",
-    inReplyToId: null,
-    inReplyToAccountId: null,
-    reblogOfId: null,
-    mentionIds: [],
     tags: [],
-    mediaIds: [],
-    pollId: null,
-    applicationId: null,
     local: account.domain === null,
     createdAt: server.wren.ctx.clock.now().toISOString(),
-    editedAt: null,
-    deleted: false,
-    deletedAt: null,
     ...overrides,
-  };
+  });
 }

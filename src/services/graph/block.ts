@@ -1,0 +1,31 @@
+// Block an account (Mastodon's BlockService): every follow and follow request between the two,
+// in either direction, ends; then the block is recorded. Blocking yourself does nothing.
+// Blocking again keeps the first block (and its place in the blocks list).
+
+import type { ServiceContext } from "../context.ts";
+import { requireAccount } from "./target-account.ts";
+
+export async function blockAccount(
+  ctx: ServiceContext,
+  viewerId: string,
+  targetId: string,
+): Promise<void> {
+  const target = await requireAccount(ctx, targetId);
+  if (target.id === viewerId) return;
+  const { follows, followRequests, blocks } = ctx.storage;
+  await Promise.all([
+    follows.delete(viewerId, target.id),
+    follows.delete(target.id, viewerId),
+    followRequests.delete(viewerId, target.id),
+    followRequests.delete(target.id, viewerId),
+  ]);
+  if (await blocks.get(viewerId, target.id)) return;
+  // Federation seam: a Block activity goes to a remote target once federation exists.
+  await blocks.put({
+    id: ctx.ids.next(),
+    accountId: viewerId,
+    targetId: target.id,
+    createdAt: ctx.clock.now().toISOString(),
+    uri: null,
+  });
+}

@@ -1,0 +1,94 @@
+// Follow an account (Mastodon's FollowService): a locked account gets a follow request that it
+// must authorize; anyone else is followed at once. Following again changes the options of the
+// follow (or of the pending request) and keeps its id, so lists do not reorder.
+//
+// Federation seam: a remote target is treated like a local one for now. When federation lands,
+// a follow of a remote account becomes a FollowRequest plus an outgoing Follow activity (with
+// `uri` set), and the peer's Accept turns it into a Follow, as Mastodon does.
+
+import { AppError, unprocessable } from "../../domain/errors.ts";
+import type { Follow } from "../../domain/relations.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireAccount } from "./target-account.ts";
+
+export interface FollowOptions {
+  /** Show the target's boosts in home; unchanged on a re-follow when undefined (default true). */
+  reblogs?: boolean | undefined;
+  /** Notify when the target posts; unchanged when undefined (default false). */
+  notify?: boolean | undefined;
+  /** Only these languages; [] or null for all; unchanged when undefined. */
+  languages?: readonly string[] | null | undefined;
+}
+
+export type FollowOutcome = "following" | "requested";
+
+/** ISO 639-1/639-3 codes, optionally with a region or script (`pt-BR`, `zh-Hant`). */
+const LANGUAGE = /^[a-z]{2,3}(?:-[a-z0-9]{2,4})?$/i;
+
+function normalizeLanguages(languages: readonly string[] | null): string[] | null {
+  if (languages === null || languages.length === 0) return null;
+  if (!languages.every((l) => LANGUAGE.test(l))) {
+    throw unprocessable("Validation failed: Languages contains an unsupported language");
+  }
+  return [...new Set(languages)];
+}
+
+function withOptions(edge: Follow, options: FollowOptions): Follow {
+  return {
+    ...edge,
+    showReblogs: options.reblogs ?? edge.showReblogs,
+    notify: options.notify ?? edge.notify,
+    languages:
+      options.languages === undefined ? edge.languages : normalizeLanguages(options.languages),
+  };
+}
+
+export async function followAccount(
+  ctx: ServiceContext,
+  viewerId: string,
+  targetId: string,
+  options: FollowOptions = {},
+): Promise<FollowOutcome> {
+  const target = await requireAccount(ctx, targetId);
+  if (target.id === viewerId) {
+    throw new AppError(403, "Following your own account is not allowed");
+  }
+  const { follows, followRequests, blocks } = ctx.storage;
+  const [blockedBy, blocking, existing, pending] = await Promise.all([
+    blocks.get(target.id, viewerId),
+    blocks.get(viewerId, target.id),
+    follows.get(viewerId, target.id),
+    followRequests.get(viewerId, target.id),
+  ]);
+  if (blockedBy || blocking) throw new AppError(403, "This action is not allowed");
+
+  if (existing) {
+    await follows.put(withOptions(existing, options));
+    return "following";
+  }
+  if (pending) {
+    await followRequests.put(withOptions(pending, options));
+    return "requested";
+  }
+
+  const edge = withOptions(
+    {
+      id: ctx.ids.next(),
+      accountId: viewerId,
+      targetId: target.id,
+      createdAt: ctx.clock.now().toISOString(),
+      showReblogs: true,
+      notify: false,
+      languages: null,
+      uri: null,
+    },
+    options,
+  );
+  // Notifications (follow, follow_request) hook in here once they exist.
+  if (target.locked) {
+    await followRequests.put(edge);
+    return "requested";
+  }
+  await follows.put(edge);
+  return "following";
+}

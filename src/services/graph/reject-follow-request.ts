@@ -1,0 +1,16 @@
+// Decline a pending follow request to the viewer (Mastodon's RejectFollowService).
+
+import { notFound } from "../../domain/errors.ts";
+import type { ServiceContext } from "../context.ts";
+import { requireAccount } from "./target-account.ts";
+
+export async function rejectFollowRequest(
+  ctx: ServiceContext,
+  viewerId: string,
+  requesterId: string,
+): Promise<void> {
+  const requester = await requireAccount(ctx, requesterId);
+  const removed = await ctx.storage.followRequests.delete(requester.id, viewerId);
+  if (!removed) throw notFound();
+  // Federation seam: a remote requester is sent a Reject(Follow) once federation exists.
+}

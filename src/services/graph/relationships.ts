@@ -1,0 +1,70 @@
+// The viewer's relationship with many accounts at once (Mastodon's Relationship entity): seven
+// batched edge lookups, whatever the number of ids. One result per requested id, in request
+// order; an id with no edges (or no account) gets the default, every flag false.
+
+import type { Follow, FollowRequest, Mute } from "../../domain/relations.ts";
+import type { ServiceContext } from "../context.ts";
+import { activeMute } from "./mute-expiry.ts";
+
+export interface RelationshipView {
+  /** The other account's id. */
+  accountId: string;
+  /** The viewer's follow of the account, with its options. */
+  follow: Follow | undefined;
+  /** The viewer's pending request to follow the account. */
+  followRequest: FollowRequest | undefined;
+  followedBy: boolean;
+  /** The account asks to follow the viewer. */
+  requestedBy: boolean;
+  blocking: boolean;
+  blockedBy: boolean;
+  /** The viewer's mute of the account, only while it is in force. */
+  mute: Mute | undefined;
+  /** Domain blocks, endorsements and private notes are not built yet: always false / empty. */
+  domainBlocking: boolean;
+  endorsed: boolean;
+  note: string;
+}
+
+export async function loadRelationships(
+  ctx: ServiceContext,
+  viewerId: string,
+  accountIds: readonly string[],
+): Promise<RelationshipView[]> {
+  if (accountIds.length === 0) return [];
+  const ids = [...new Set(accountIds)];
+  const { follows, followRequests, blocks, mutes } = ctx.storage;
+  const [following, followedBy, requested, requestedBy, blocking, blockedBy, muting] =
+    await Promise.all([
+      follows.findFrom(viewerId, ids),
+      follows.findTo(viewerId, ids),
+      followRequests.findFrom(viewerId, ids),
+      followRequests.findTo(viewerId, ids),
+      blocks.findFrom(viewerId, ids),
+      blocks.findTo(viewerId, ids),
+      mutes.findFrom(viewerId, ids),
+    ]);
+  const now = ctx.clock.now();
+  return accountIds.map((accountId) => ({
+    accountId,
+    follow: following.get(accountId),
+    followRequest: requested.get(accountId),
+    followedBy: followedBy.has(accountId),
+    requestedBy: requestedBy.has(accountId),
+    blocking: blocking.has(accountId),
+    blockedBy: blockedBy.has(accountId),
+    mute: activeMute(muting.get(accountId), now),
+    domainBlocking: false,
+    endorsed: false,
+    note: "",
+  }));
+}
+
+export async function loadRelationship(
+  ctx: ServiceContext,
+  viewerId: string,
+  accountId: string,
+): Promise<RelationshipView> {
+  const [view] = await loadRelationships(ctx, viewerId, [accountId]);
+  return view as RelationshipView;
+}

@@ -1,0 +1,15 @@
+// Remove an account from the viewer's followers (Mastodon's RemoveFromFollowersService). Only an
+// accepted follow is removed; a pending request stays for the viewer to reject.
+
+import type { ServiceContext } from "../context.ts";
+import { requireAccount } from "./target-account.ts";
+
+export async function removeFromFollowers(
+  ctx: ServiceContext,
+  viewerId: string,
+  followerId: string,
+): Promise<void> {
+  const follower = await requireAccount(ctx, followerId);
+  // Federation seam: a remote follower is sent a Reject(Follow) once federation exists.
+  await ctx.storage.follows.delete(follower.id, viewerId);
+}

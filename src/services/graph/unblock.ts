@@ -1,0 +1,13 @@
+// Unblock an account. Follows that the block ended are not restored, as in Mastodon.
+
+import type { ServiceContext } from "../context.ts";
+import { requireAccount } from "./target-account.ts";
+
+export async function unblockAccount(
+  ctx: ServiceContext,
+  viewerId: string,
+  targetId: string,
+): Promise<void> {
+  const target = await requireAccount(ctx, targetId);
+  await ctx.storage.blocks.delete(viewerId, target.id);
+}

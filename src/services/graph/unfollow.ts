@@ -1,0 +1,18 @@
+// Unfollow an account, or withdraw a pending request to follow it (Mastodon's UnfollowService).
+// Answering for an account that was not followed is not an error.
+
+import type { ServiceContext } from "../context.ts";
+import { requireAccount } from "./target-account.ts";
+
+export async function unfollowAccount(
+  ctx: ServiceContext,
+  viewerId: string,
+  targetId: string,
+): Promise<void> {
+  const target = await requireAccount(ctx, targetId);
+  // Federation seam: an Undo(Follow) goes to a remote target once federation exists.
+  await Promise.all([
+    ctx.storage.follows.delete(viewerId, target.id),
+    ctx.storage.followRequests.delete(viewerId, target.id),
+  ]);
+}
