@@ -8,6 +8,7 @@ import {
   MAX_PROFILE_FIELDS,
   NOTE_MAX_LENGTH,
 } from "../domain/account.ts";
+import { CHARACTERS_PER_URL } from "../domain/text/status-text.ts";
 import {
   IMAGE_MATRIX_LIMIT,
   MEDIA_DESCRIPTION_LIMIT,
@@ -32,9 +33,6 @@ export const POLL_LIMITS = {
 
 /** Mastodon's defaults for features Wren does not offer yet, announced as their limits. */
 export const ACCOUNT_LIMITS = { maxFeaturedTags: 10, maxPinnedStatuses: 5 };
-
-/** Mastodon counts every URL in a status as this many characters. */
-export const CHARACTERS_RESERVED_PER_URL = 23;
 
 export interface InstanceLimits {
   maxStatusCharacters: number;
@@ -71,7 +69,7 @@ export function instanceLimits(settings: InstanceSettings): InstanceLimits {
   return {
     maxStatusCharacters: settings.maxStatusCharacters,
     maxMediaAttachments: settings.maxMediaAttachments,
-    charactersReservedPerUrl: CHARACTERS_RESERVED_PER_URL,
+    charactersReservedPerUrl: CHARACTERS_PER_URL,
     maxDisplayNameLength: DISPLAY_NAME_MAX_LENGTH,
     maxNoteLength: NOTE_MAX_LENGTH,
     maxProfileFields: MAX_PROFILE_FIELDS,

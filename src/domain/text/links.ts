@@ -22,15 +22,20 @@ export function findLinks(text: string): FoundLink[] {
     .map((match) => ({ start: match.start, end: match.end, url: match.value }));
 }
 
-/** The `<a>` element for one URL. `rel` gains `me` in profile fields (rel=me verification). */
-export function linkHtml(url: string, options: { me?: boolean } = {}): string {
+/**
+ * The `<a>` element for one URL. `rel` gains `me` in profile fields (rel=me verification);
+ * statuses pass their own `rel`.
+ */
+export function linkHtml(url: string, options: { me?: boolean; rel?: string } = {}): string {
   const prefix = /^https?:\/\/(?:www\.)?/i.exec(url)?.[0] ?? "";
   const rest = url.slice(prefix.length);
   const shown =
     rest.length > DISPLAY_LIMIT
       ? `<span class="ellipsis">${escapeHtml(rest.slice(0, DISPLAY_LIMIT))}</span><span class="invisible">${escapeHtml(rest.slice(DISPLAY_LIMIT))}</span>`
       : `<span class="">${escapeHtml(rest)}</span><span class="invisible"></span>`;
-  const rel = options.me ? "me nofollow noopener noreferrer" : "nofollow noopener noreferrer";
+  const rel =
+    options.rel ??
+    (options.me ? "me nofollow noopener noreferrer" : "nofollow noopener noreferrer");
   return `<a href="${escapeHtml(url)}" target="_blank" rel="${rel}" translate="no"><span class="invisible">${escapeHtml(prefix)}</span>${shown}</a>`;
 }
 

@@ -1,0 +1,60 @@
+// Loads status views and serialises them for the client API: the one way route modules turn
+// Status records (or timeline entries) into Mastodon JSON. Hydration is batched per call.
+
+import { notFound } from "../../domain/errors.ts";
+import type { Status, TimelineEntry } from "../../domain/status.ts";
+import {
+  type StatusJson,
+  type StatusSerializeOptions,
+  serializeStatus,
+} from "../../serialization/mastodon/status.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { loadStatusViews } from "../../views/status-view.ts";
+import { urlContext } from "./account-json.ts";
+
+export type { StatusJson };
+
+/**
+ * The statuses as Mastodon JSON, in order, for `viewerId` (null: anonymous). Deleted statuses,
+ * statuses of vanished authors and reblogs of vanished originals are left out, so the result
+ * can be shorter than the input. Visibility is not checked here: pass what the viewer may see.
+ */
+export async function renderStatuses(
+  ctx: ServiceContext,
+  statuses: readonly Status[],
+  viewerId: string | null,
+  options: StatusSerializeOptions = {},
+): Promise<StatusJson[]> {
+  // The answer to a deletion (withSource) shows the just-deleted status one last time.
+  const live = options.withSource ? statuses : statuses.filter((s) => !s.deleted);
+  const urls = urlContext(ctx);
+  return (await loadStatusViews(ctx, live, viewerId)).map((view) =>
+    serializeStatus(view, urls, options),
+  );
+}
+
+/** One status as Mastodon JSON; a status that cannot be shown (see renderStatuses) is a 404. */
+export async function renderStatus(
+  ctx: ServiceContext,
+  status: Status,
+  viewerId: string | null,
+  options: StatusSerializeOptions = {},
+): Promise<StatusJson> {
+  const [json] = await renderStatuses(ctx, [status], viewerId, options);
+  if (!json) throw notFound();
+  return json;
+}
+
+/** Hydrates timeline entries in order, dropping the ones whose status has vanished. */
+export async function renderEntries(
+  ctx: ServiceContext,
+  entries: readonly TimelineEntry[],
+  viewerId: string | null,
+): Promise<StatusJson[]> {
+  const found = await ctx.storage.statuses.getMany(entries.map((e) => e.status_id));
+  const statuses = entries.flatMap((e) => {
+    const status = found.get(e.status_id);
+    return status && !status.deleted ? [status] : [];
+  });
+  return renderStatuses(ctx, statuses, viewerId);
+}

@@ -1,0 +1,174 @@
+// Statuses: post, read (one or several), delete, edit with history and source, and the thread
+// context. Reading needs no token for what the public may see; a token, when given, must admit
+// read:statuses. Actions on a status (/reblog, /favourite…) live in status-actions.ts.
+
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { notFound } from "../../../domain/errors.ts";
+import {
+  serializeStatusEdit,
+  serializeStatusSource,
+} from "../../../serialization/mastodon/status-edit.ts";
+import { createStatus } from "../../../services/statuses/create-status.ts";
+import { deleteStatus } from "../../../services/statuses/delete-status.ts";
+import { editStatus } from "../../../services/statuses/edit-status.ts";
+import { getStatus, getStatuses } from "../../../services/statuses/get-statuses.ts";
+import { statusContext } from "../../../services/statuses/status-context.ts";
+import { statusHistory } from "../../../services/statuses/status-history.ts";
+import { statusSource } from "../../../services/statuses/status-source.ts";
+import type { HttpDeps, HttpEnv } from "../../env.ts";
+import { type Access, requireViewer } from "../../middleware/access.ts";
+import { readValidParams } from "../../params.ts";
+import { booleanParam, idParam, listParam } from "../../schemas.ts";
+import { renderAccount } from "../account-json.ts";
+import { renderStatus, renderStatuses } from "../status-json.ts";
+
+const STATUS = "/api/v1/statuses/:id{[0-9]+}";
+
+/** Text fields: JSON clients may send null for "none". */
+const text = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((v) => v ?? undefined);
+
+/** Optional choices and ids: forms send "" for "not set". */
+function blankable<T extends z.ZodType>(schema: T) {
+  return z
+    .union([z.literal(""), z.null(), schema])
+    .optional()
+    .transform((v) => (v === "" || v === null ? undefined : (v as z.output<T>)));
+}
+
+const mediaIds = z
+  .union([listParam(idParam), z.null()])
+  .optional()
+  .transform((v) => v ?? undefined);
+
+/** Any `poll[…]` parameters at all; their content is for the polls work. */
+const pollPresent = z
+  .unknown()
+  .optional()
+  .transform((v) => v !== undefined && v !== null && v !== "");
+
+const createSchema = z.object({
+  status: text,
+  spoiler_text: text,
+  sensitive: blankable(booleanParam),
+  visibility: blankable(z.enum(["public", "unlisted", "private", "direct"])),
+  language: text,
+  in_reply_to_id: blankable(idParam),
+  media_ids: mediaIds,
+  poll: pollPresent,
+  scheduled_at: text,
+});
+
+const editSchema = z.object({
+  status: text,
+  spoiler_text: text,
+  sensitive: blankable(booleanParam),
+  language: z.union([z.string(), z.null()]).optional(),
+  media_ids: mediaIds,
+  poll: pollPresent,
+});
+
+/** Mastodon reads each id as a number, so ids that are not numeric simply match nothing. */
+const multiSchema = z.object({
+  id: listParam(z.union([z.string(), z.number()]))
+    .optional()
+    .transform((v) => (v ?? []).map(String).filter((id) => /^[0-9]{1,25}$/.test(id))),
+});
+
+/** The viewing account for routes where a token is optional (null without one, or for an app token). */
+function viewerIdOf(c: Context<HttpEnv>): string | null {
+  return c.get("viewer")?.account?.id ?? null;
+}
+
+export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): void {
+  const { ctx } = deps;
+  const readOptional = access({ scopes: ["read:statuses"], optional: true });
+  const writeUser = access({ scopes: ["write:statuses"], user: true });
+
+  app.post("/api/v1/statuses", writeUser, async (c) => {
+    const viewer = requireViewer(c);
+    const params = await readValidParams(c, createSchema);
+    const status = await createStatus(ctx, {
+      accountId: viewer.account.id,
+      applicationId: viewer.app.id,
+      text: params.status,
+      spoilerText: params.spoiler_text,
+      sensitive: params.sensitive,
+      visibility: params.visibility,
+      language: params.language,
+      inReplyToId: params.in_reply_to_id,
+      mediaIds: params.media_ids,
+      poll: params.poll,
+      scheduledAt: params.scheduled_at,
+      idempotencyKey: c.req.header("idempotency-key"),
+    });
+    return c.json(await renderStatus(ctx, status, viewer.account.id));
+  });
+
+  app.get("/api/v1/statuses", readOptional, async (c) => {
+    const { id } = await readValidParams(c, multiSchema);
+    const viewerId = viewerIdOf(c);
+    return c.json(await renderStatuses(ctx, await getStatuses(ctx, viewerId, id), viewerId));
+  });
+
+  app.get(STATUS, readOptional, async (c) => {
+    const viewerId = viewerIdOf(c);
+    const status = await getStatus(ctx, viewerId, c.req.param("id"));
+    return c.json(await renderStatus(ctx, status, viewerId));
+  });
+
+  app.delete(STATUS, writeUser, async (c) => {
+    const viewer = requireViewer(c);
+    const deleted = await deleteStatus(ctx, viewer.account.id, c.req.param("id"));
+    return c.json(await renderStatus(ctx, deleted, viewer.account.id, { withSource: true }));
+  });
+
+  app.put(STATUS, writeUser, async (c) => {
+    const viewer = requireViewer(c);
+    const params = await readValidParams(c, editSchema);
+    const status = await editStatus(ctx, {
+      accountId: viewer.account.id,
+      statusId: c.req.param("id"),
+      text: params.status,
+      spoilerText: params.spoiler_text,
+      sensitive: params.sensitive,
+      language: params.language,
+      mediaIds: params.media_ids,
+      poll: params.poll,
+    });
+    return c.json(await renderStatus(ctx, status, viewer.account.id));
+  });
+
+  app.get(`${STATUS}/history`, readOptional, async (c) => {
+    const versions = await statusHistory(ctx, viewerIdOf(c), c.req.param("id"));
+    const authorId = versions[0]?.accountId;
+    const author = authorId ? await ctx.storage.accounts.get(authorId) : undefined;
+    if (!author) throw notFound();
+    const account = await renderAccount(ctx, author);
+    return c.json(versions.map((version) => serializeStatusEdit(version, account)));
+  });
+
+  app.get(`${STATUS}/source`, access({ scopes: ["read:statuses"], user: true }), async (c) => {
+    const viewer = requireViewer(c);
+    return c.json(
+      serializeStatusSource(await statusSource(ctx, viewer.account.id, c.req.param("id"))),
+    );
+  });
+
+  app.get(`${STATUS}/context`, readOptional, async (c) => {
+    const viewerId = viewerIdOf(c);
+    const { ancestors, descendants } = await statusContext(ctx, viewerId, c.req.param("id"));
+    // One batch for the whole thread: each author is loaded once.
+    const rendered = await renderStatuses(ctx, [...ancestors, ...descendants], viewerId);
+    const byId = new Map(rendered.map((json) => [json.id, json]));
+    const pick = (list: readonly { id: string }[]) =>
+      list.flatMap((s) => {
+        const json = byId.get(s.id);
+        return json ? [json] : [];
+      });
+    return c.json({ ancestors: pick(ancestors), descendants: pick(descendants) });
+  });
+}

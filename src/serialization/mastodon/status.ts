@@ -1,0 +1,95 @@
+// StatusView → Mastodon's Status entity. Pure. The internal `deleted` flag is never copied: the
+// field list below is the whole entity, built field by field.
+
+import type { StatusView } from "../../views/status-view.ts";
+import { type AccountJson, serializeAccount, type UrlContext } from "./account.ts";
+import { type MentionJson, serializeMention } from "./mention.ts";
+import { serializeTag, type TagJson } from "./tag.ts";
+
+export interface StatusJson {
+  id: string;
+  uri: string;
+  url: string | null;
+  created_at: string;
+  account: AccountJson;
+  content: string;
+  visibility: string;
+  sensitive: boolean;
+  spoiler_text: string;
+  media_attachments: unknown[];
+  application?: { name: string; website: string | null } | null;
+  mentions: MentionJson[];
+  tags: TagJson[];
+  emojis: never[];
+  reblogs_count: number;
+  favourites_count: number;
+  replies_count: number;
+  in_reply_to_id: string | null;
+  in_reply_to_account_id: string | null;
+  reblog: StatusJson | null;
+  poll: null;
+  card: null;
+  language: string | null;
+  /** The source text: only in the answer to a deletion (for "delete and redraft"). */
+  text?: string;
+  edited_at: string | null;
+  favourited?: boolean;
+  reblogged?: boolean;
+  muted?: boolean;
+  bookmarked?: boolean;
+  /** Only on the viewer's own pinnable statuses. */
+  pinned?: boolean;
+  filtered?: never[];
+}
+
+export interface StatusSerializeOptions {
+  /** Include `text` (the typed source), as Mastodon does when answering a deletion. */
+  withSource?: boolean;
+}
+
+export function serializeStatus(
+  view: StatusView,
+  urls: UrlContext,
+  options: StatusSerializeOptions = {},
+): StatusJson {
+  const { status } = view;
+  const json: StatusJson = {
+    id: status.id,
+    uri: status.uri,
+    url: status.url === "" ? null : status.url,
+    created_at: status.createdAt,
+    account: serializeAccount(view.account, urls),
+    content: status.contentHtml,
+    visibility: status.visibility,
+    sensitive: status.sensitive,
+    spoiler_text: status.spoilerText,
+    // Attachments are hydrated once the media store exists; until then statuses have none.
+    media_attachments: [],
+    // Mastodon shows the posting app by default (the author can opt out; Wren has no such
+    // setting yet). Remote statuses never carry one.
+    application: view.application,
+    mentions: view.mentions.map((a) => serializeMention(a)),
+    tags: status.tags.map((name) => serializeTag(name, urls.publicUrl)),
+    emojis: [],
+    reblogs_count: view.reblogsCount,
+    favourites_count: view.favouritesCount,
+    replies_count: view.repliesCount,
+    in_reply_to_id: status.inReplyToId,
+    in_reply_to_account_id: status.inReplyToAccountId,
+    reblog: view.reblog ? serializeStatus(view.reblog, urls) : null,
+    poll: null,
+    card: null,
+    language: status.language,
+    edited_at: status.editedAt,
+  };
+  if (options.withSource) json.text = status.text;
+  if (view.viewer) {
+    json.favourited = view.viewer.favourited;
+    json.reblogged = view.viewer.reblogged;
+    json.muted = view.viewer.muted;
+    json.bookmarked = view.viewer.bookmarked;
+    if (view.viewer.pinned !== undefined) json.pinned = view.viewer.pinned;
+    json.filtered = [];
+  }
+  return json;
+}

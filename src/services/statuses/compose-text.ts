@@ -1,0 +1,108 @@
+// Shared by posting and editing: turns what the author typed into the stored form — checked
+// against the character limit, rendered to HTML with the mentioned accounts resolved, and the
+// mention ids and tags drawn out of it.
+
+import type { Account } from "../../domain/account.ts";
+import { unprocessable } from "../../domain/errors.ts";
+import {
+  countStatusCharacters,
+  extractMentions,
+  extractTags,
+  normalizeStatusText,
+  type ResolvedMention,
+  statusTextToHtml,
+} from "../../domain/text/status-text.ts";
+import type { ServiceContext } from "../context.ts";
+
+export interface ComposedText {
+  text: string;
+  contentHtml: string;
+  spoilerText: string;
+  mentionIds: string[];
+  tags: string[];
+}
+
+/**
+ * The account a mention names, among those this server knows (local accounts, and remote ones
+ * it has a record of). Seam for federation: an unknown `user@host` will be looked up over
+ * WebFinger there; until then it stays plain text.
+ */
+async function resolveMention(
+  ctx: ServiceContext,
+  username: string,
+  domain: string | null,
+): Promise<Account | undefined> {
+  // Our domain may carry a port (`host:8080`), which a mention cannot spell.
+  const ours = ctx.settings.domain.toLowerCase();
+  const local = domain === null || domain === ours || domain === ours.replace(/:\d+$/, "");
+  return ctx.storage.accounts.findByUsername(username, local ? null : domain);
+}
+
+export async function composeText(
+  ctx: ServiceContext,
+  input: { text: string; spoilerText: string; hasMedia: boolean },
+): Promise<ComposedText> {
+  const text = normalizeStatusText(input.text);
+  const spoilerText = input.spoilerText.trim();
+  if (text === "" && !input.hasMedia) throw unprocessable("Validation failed: Text can't be blank");
+  const limit = ctx.settings.maxStatusCharacters;
+  if (countStatusCharacters(text, spoilerText) > limit) {
+    throw unprocessable(`Validation failed: Text character limit of ${limit} exceeded`);
+  }
+
+  const mentioned = extractMentions(text);
+  const found = await Promise.all(
+    mentioned.map(async (m) => [m, await resolveMention(ctx, m.username, m.domain)] as const),
+  );
+  const accounts = found.flatMap(([m, account]) => (account ? [{ m, account }] : []));
+  // Mastodon shows the bare username unless two mentioned accounts share it.
+  const usernameUses = new Map<string, number>();
+  for (const { account } of accounts) {
+    const key = account.username.toLowerCase();
+    usernameUses.set(key, (usernameUses.get(key) ?? 0) + 1);
+  }
+  const links = new Map<string, ResolvedMention>();
+  for (const { m, account } of accounts) {
+    const ambiguous = (usernameUses.get(account.username.toLowerCase()) ?? 0) > 1;
+    const display =
+      ambiguous && account.domain !== null
+        ? `${account.username}@${account.domain}`
+        : account.username;
+    links.set(m.acct, { url: account.url, display });
+  }
+
+  const publicUrl = ctx.settings.publicUrl;
+  return {
+    text,
+    spoilerText,
+    contentHtml: statusTextToHtml(text, {
+      mentions: links,
+      tagUrl: (name) => `${publicUrl}/tags/${encodeURIComponent(name)}`,
+    }),
+    mentionIds: [...new Set(accounts.map(({ account }) => account.id))],
+    tags: extractTags(text),
+  };
+}
+
+/** Media ids are checked here until the media store exists: no id can be attached yet. */
+export function checkMediaIds(ctx: ServiceContext, mediaIds: readonly string[]): void {
+  if (mediaIds.length > ctx.settings.maxMediaAttachments) {
+    throw unprocessable(
+      `Validation failed: Cannot attach more than ${ctx.settings.maxMediaAttachments} files`,
+    );
+  }
+  if (mediaIds.length > 0) {
+    throw unprocessable(
+      `Validation failed: Media ${mediaIds.join(", ")} not found or already attached to another post`,
+    );
+  }
+}
+
+/** ISO 639 code (with an optional region, as Mastodon's `zh-TW`), or null when not one. */
+export function normalizeLanguage(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const match = /^([a-z]{2,3})(?:[-_]([a-z]{2,4}))?$/i.exec(value.trim());
+  if (!match) return null;
+  const base = (match[1] as string).toLowerCase();
+  return match[2] ? `${base}-${match[2].toUpperCase()}` : base;
+}

@@ -1,0 +1,105 @@
+// Posting a status (Mastodon's PostStatusService): text rendered with mentions and hashtags,
+// the author's defaults for visibility, sensitivity and language, replies joined to their
+// thread, the posting app recorded, and retries with the same Idempotency-Key answered with the
+// status made the first time.
+
+import type { Visibility } from "../../domain/account.ts";
+import { AppError, notFound, unprocessable } from "../../domain/errors.ts";
+import type { Status } from "../../domain/status.ts";
+import type { ServiceContext } from "../context.ts";
+import { checkMediaIds, composeText, normalizeLanguage } from "./compose-text.ts";
+import { withIdempotency } from "./idempotency.ts";
+import { visibleStatuses } from "./visibility.ts";
+
+export interface CreateStatusInput {
+  accountId: string;
+  /** The OAuth app of the token that posts. */
+  applicationId: string | null;
+  text?: string | undefined;
+  spoilerText?: string | undefined;
+  sensitive?: boolean | undefined;
+  visibility?: Visibility | undefined;
+  language?: string | null | undefined;
+  inReplyToId?: string | undefined;
+  mediaIds?: readonly string[] | undefined;
+  /** True when the request carried `poll[…]` parameters. */
+  poll?: boolean | undefined;
+  scheduledAt?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
+
+/** The status replied to, which the poster must be able to see (else the same 404 as missing). */
+async function loadParent(
+  ctx: ServiceContext,
+  accountId: string,
+  inReplyToId: string,
+): Promise<Status> {
+  let parent = await ctx.storage.statuses.get(inReplyToId);
+  // Replying to a boost replies to the boosted status.
+  if (parent?.reblogOfId) parent = await ctx.storage.statuses.get(parent.reblogOfId);
+  const [visible] = parent ? await visibleStatuses(ctx, accountId, [parent]) : [];
+  if (!visible) throw new AppError(404, REPLY_NOT_FOUND);
+  return visible;
+}
+
+async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Status> {
+  const { accountId } = input;
+  const [account, user] = await Promise.all([
+    ctx.storage.accounts.get(accountId),
+    ctx.storage.users.get(accountId),
+  ]);
+  if (!account || !user) throw notFound();
+
+  // Polls need the polls store (their own issue); scheduling needs the job queue. Both are
+  // refused plainly rather than silently posting something other than what was asked.
+  if (input.poll) throw unprocessable("Validation failed: Polls are not supported yet");
+  if (input.scheduledAt !== undefined && input.scheduledAt !== "") {
+    throw unprocessable("Validation failed: Scheduled statuses are not supported yet");
+  }
+  const mediaIds = input.mediaIds ?? [];
+  checkMediaIds(ctx, mediaIds);
+
+  const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
+  const composed = await composeText(ctx, {
+    text: input.text ?? "",
+    spoilerText: input.spoilerText ?? "",
+    hasMedia: mediaIds.length > 0,
+  });
+
+  const id = ctx.ids.next();
+  const status: Status = {
+    id,
+    accountId,
+    uri: `${account.uri}/statuses/${id}`,
+    url: `${account.url}/${id}`,
+    text: composed.text,
+    contentHtml: composed.contentHtml,
+    spoilerText: composed.spoilerText,
+    visibility: input.visibility ?? user.defaultVisibility,
+    // A content warning always hides the post behind it, as in Mastodon.
+    sensitive: (input.sensitive ?? user.defaultSensitive) || composed.spoilerText !== "",
+    language: normalizeLanguage(input.language) ?? user.defaultLanguage,
+    inReplyToId: parent?.id ?? null,
+    inReplyToAccountId: parent?.accountId ?? null,
+    conversationId: parent?.conversationId ?? id,
+    reblogOfId: null,
+    mentionIds: composed.mentionIds,
+    tags: composed.tags,
+    mediaIds: [],
+    pollId: null,
+    applicationId: input.applicationId,
+    local: true,
+    createdAt: ctx.clock.now().toISOString(),
+    editedAt: null,
+    deleted: false,
+    deletedAt: null,
+  };
+  await ctx.storage.statuses.put(status);
+  return status;
+}
+
+export async function createStatus(ctx: ServiceContext, input: CreateStatusInput): Promise<Status> {
+  return withIdempotency(ctx, input.accountId, input.idempotencyKey, () => post(ctx, input));
+}

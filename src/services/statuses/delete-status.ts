@@ -1,0 +1,33 @@
+// Deleting a status: the record keeps its file with the internal `deleted` flag set (DESIGN §1),
+// so the API answers 404 and ActivityPub a Tombstone afterwards. Boosts of it go with it, as in
+// Mastodon. Deleting a boost through this endpoint deletes just the boost.
+
+import type { Status } from "../../domain/status.ts";
+import type { ServiceContext } from "../context.ts";
+import { loadOwnStatus } from "./own-status.ts";
+
+const REBLOG_BATCH = 200;
+
+async function deleteReblogsOf(ctx: ServiceContext, statusId: string, at: string): Promise<void> {
+  for (;;) {
+    const reblogs = await ctx.storage.statuses.listReblogs(statusId, { limit: REBLOG_BATCH });
+    if (reblogs.length === 0) return;
+    await Promise.all(
+      reblogs.map((r) => ctx.storage.statuses.put({ ...r, deleted: true, deletedAt: at })),
+    );
+  }
+}
+
+/** Returns the status as it was (its source text is in `text`, for "delete and redraft"). */
+export async function deleteStatus(
+  ctx: ServiceContext,
+  accountId: string,
+  statusId: string,
+): Promise<Status> {
+  const status = await loadOwnStatus(ctx, accountId, statusId);
+  const at = ctx.clock.now().toISOString();
+  const deleted: Status = { ...status, deleted: true, deletedAt: at };
+  await ctx.storage.statuses.put(deleted);
+  if (status.reblogOfId === null) await deleteReblogsOf(ctx, status.id, at);
+  return deleted;
+}
