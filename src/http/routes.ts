@@ -3,9 +3,18 @@
 
 import type { RouteModule } from "./app.ts";
 import { defaultImageRoutes } from "./default-images.ts";
+import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
+import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
 import { registerAppsRoutes } from "./mastodon/v1/apps.ts";
+import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
+import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
+import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
+import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
+import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
+import { statusRoutes } from "./mastodon/v1/statuses.ts";
+import { timelineRoutes } from "./mastodon/v1/timelines.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
 import { mediaFileRoutes } from "./media-files.ts";
 import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
@@ -19,7 +28,16 @@ export const ROUTE_MODULES: RouteModule[] = [
   registerTokenRoutes,
   registerOAuthMetadataRoutes,
   registerUserinfoRoutes,
+  accountRelationRoutes,
+  blockMuteRoutes,
+  followRequestRoutes,
   accountRoutes,
+  accountStatusesRoutes,
+  timelineRoutes,
+  statusRoutes,
+  statusActionRoutes,
+  favouritesRoutes,
+  bookmarksRoutes,
   instanceV1Routes,
   instanceV2Routes,
   mediaFileRoutes,

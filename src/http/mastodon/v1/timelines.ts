@@ -1,0 +1,101 @@
+// Timelines: GET /api/v1/timelines/home (a user's follows), /public (everything public, or
+// only local or remote) and /tag/:hashtag. The services generate entries; they are hydrated
+// here in one batch, and the Link header pages by the returned statuses' ids.
+
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import type { TimelineEntry } from "../../../domain/status.ts";
+import { homeTimeline } from "../../../services/timelines/home.ts";
+import { publicTimeline } from "../../../services/timelines/public.ts";
+import { tagTimeline } from "../../../services/timelines/tag.ts";
+import type { HttpDeps, HttpEnv } from "../../env.ts";
+import { type Access, requireViewer } from "../../middleware/access.ts";
+import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
+import { readValidParams } from "../../params.ts";
+import { booleanParam, listParam } from "../../schemas.ts";
+import { renderEntries } from "../status-json.ts";
+
+const homeSchema = z.object(pageFields(20, 40));
+
+const originFields = {
+  local: booleanParam.optional(),
+  remote: booleanParam.optional(),
+  only_media: booleanParam.optional(),
+};
+
+const publicSchema = z.object({ ...pageFields(20, 40), ...originFields });
+
+const tagList = listParam(z.string()).optional();
+const tagSchema = z.object({
+  ...pageFields(20, 40),
+  ...originFields,
+  any: tagList,
+  all: tagList,
+  none: tagList,
+});
+
+export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): void {
+  const { ctx } = deps;
+
+  /** Answers a page of entries: Link header from the entries, bodies hydrated in one batch. */
+  async function answer(c: Context<HttpEnv>, entries: TimelineEntry[], viewerId: string | null) {
+    setLinkHeader(c, ctx.settings.publicUrl, {
+      newestId: entries[0]?.status_id,
+      oldestId: entries[entries.length - 1]?.status_id,
+    });
+    return c.json(await renderEntries(ctx, entries, viewerId));
+  }
+
+  app.get(
+    "/api/v1/timelines/home",
+    access({ scopes: ["read:statuses"], user: true }),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const params = await readValidParams(c, homeSchema);
+      const entries = await homeTimeline(ctx, viewer.account.id, toIdPage(params));
+      return answer(c, entries, viewer.account.id);
+    },
+  );
+
+  // Public and hashtag timelines need no token (Mastodon's default "public preview"); a token,
+  // when sent, must be valid and carry read:statuses, and makes its user the viewer.
+  app.get(
+    "/api/v1/timelines/public",
+    access({ optional: true, scopes: ["read:statuses"] }),
+    async (c) => {
+      const viewerId = c.get("viewer")?.account?.id ?? null;
+      const params = await readValidParams(c, publicSchema);
+      const entries = await publicTimeline(
+        ctx,
+        viewerId,
+        { local: params.local, remote: params.remote, onlyMedia: params.only_media },
+        toIdPage(params),
+      );
+      return answer(c, entries, viewerId);
+    },
+  );
+
+  app.get(
+    "/api/v1/timelines/tag/:hashtag",
+    access({ optional: true, scopes: ["read:statuses"] }),
+    async (c) => {
+      const viewerId = c.get("viewer")?.account?.id ?? null;
+      const params = await readValidParams(c, tagSchema);
+      const entries = await tagTimeline(
+        ctx,
+        viewerId,
+        c.req.param("hashtag"),
+        {
+          any: params.any,
+          all: params.all,
+          none: params.none,
+          local: params.local,
+          remote: params.remote,
+          onlyMedia: params.only_media,
+        },
+        toIdPage(params),
+      );
+      return answer(c, entries, viewerId);
+    },
+  );
+}

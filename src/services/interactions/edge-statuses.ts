@@ -1,0 +1,31 @@
+// A page of the statuses behind the viewer's own edges (favourites, bookmarks), in edge order,
+// leaving out those deleted since or no longer visible to the viewer.
+
+import type { Edge } from "../../domain/relations.ts";
+import type { Status } from "../../domain/status.ts";
+import type { IdPage } from "../../storage/ports.ts";
+import type { ServiceContext } from "../context.ts";
+import { visibleStatuses } from "../statuses/visibility.ts";
+import { fillPage } from "./fill-page.ts";
+
+export interface StatusPage {
+  statuses: Status[];
+  /** Edge ids bounding the page, for Link headers (the edge ids appear nowhere else). */
+  newestId: string | undefined;
+  oldestId: string | undefined;
+}
+
+export async function statusesOfEdges(
+  ctx: ServiceContext,
+  viewerId: string,
+  page: IdPage,
+  listEdges: (page: IdPage) => Promise<Edge[]>,
+): Promise<StatusPage> {
+  const filled = await fillPage(page, listEdges, async (edges) => {
+    const found = await ctx.storage.statuses.getMany(edges.map((e) => e.targetId));
+    const live = [...found.values()].filter((s) => !s.deleted);
+    const visible = new Set((await visibleStatuses(ctx, viewerId, live)).map((s) => s.id));
+    return edges.map((e) => (visible.has(e.targetId) ? found.get(e.targetId) : undefined));
+  });
+  return { statuses: filled.items, newestId: filled.newestId, oldestId: filled.oldestId };
+}

@@ -1,0 +1,30 @@
+// Favouriting: one edge per (account, status). Favouriting a boost favourites its original;
+// favouriting twice changes nothing.
+
+import type { Status } from "../../domain/status.ts";
+import type { ServiceContext } from "../context.ts";
+import { loadVisibleStatus } from "../statuses/visibility.ts";
+import { withKeyLock } from "./keyed-lock.ts";
+import { blocksAuthor, notAllowed, originalOf } from "./target.ts";
+
+/** Returns the requested status, to render with the actor's updated flags. */
+export async function favouriteStatus(
+  ctx: ServiceContext,
+  accountId: string,
+  statusId: string,
+): Promise<Status> {
+  const requested = await loadVisibleStatus(ctx, accountId, statusId);
+  const target = await originalOf(ctx, requested);
+  if (await blocksAuthor(ctx, accountId, target.accountId)) throw notAllowed();
+  await withKeyLock(`favourite:${accountId}:${target.id}`, async () => {
+    if (await ctx.storage.favourites.get(accountId, target.id)) return;
+    await ctx.storage.favourites.put({
+      id: ctx.ids.next(),
+      accountId,
+      targetId: target.id,
+      createdAt: ctx.clock.now().toISOString(),
+      uri: null,
+    });
+  });
+  return requested;
+}

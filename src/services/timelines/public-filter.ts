@@ -1,0 +1,35 @@
+// What the public and hashtag timelines keep of a batch for one viewer: public, non-boost
+// statuses (the store already lists only those; checked again so nothing private can slip in),
+// optionally without replies to others, minus accounts the viewer has shut out.
+
+import type { Status, TimelineEntry } from "../../domain/status.ts";
+import type { ServiceContext } from "../context.ts";
+import { loadExclusions } from "./exclusions.ts";
+import { keepVisible, resolveEntries } from "./resolve-entries.ts";
+
+/** A reply to someone else; an author continuing their own thread is not one (Mastodon). */
+export function isReplyToOther(status: Status): boolean {
+  return status.inReplyToId !== null && status.inReplyToAccountId !== status.accountId;
+}
+
+export async function keepPublic(
+  ctx: ServiceContext,
+  viewerId: string | null,
+  batch: readonly TimelineEntry[],
+  options: { withReplies: boolean; also?: (status: Status) => boolean },
+): Promise<TimelineEntry[]> {
+  const resolved = (await resolveEntries(ctx, batch)).filter(
+    ({ status }) =>
+      status.visibility === "public" &&
+      status.reblogOfId === null &&
+      (options.withReplies || !isReplyToOther(status)) &&
+      (options.also === undefined || options.also(status)),
+  );
+  const exclusions = await loadExclusions(
+    ctx,
+    viewerId,
+    resolved.map((i) => i.status.accountId),
+  );
+  const allowed = resolved.filter((i) => !exclusions.excludes(i.status.accountId));
+  return (await keepVisible(ctx, viewerId, allowed)).map((i) => i.entry);
+}
