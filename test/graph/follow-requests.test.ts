@@ -146,3 +146,46 @@ describe("follow requests to a locked account", () => {
     );
   });
 });
+
+describe("unlocking an account", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it("accepts the follow requests that were waiting", async () => {
+    const owner = await createUserWithToken(server, "owner");
+    const carol = await createUserWithToken(server, "carol");
+    const dave = await createUserWithToken(server, "dave");
+    const setLocked = (locked: boolean) =>
+      call(server, "PATCH", "/api/v1/accounts/update_credentials", owner.token, { locked });
+    assert.equal((await setLocked(true)).status, 200);
+    for (const follower of [carol, dave]) {
+      const res = await call(
+        server,
+        "POST",
+        `/api/v1/accounts/${owner.account.id}/follow`,
+        follower.token,
+      );
+      assert.equal(res.body.requested, true);
+    }
+
+    assert.equal((await setLocked(false)).status, 200);
+
+    const pending = await call(server, "GET", "/api/v1/follow_requests", owner.token);
+    assert.deepEqual(pending.body, []);
+    for (const follower of [carol, dave]) {
+      const rel = await call(
+        server,
+        "GET",
+        `/api/v1/accounts/relationships?id[]=${owner.account.id}`,
+        follower.token,
+      );
+      assert.equal(rel.body[0].following, true);
+      assert.equal(rel.body[0].requested, false);
+    }
+    const me = await call(server, "GET", "/api/v1/accounts/verify_credentials", owner.token);
+    assert.equal(me.body.followers_count, 2);
+  });
+});

@@ -13,7 +13,7 @@ export interface Answer {
 
 export async function call(
   server: TestServer,
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
   path: string,
   token?: string,
   body?: Record<string, unknown>,

@@ -27,6 +27,7 @@ import {
   storeProfileImage,
 } from "../../media/profile-images.ts";
 import type { ServiceContext } from "../context.ts";
+import { acceptPendingFollowRequests } from "../graph/accept-pending-requests.ts";
 import { charLength, startValidation, tooLong } from "./validation.ts";
 
 export interface UpdateCredentialsInput {
@@ -137,6 +138,7 @@ export async function updateCredentials(
     if (userChanged) await ctx.storage.users.put(nextUser);
     await ctx.storage.accounts.put(next);
     saved = true;
+    if (current.locked && !next.locked) await acceptPendingFollowRequests(ctx, accountId);
     for (const { kind } of stored) {
       await discardProfileImage(ctx.files, current[kind]).catch(() => undefined);
     }
