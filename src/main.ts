@@ -10,8 +10,13 @@ import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
 import { createIdGenerator } from "./domain/ids.ts";
 import { createApp } from "./http/app.ts";
+import { createDurableQueue } from "./jobs/durable-queue.ts";
+import { registerJobHandlers } from "./jobs/handlers.ts";
+import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
+import { createEventBus } from "./services/events.ts";
+import { subscribeListeners } from "./services/listeners.ts";
 import { openJsonFileStorage } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
 
@@ -25,6 +30,8 @@ export interface RunningWren {
   /** The admin socket the `wren` command talks to (`<dataDir>/admin.sock`). */
   adminSocket: string;
   ctx: ServiceContext;
+  /** The job runner; tests move the clock and call `jobs.runDue()`. */
+  jobs: JobRunner;
   config: Config;
   /** Stops accepting requests, lets running ones finish, flushes storage, releases the lock. */
   close(): Promise<void>;
@@ -52,20 +59,42 @@ export async function openStorage(config: Config): Promise<Storage> {
   return openJsonFileStorage(config.dataDir);
 }
 
-/** Builds the service context over an open storage (also used by offline CLI commands). */
+export interface Services {
+  ctx: ServiceContext;
+  /** Runs the durable queue's jobs; started only by a serving process. */
+  jobs: JobRunner;
+}
+
+/** Builds the use cases' context over an open storage, with its listeners and job handlers. */
+export function createServices(
+  config: Config,
+  storage: Storage,
+  options: StartOptions = {},
+): Services {
+  const clock = options.clock ?? systemClock;
+  const ids = createIdGenerator(() => clock.now().getTime());
+  const jobs = createJobRunner(storage.jobs, clock);
+  const ctx: ServiceContext = {
+    storage,
+    clock,
+    ids,
+    files: createLocalDirectoryHost(mediaDirectory(config), `${config.publicUrl}/media`),
+    settings: instanceSettings(config),
+    events: createEventBus(),
+    jobs: createDurableQueue(storage.jobs, clock, ids, () => jobs.wake()),
+  };
+  subscribeListeners(ctx);
+  registerJobHandlers(jobs, ctx);
+  return { ctx, jobs };
+}
+
+/** The service context alone, for one-off commands that do not run jobs (offline CLI). */
 export function createServiceContext(
   config: Config,
   storage: Storage,
   options: StartOptions = {},
 ): ServiceContext {
-  const clock = options.clock ?? systemClock;
-  return {
-    storage,
-    clock,
-    ids: createIdGenerator(() => clock.now().getTime()),
-    files: createLocalDirectoryHost(mediaDirectory(config), `${config.publicUrl}/media`),
-    settings: instanceSettings(config),
-  };
+  return createServices(config, storage, options).ctx;
 }
 
 export function mediaDirectory(config: Config): string {
@@ -74,7 +103,7 @@ export function mediaDirectory(config: Config): string {
 
 export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {
   const storage = await openStorage(config);
-  const ctx = createServiceContext(config, storage, options);
+  const { ctx, jobs } = createServices(config, storage, options);
   const app = createApp({
     ctx,
     limits: {
@@ -113,6 +142,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       throw error;
     },
   );
+  jobs.start();
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
@@ -121,6 +151,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     listenUrl: `http://${host}:${address.port}`,
     adminSocket: admin.path,
     ctx,
+    jobs,
     config,
     close() {
       closing ??= (async () => {
@@ -135,7 +166,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
           });
           http.closeIdleConnections?.();
         });
-        await Promise.all([httpClosed, admin.close()]);
+        await Promise.all([httpClosed, admin.close(), jobs.stop()]);
         await storage.close();
       })();
       return closing;

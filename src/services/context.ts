@@ -5,6 +5,8 @@ import type { Clock } from "../domain/clock.ts";
 import type { IdGenerator } from "../domain/ids.ts";
 import type { FileHost } from "../media/file-host.ts";
 import type { Storage } from "../storage/ports.ts";
+import type { EventBus } from "./events.ts";
+import type { JobQueue } from "./job-queue.ts";
 
 export interface InstanceSettings {
   /** Origin of every URL and ActivityPub id, e.g. `https://social.example`. */
@@ -28,4 +30,6 @@ export interface ServiceContext {
   ids: IdGenerator;
   files: FileHost;
   settings: InstanceSettings;
+  events: EventBus;
+  jobs: JobQueue;
 }

@@ -3,7 +3,14 @@
 // resolves only once the data is durable; reads never see a write that was not acknowledged.
 
 import type { Account } from "../domain/account.ts";
+import type { Announcement, AnnouncementReaction } from "../domain/announcement.ts";
+import type { Conversation } from "../domain/conversation.ts";
+import type { CustomEmoji } from "../domain/custom-emoji.ts";
+import type { Job } from "../domain/job.ts";
+import type { Marker, MarkerTimeline } from "../domain/marker.ts";
+import type { Notification, NotificationType } from "../domain/notification.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.ts";
+import type { Poll, PollVote } from "../domain/poll.ts";
 import type {
   Block,
   Bookmark,
@@ -175,6 +182,104 @@ export interface IdempotencyStore {
   prune(before: string): Promise<number>;
 }
 
+export interface PollStore {
+  get(id: string): Promise<Poll | undefined>;
+  getMany(ids: readonly string[]): Promise<Map<string, Poll>>;
+  put(poll: Poll): Promise<void>;
+}
+
+/** Which notifications of a recipient to list. */
+export interface NotificationFilter {
+  /** Only these types (empty or absent: all). */
+  types?: readonly NotificationType[];
+  excludeTypes?: readonly NotificationType[];
+  /** Only those caused by this account. */
+  fromAccountId?: string;
+}
+
+export interface NotificationStore {
+  get(id: string): Promise<Notification | undefined>;
+  put(notification: Notification): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /** The recipient's notifications, newest first. */
+  listFor(accountId: string, page: IdPage, filter?: NotificationFilter): Promise<Notification[]>;
+  /** The recipient's notification of this exact kind, if one exists (to avoid duplicates). */
+  find(
+    accountId: string,
+    type: NotificationType,
+    fromAccountId: string,
+    statusId: string | null,
+  ): Promise<Notification | undefined>;
+  /** Notifications with ids above `sinceId` (all when absent), up to `limit`. */
+  countFor(
+    accountId: string,
+    options: { sinceId?: string; limit: number; filter?: NotificationFilter },
+  ): Promise<number>;
+  /** Removes all of the recipient's notifications. */
+  clear(accountId: string): Promise<void>;
+  /** Removes the notifications about a status (when it is deleted). */
+  deleteByStatus(statusId: string): Promise<void>;
+}
+
+export interface AnnouncementStore {
+  get(id: string): Promise<Announcement | undefined>;
+  /** All announcements, newest first. */
+  list(): Promise<Announcement[]>;
+  put(announcement: Announcement): Promise<void>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface AnnouncementReactionStore {
+  /** Adds the reaction unless the account already gave that one. */
+  put(reaction: AnnouncementReaction): Promise<void>;
+  delete(announcementId: string, accountId: string, name: string): Promise<boolean>;
+  listByAnnouncement(announcementId: string): Promise<AnnouncementReaction[]>;
+  /** Removes every reaction to an announcement (when it is deleted). */
+  deleteByAnnouncement(announcementId: string): Promise<void>;
+}
+
+export interface CustomEmojiStore {
+  get(id: string): Promise<CustomEmoji | undefined>;
+  /** Case-sensitive, as Mastodon matches shortcodes; `domain` null for local emojis. */
+  findByShortcode(shortcode: string, domain: string | null): Promise<CustomEmoji | undefined>;
+  /** Batched lookup for rendering: the known emojis among the shortcodes of one domain. */
+  findByShortcodes(
+    shortcodes: readonly string[],
+    domain: string | null,
+  ): Promise<Map<string, CustomEmoji>>;
+  /** Local emojis, by shortcode. */
+  listLocal(): Promise<CustomEmoji[]>;
+  put(emoji: CustomEmoji): Promise<void>;
+  delete(id: string): Promise<boolean>;
+}
+
+export interface MarkerStore {
+  get(accountId: string, timeline: MarkerTimeline): Promise<Marker | undefined>;
+  put(marker: Marker): Promise<void>;
+}
+
+export interface ConversationStore {
+  get(id: string): Promise<Conversation | undefined>;
+  /** The account's entry for a thread, if it has one. */
+  find(accountId: string, conversationId: string): Promise<Conversation | undefined>;
+  put(conversation: Conversation): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /** The account's conversations, newest last status first, paged by lastStatusId. */
+  listFor(accountId: string, page: IdPage): Promise<Conversation[]>;
+}
+
+export interface JobStore {
+  get(id: string): Promise<Job | undefined>;
+  put(job: Job): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /** Jobs due at `now` (runAt <= now) that have not failed, oldest runAt first. */
+  due(now: string, limit: number): Promise<Job[]>;
+  /** When the next unfailed job is due, or null when none is waiting. */
+  nextRunAt(): Promise<string | null>;
+  /** Failed jobs, for operators. */
+  failed(limit: number): Promise<Job[]>;
+}
+
 export interface Storage {
   readonly accounts: AccountStore;
   readonly users: UserStore;
@@ -192,6 +297,17 @@ export interface Storage {
   readonly pins: EdgeStore<Pin>;
   readonly conversationMutes: EdgeStore<ConversationMute>;
   readonly idempotency: IdempotencyStore;
+  readonly polls: PollStore;
+  readonly pollVotes: EdgeStore<PollVote>;
+  readonly notifications: NotificationStore;
+  readonly announcements: AnnouncementStore;
+  /** Who dismissed (read) which announcement: account → announcement. */
+  readonly announcementDismissals: EdgeStore<Edge>;
+  readonly announcementReactions: AnnouncementReactionStore;
+  readonly customEmojis: CustomEmojiStore;
+  readonly markers: MarkerStore;
+  readonly conversations: ConversationStore;
+  readonly jobs: JobStore;
   /** Finishes pending writes and releases the data directory (lock file). */
   close(): Promise<void>;
 }

@@ -1,0 +1,22 @@
+// Domain events: facts that use cases publish after their writes are durable. Notifications,
+// conversations and (later) outgoing federation react to them, so a use case never needs to
+// know who listens, and a listener's failure never undoes the action that happened.
+
+import type { Account } from "./account.ts";
+import type { Poll } from "./poll.ts";
+import type { Favourite, Follow, FollowRequest } from "./relations.ts";
+import type { Status } from "./status.ts";
+
+export type DomainEvent =
+  | { type: "status.created"; status: Status }
+  | { type: "status.updated"; status: Status }
+  | { type: "status.deleted"; status: Status }
+  | { type: "status.reblogged"; reblog: Status; original: Status }
+  | { type: "status.favourited"; favourite: Favourite; status: Status }
+  | { type: "account.followed"; follow: Follow }
+  | { type: "account.follow_requested"; request: FollowRequest }
+  | { type: "account.updated"; account: Account }
+  | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
+  | { type: "poll.expired"; poll: Poll };
+
+export type DomainEventType = DomainEvent["type"];

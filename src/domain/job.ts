@@ -1,0 +1,15 @@
+// A unit of background work kept in storage until done, so it survives restarts and crashes.
+
+export interface Job {
+  id: string;
+  /** Names the handler (e.g. "poll.expire", "media.process"). */
+  type: string;
+  payload: Record<string, unknown>;
+  /** Not run before this ISO time. */
+  runAt: string;
+  attempts: number;
+  lastError: string | null;
+  /** Set when the job gave up after its last attempt; failed jobs are kept for inspection. */
+  failedAt: string | null;
+  createdAt: string;
+}

@@ -1,0 +1,35 @@
+// A notification as stored: who receives it, what happened, who did it, about which status.
+
+export type NotificationType =
+  | "mention"
+  | "status"
+  | "reblog"
+  | "follow"
+  | "follow_request"
+  | "favourite"
+  | "poll"
+  | "update";
+
+export const NOTIFICATION_TYPES: readonly NotificationType[] = [
+  "mention",
+  "status",
+  "reblog",
+  "follow",
+  "follow_request",
+  "favourite",
+  "poll",
+  "update",
+];
+
+export interface Notification {
+  id: string;
+  /** The recipient. */
+  accountId: string;
+  type: NotificationType;
+  /** Who caused it (for `poll`, the poll's author). */
+  fromAccountId: string;
+  statusId: string | null;
+  /** Notifications with the same key are shown as one group (API v2). */
+  groupKey: string;
+  createdAt: string;
+}

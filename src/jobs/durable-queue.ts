@@ -1,0 +1,33 @@
+// The JobQueue port over the storage's job records: enqueueing is one durable write, after which
+// the runner is told to look again (it may be due already).
+
+import type { Clock } from "../domain/clock.ts";
+import type { IdGenerator } from "../domain/ids.ts";
+import type { JobQueue } from "../services/job-queue.ts";
+import type { JobStore } from "../storage/ports.ts";
+
+export function createDurableQueue(
+  jobs: JobStore,
+  clock: Clock,
+  ids: IdGenerator,
+  onEnqueued: () => void = () => {},
+): JobQueue {
+  return {
+    async enqueue(type, payload, options = {}) {
+      const now = clock.now();
+      const id = ids.next();
+      await jobs.put({
+        id,
+        type,
+        payload,
+        runAt: (options.runAt ?? now).toISOString(),
+        attempts: 0,
+        lastError: null,
+        failedAt: null,
+        createdAt: now.toISOString(),
+      });
+      onEnqueued();
+      return id;
+    },
+  };
+}

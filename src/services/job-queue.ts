@@ -1,0 +1,16 @@
+// The job-queue port as services see it: put work on the durable queue, now or at a time. The
+// runner that executes jobs lives in src/jobs/; services never run jobs themselves.
+
+export interface EnqueueOptions {
+  /** Not before this time (default: now). */
+  runAt?: Date;
+}
+
+export interface JobQueue {
+  /** Stores the job durably and returns its id; it runs once due, surviving restarts. */
+  enqueue(
+    type: string,
+    payload: Record<string, unknown>,
+    options?: EnqueueOptions,
+  ): Promise<string>;
+}
