@@ -106,6 +106,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
   const { ctx, jobs } = createServices(config, storage, options);
   const app = createApp({
     ctx,
+    trustedProxies: config.trustedProxies,
     limits: {
       bodyBytes: config.bodyLimitBytes,
       uploadBytes: config.uploadLimitBytes,

@@ -177,3 +177,25 @@ describe("loadConfig", () => {
     for (const name of Object.keys(ENV_KEYS)) assert.match(name, /^WREN_[A-Z_]+$/);
   });
 });
+
+describe("trusted proxies", () => {
+  it("default to loopback and accept addresses and ranges, or none", () => {
+    assert.deepEqual(loadConfig({}).trustedProxies, ["127.0.0.0/8", "::1/128"]);
+    assert.deepEqual(
+      loadConfig({ WREN_TRUSTED_PROXIES: "10.0.0.0/8, fd00::/8 192.0.2.1" }).trustedProxies,
+      ["10.0.0.0/8", "fd00::/8", "192.0.2.1"],
+    );
+    assert.deepEqual(loadConfig({ WREN_TRUSTED_PROXIES: "none" }).trustedProxies, []);
+  });
+
+  it("refuse what is not an address or range, naming the variable", () => {
+    for (const bad of ["proxy.local", "10.0.0.0/33", "::1/129", "1.2.3.4/8/9"]) {
+      assert.throws(
+        () => loadConfig({ WREN_TRUSTED_PROXIES: bad }),
+        (error: unknown) =>
+          error instanceof ConfigError && /WREN_TRUSTED_PROXIES/.test(error.message),
+        bad,
+      );
+    }
+  });
+});

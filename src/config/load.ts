@@ -15,7 +15,12 @@ export class ConfigError extends Error {
   }
 }
 
-const KEY_TO_ENV = new Map(Object.entries(ENV_KEYS).map(([env, key]) => [key, env]));
+const KEY_TO_ENV = new Map<string, string>([
+  ...Object.entries(ENV_KEYS).map(([env, key]) => [key, env] as [string, string]),
+  // Lists, parsed from their variables by hand below.
+  ["rules", "WREN_RULES"],
+  ["trustedProxies", "WREN_TRUSTED_PROXIES"],
+]);
 
 function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
@@ -42,12 +47,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (value !== undefined && value !== "") raw[key] = value;
   }
   if (env.WREN_RULES) raw.rules = env.WREN_RULES.split("\n").filter((r) => r.trim() !== "");
+  if (env.WREN_TRUSTED_PROXIES !== undefined) {
+    raw.trustedProxies = env.WREN_TRUSTED_PROXIES.split(/[\s,]+/).filter(
+      (p) => p !== "" && p.toLowerCase() !== "none",
+    );
+  }
   const result = configSchema.strict().safeParse(raw);
   if (!result.success) {
     throw new ConfigError(
       result.error.issues.map((issue) => {
         const key = String(issue.path[0] ?? "");
-        const name = KEY_TO_ENV.get(key as keyof Config) ?? (key || "config");
+        const name = KEY_TO_ENV.get(key) ?? (key || "config");
         return `${name}: ${issue.message}`;
       }),
     );

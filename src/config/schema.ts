@@ -2,6 +2,7 @@
 // and, optionally, a JSON config file (WREN_CONFIG); the environment wins over the file.
 // docs/configuration.md documents each one; keep the two in step.
 
+import { isIP } from "node:net";
 import { z } from "zod";
 
 const booleanString = z.union([z.boolean(), z.string()]).transform((v, ctx) => {
@@ -37,6 +38,19 @@ const origin = z
     return url.origin;
   });
 
+/** An IP address, or a CIDR range such as 10.0.0.0/8 or fd00::/8. */
+const addressOrRange = z.string().refine(
+  (value) => {
+    const [address = "", prefix, extra] = value.split("/");
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    if (prefix === undefined) return true;
+    const bits = Number(prefix);
+    return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+  },
+  { message: "must be an IP address or a CIDR range (e.g. 10.0.0.0/8)" },
+);
+
 export const configSchema = z.object({
   host: z.string().min(1).default("127.0.0.1"),
   port: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -59,6 +73,8 @@ export const configSchema = z.object({
   loginAccountRateLimitRequests: positiveInt.default(25),
   loginAccountRateLimitWindowSeconds: positiveInt.default(3600),
   rules: z.array(z.string().min(1)).default([]),
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed. */
+  trustedProxies: z.array(addressOrRange).default(["127.0.0.0/8", "::1/128"]),
   logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
   logFormat: z.enum(["text", "json"]).default("text"),
   allowPrivateAddresses: booleanString.default(false),

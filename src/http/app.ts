@@ -6,6 +6,7 @@ import { bodyLimit } from "hono/body-limit";
 import { payloadTooLarge } from "../domain/errors.ts";
 import type { HttpDeps, HttpEnv } from "./env.ts";
 import { type Access, accessControl } from "./middleware/access.ts";
+import { resolveClientAddress } from "./middleware/client-address.ts";
 import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
 import { handleError, handleNotFound } from "./middleware/errors.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
@@ -31,6 +32,7 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
   app.notFound(handleNotFound);
 
   app.use(requestContext);
+  app.use(resolveClientAddress(deps.trustedProxies));
   for (const path of CORS_PATHS) app.use(path, apiCors);
 
   const tooLarge = () => {

@@ -9,6 +9,8 @@ export type Viewer = Authenticated;
 export interface HttpEnv {
   Variables: {
     requestId: string;
+    /** The client's address: the socket peer, or what a trusted proxy forwarded. */
+    clientAddress: string;
     /** Set by the access middleware; null when the request carried no token. */
     viewer: Viewer | null;
   };
@@ -33,6 +35,8 @@ export interface RateLimitSetting {
 }
 
 export interface HttpDeps {
+  /** Addresses or CIDR ranges of reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies: readonly string[];
   ctx: ServiceContext;
   limits: HttpLimits;
   /** Directory served under /media when the local file host is used; null otherwise. */

@@ -2,8 +2,8 @@
 // /64, so one person could rotate through billions of addresses; like Mastodon, we count a /64 as
 // one caller. IPv4-mapped addresses (a dual-stack socket's `::ffff:1.2.3.4`) count as their IPv4.
 
-import { isIPv4, isIPv6 } from "node:net";
-import type { Context } from "hono";
+import { BlockList, isIP, isIPv4, isIPv6 } from "node:net";
+import type { Context, MiddlewareHandler } from "hono";
 import type { HttpEnv } from "../env.ts";
 
 /** The socket's peer address; "local" for in-process requests, which have no socket. */
@@ -35,6 +35,53 @@ export function throttleableAddress(address: string): string {
   return prefix64(plain);
 }
 
+/** What a per-address limit counts for this request (see resolveClientAddress). */
 export function clientAddress(c: Context<HttpEnv>): string {
-  return throttleableAddress(remoteAddress(c));
+  return throttleableAddress(c.get("clientAddress") ?? remoteAddress(c));
+}
+
+function proxyList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = "", prefix] = entry.split("/");
+    const type = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+}
+
+function isTrusted(list: BlockList, address: string): boolean {
+  const plain = address.split("%")[0] as string;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(plain);
+  if (mapped) return list.check(mapped[1] as string, "ipv4");
+  const family = isIP(plain);
+  return family !== 0 && list.check(plain, family === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * Works out the client's address once per request. Behind a reverse proxy every request comes
+ * from the proxy, so when the peer is a trusted proxy the address is taken from X-Forwarded-For:
+ * the nearest hop that is not itself a trusted proxy (hops further left could be forged by the
+ * client). Anything else keeps the socket's peer address.
+ */
+export function resolveClientAddress(trusted: readonly string[]): MiddlewareHandler<HttpEnv> {
+  const list = proxyList(trusted);
+  return async (c, next) => {
+    const peer = remoteAddress(c);
+    let address = peer;
+    const forwarded = c.req.header("x-forwarded-for");
+    if (forwarded && isTrusted(list, peer)) {
+      const hops = forwarded
+        .split(",")
+        .map((hop) => hop.trim())
+        .filter((hop) => isIP(hop) !== 0);
+      for (let i = hops.length - 1; i >= 0; i--) {
+        address = hops[i] as string;
+        if (!isTrusted(list, address)) break;
+      }
+    }
+    c.set("clientAddress", address);
+    return next();
+  };
 }
