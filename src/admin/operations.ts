@@ -8,8 +8,10 @@ import { createLocalAccount } from "../services/accounts/create-local-account.ts
 import { resetPassword } from "../services/accounts/reset-password.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createPersonalToken } from "../services/oauth/create-personal-token.ts";
+import { ANNOUNCEMENT_OPERATIONS } from "./operations-announcements.ts";
+import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
 
-interface Operation<S extends z.ZodType> {
+export interface Operation<S extends z.ZodType> {
   args: S;
   run(ctx: ServiceContext, args: z.output<S>): Promise<unknown>;
 }
@@ -54,6 +56,8 @@ export const ADMIN_OPERATIONS = {
       return { token: secret };
     },
   }),
+  ...EMOJI_OPERATIONS,
+  ...ANNOUNCEMENT_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;

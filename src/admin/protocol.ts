@@ -5,8 +5,11 @@
 
 import { join } from "node:path";
 
-/** Requests are small (a username, an email, a password); anything larger is refused. */
-export const MAX_MESSAGE_BYTES = 64 * 1024;
+/**
+ * Requests are small (a username, a password), the largest being a custom emoji image (256 KB,
+ * as base64); anything larger is refused.
+ */
+export const MAX_MESSAGE_BYTES = 512 * 1024;
 
 /** Responses may carry more (a listing later on), but are still bounded for the client. */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;

@@ -19,6 +19,12 @@ import {
 } from "./command.ts";
 import { accountCreate } from "./commands/account-create.ts";
 import { accountResetPassword } from "./commands/account-reset-password.ts";
+import {
+  announcementCreate,
+  announcementDelete,
+  announcementList,
+} from "./commands/announcement.ts";
+import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { tokenCreate } from "./commands/token-create.ts";
 
@@ -27,11 +33,19 @@ export const COMMANDS: readonly Command[] = [
   accountCreate,
   accountResetPassword,
   tokenCreate,
+  emojiAdd,
+  emojiList,
+  emojiRemove,
+  announcementCreate,
+  announcementList,
+  announcementDelete,
 ];
 
 const GROUP_SUMMARIES: Record<string, string> = {
   account: "Manage local accounts",
   token: "Manage access tokens",
+  emoji: "Manage custom emojis",
+  announcement: "Manage announcements",
 };
 
 function version(): string {

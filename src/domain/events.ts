@@ -13,8 +13,14 @@ export type DomainEvent =
   | { type: "status.deleted"; status: Status }
   | { type: "status.reblogged"; reblog: Status; original: Status }
   | { type: "status.favourited"; favourite: Favourite; status: Status }
-  | { type: "account.followed"; follow: Follow }
+  | { type: "status.unfavourited"; favourite: Favourite }
+  /** `fromRequest`: the follow is a follow request that was just accepted. */
+  | { type: "account.followed"; follow: Follow; fromRequest?: boolean }
+  /** A follow ended (unfollow, removal from followers, block). */
+  | { type: "account.unfollowed"; follow: Follow }
   | { type: "account.follow_requested"; request: FollowRequest }
+  /** A pending request is gone: accepted, rejected or withdrawn. */
+  | { type: "follow_request.closed"; request: FollowRequest }
   | { type: "account.updated"; account: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll };

@@ -6,16 +6,23 @@ import { defaultImageRoutes } from "./default-images.ts";
 import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
+import { announcementRoutes } from "./mastodon/v1/announcements.ts";
 import { registerAppsRoutes } from "./mastodon/v1/apps.ts";
 import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
+import { conversationRoutes } from "./mastodon/v1/conversations.ts";
+import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
+import { markersRoutes } from "./mastodon/v1/markers.ts";
+import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
+import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
+import { notificationV2Routes } from "./mastodon/v2/notifications.ts";
 import { mediaFileRoutes } from "./media-files.ts";
 import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOAuthMetadataRoutes } from "./oauth/metadata.ts";
@@ -34,12 +41,19 @@ export const ROUTE_MODULES: RouteModule[] = [
   accountRoutes,
   accountStatusesRoutes,
   timelineRoutes,
+  notificationV1Routes,
+  notificationV2Routes,
   statusRoutes,
   statusActionRoutes,
   favouritesRoutes,
   bookmarksRoutes,
+  pollRoutes,
+  markersRoutes,
+  conversationRoutes,
   instanceV1Routes,
   instanceV2Routes,
+  announcementRoutes,
+  customEmojiRoutes,
   mediaFileRoutes,
   defaultImageRoutes,
 ];

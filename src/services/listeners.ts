@@ -2,5 +2,10 @@
 // federation outbox). main.ts calls this once per service context.
 
 import type { ServiceContext } from "./context.ts";
+import { conversationListener } from "./conversations/listener.ts";
+import { notificationListener } from "./notifications/listener.ts";
 
-export function subscribeListeners(_ctx: ServiceContext): void {}
+export function subscribeListeners(ctx: ServiceContext): void {
+  ctx.events.subscribe(conversationListener(ctx));
+  ctx.events.subscribe(notificationListener(ctx));
+}

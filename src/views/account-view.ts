@@ -3,8 +3,10 @@
 // into Mastodon JSON (serialization/mastodon/account.ts) or ActivityPub actors.
 
 import type { Account } from "../domain/account.ts";
+import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import type { Role, User } from "../domain/user.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { resolveEmojis } from "./custom-emojis.ts";
 
 export interface AccountView {
   account: Account;
@@ -15,6 +17,8 @@ export interface AccountView {
   lastStatusAt: string | null;
   /** The role of a local account's user (shown as a badge when highlighted); null for remote. */
   role: Role | null;
+  /** Custom emojis used in the display name, bio and profile fields. */
+  emojis: CustomEmoji[];
 }
 
 /** The signed-in owner's own account: the view plus the private parts (`source`, `role`). */
@@ -83,18 +87,28 @@ async function roles(
   return perAccount(localIds, async (id) => (await ctx.storage.users.get(id))?.role ?? null);
 }
 
+/** The texts of a profile that may carry `:shortcode:`s (Mastodon's account emoji sources). */
+function profileTexts(account: Account): string[] {
+  const note = account.domain === null ? account.note : account.noteHtml;
+  return [account.displayName, note, ...account.fields.flatMap((f) => [f.name, f.value])];
+}
+
 async function buildViews(
   ctx: ServiceContext,
   accounts: readonly Account[],
   withPending: boolean,
 ): Promise<{ views: AccountView[]; follows: Map<string, FollowCounts> }> {
   const ids = [...new Set(accounts.map((a) => a.id))];
-  const [follows, facts, roleById] = await Promise.all([
+  const [follows, facts, roleById, emojis] = await Promise.all([
     followCounts(ctx, ids, withPending),
     statusFacts(ctx, ids),
     roles(ctx, accounts),
+    resolveEmojis(
+      ctx,
+      accounts.map((a) => ({ domain: a.domain, texts: profileTexts(a) })),
+    ),
   ]);
-  const views = accounts.map((account) => {
+  const views = accounts.map((account, i) => {
     const f = follows.get(account.id);
     const s = facts.get(account.id);
     return {
@@ -104,6 +118,7 @@ async function buildViews(
       followingCount: f?.following ?? 0,
       lastStatusAt: s?.lastAt ?? null,
       role: roleById.get(account.id) ?? null,
+      emojis: emojis[i] ?? [],
     };
   });
   return { views, follows };

@@ -4,10 +4,13 @@
 // made once per batch: each account, application and flag set is fetched a single time.
 
 import type { Account } from "../domain/account.ts";
+import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import type { OAuthApp } from "../domain/oauth.ts";
 import type { Status } from "../domain/status.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { type AccountView, loadAccountViews } from "./account-view.ts";
+import { resolveEmojis } from "./custom-emojis.ts";
+import { loadPollViews, type PollView } from "./poll-view.ts";
 
 /** What the viewer has done with a status; absent for anonymous viewers. */
 export interface StatusViewerFlags {
@@ -32,6 +35,10 @@ export interface StatusView {
   reblogsCount: number;
   favouritesCount: number;
   viewer: StatusViewerFlags | null;
+  /** The poll attached to the status, if any. */
+  poll: PollView | null;
+  /** Custom emojis used in the text and content warning. */
+  emojis: CustomEmoji[];
 }
 
 interface Batch {
@@ -43,6 +50,8 @@ interface Batch {
   bookmarked: Set<string>;
   pinned: Set<string>;
   mutedConversations: Set<string>;
+  polls: Map<string, PollView>;
+  emojis: Map<string, CustomEmoji[]>;
 }
 
 async function mapOf<T>(
@@ -86,6 +95,13 @@ function isPinnable(status: Status): boolean {
   return status.reblogOfId === null && status.visibility !== "direct";
 }
 
+/** A status's emojis include its poll options' (Mastodon scans the options with the text). */
+function withPollEmojis(own: CustomEmoji[], poll: PollView | undefined): CustomEmoji[] {
+  if (!poll || poll.emojis.length === 0) return own;
+  const seen = new Set(own.map((e) => e.id));
+  return [...own, ...poll.emojis.filter((e) => !seen.has(e.id))];
+}
+
 function buildView(
   status: Status,
   batch: Batch,
@@ -109,6 +125,11 @@ function buildView(
     repliesCount: counts?.replies ?? 0,
     reblogsCount: counts?.reblogs ?? 0,
     favouritesCount: counts?.favourites ?? 0,
+    poll: status.pollId ? (batch.polls.get(status.pollId) ?? null) : null,
+    emojis: withPollEmojis(
+      batch.emojis.get(status.id) ?? [],
+      status.pollId ? batch.polls.get(status.pollId) : undefined,
+    ),
     viewer:
       viewerId === null
         ? null
@@ -150,7 +171,7 @@ export async function loadStatusViews(
   // Counters belong to originals; a reblog wrapper shows zeros as in Mastodon.
   const counted = unique.filter((s) => s.reblogOfId === null).map((s) => s.id);
 
-  const [accounts, apps, counts, sets] = await Promise.all([
+  const [accounts, apps, counts, sets, polls] = await Promise.all([
     storage.accounts.getMany(accountIds),
     mapOf(appIds, (id) => storage.apps.get(id)),
     mapOf(counted, async (id) => {
@@ -162,10 +183,23 @@ export async function loadStatusViews(
       return { replies, reblogs, favourites };
     }),
     viewerId === null ? null : viewerSets(ctx, viewerId, unique),
+    loadPollViews(
+      ctx,
+      unique.flatMap((s) => (s.pollId ? [s.pollId] : [])),
+      viewerId,
+    ),
   ]);
   const authorIds = new Set(unique.map((s) => s.accountId));
   const authors = [...accounts.values()].filter((a) => authorIds.has(a.id));
-  const views = await loadAccountViews(ctx, authors);
+  // Emojis belong to the author's server: local ones for local statuses.
+  const emojiSources = unique.map((s) => ({
+    domain: accounts.get(s.accountId)?.domain ?? null,
+    texts: [s.spoilerText, s.local ? s.text : s.contentHtml],
+  }));
+  const [views, emojiLists] = await Promise.all([
+    loadAccountViews(ctx, authors),
+    resolveEmojis(ctx, emojiSources),
+  ]);
   const batch: Batch = {
     accounts: new Map(views.map((v) => [v.account.id, v])),
     apps,
@@ -175,6 +209,8 @@ export async function loadStatusViews(
     bookmarked: sets?.bookmarked ?? new Set(),
     pinned: sets?.pinned ?? new Set(),
     mutedConversations: sets?.mutedConversations ?? new Set(),
+    polls,
+    emojis: new Map(unique.map((s, i) => [s.id, emojiLists[i] ?? []])),
   };
 
   const out: StatusView[] = [];

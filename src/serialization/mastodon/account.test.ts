@@ -38,6 +38,7 @@ const view: AccountView = {
   followersCount: 0,
   followingCount: 0,
   lastStatusAt: "2024-06-01T12:00:00.000Z",
+  emojis: [],
   role: "admin",
 };
 

@@ -3,6 +3,7 @@
 
 import { acctOf, type ImageRef } from "../../domain/account.ts";
 import type { AccountView, CredentialAccountView } from "../../views/account-view.ts";
+import { type CustomEmojiJson, serializeCustomEmojis } from "./custom-emoji.ts";
 import {
   type AccountRoleJson,
   type RoleJson,
@@ -48,7 +49,7 @@ export interface AccountJson {
   last_status_at: string | null;
   hide_collections: boolean;
   noindex?: boolean;
-  emojis: never[];
+  emojis: CustomEmojiJson[];
   roles: AccountRoleJson[];
   fields: FieldJson[];
 }
@@ -116,7 +117,7 @@ export function serializeAccount(view: AccountView, urls: UrlContext): AccountJs
     hide_collections: false,
     // Mastodon sends noindex for its own users only (search engines' opt-out).
     ...(local ? { noindex: false } : {}),
-    emojis: [],
+    emojis: serializeCustomEmojis(view.emojis, urls),
     roles: serializeAccountRoles(view.role),
     fields: account.fields.map((f) => ({
       name: f.name,

@@ -3,7 +3,9 @@
 
 import type { StatusView } from "../../views/status-view.ts";
 import { type AccountJson, serializeAccount, type UrlContext } from "./account.ts";
+import { type CustomEmojiJson, serializeCustomEmojis } from "./custom-emoji.ts";
 import { type MentionJson, serializeMention } from "./mention.ts";
+import { type PollJson, serializePoll } from "./poll.ts";
 import { serializeTag, type TagJson } from "./tag.ts";
 
 export interface StatusJson {
@@ -20,14 +22,14 @@ export interface StatusJson {
   application?: { name: string; website: string | null } | null;
   mentions: MentionJson[];
   tags: TagJson[];
-  emojis: never[];
+  emojis: CustomEmojiJson[];
   reblogs_count: number;
   favourites_count: number;
   replies_count: number;
   in_reply_to_id: string | null;
   in_reply_to_account_id: string | null;
   reblog: StatusJson | null;
-  poll: null;
+  poll: PollJson | null;
   card: null;
   language: string | null;
   /** The source text: only in the answer to a deletion (for "delete and redraft"). */
@@ -70,14 +72,14 @@ export function serializeStatus(
     application: view.application,
     mentions: view.mentions.map((a) => serializeMention(a)),
     tags: status.tags.map((name) => serializeTag(name, urls.publicUrl)),
-    emojis: [],
+    emojis: serializeCustomEmojis(view.emojis, urls),
     reblogs_count: view.reblogsCount,
     favourites_count: view.favouritesCount,
     replies_count: view.repliesCount,
     in_reply_to_id: status.inReplyToId,
     in_reply_to_account_id: status.inReplyToAccountId,
     reblog: view.reblog ? serializeStatus(view.reblog, urls) : null,
-    poll: null,
+    poll: view.poll ? serializePoll(view.poll, urls) : null,
     card: null,
     language: status.language,
     edited_at: status.editedAt,

@@ -138,6 +138,7 @@ export async function updateCredentials(
     if (userChanged) await ctx.storage.users.put(nextUser);
     await ctx.storage.accounts.put(next);
     saved = true;
+    await ctx.events.publish({ type: "account.updated", account: next });
     if (current.locked && !next.locked) await acceptPendingFollowRequests(ctx, accountId);
     for (const { kind } of stored) {
       await discardProfileImage(ctx.files, current[kind]).catch(() => undefined);

@@ -16,7 +16,10 @@ export async function authorizeFollowRequest(
   if (!request) throw notFound();
   // The follow is written before the request is dropped, so a crash in between leaves a
   // follow plus a stale request (authorizing again repairs it), never neither.
-  await follows.put({ ...request, id: ctx.ids.next(), createdAt: ctx.clock.now().toISOString() });
+  const follow = { ...request, id: ctx.ids.next(), createdAt: ctx.clock.now().toISOString() };
+  await follows.put(follow);
   await followRequests.delete(requester.id, viewerId);
+  await ctx.events.publish({ type: "follow_request.closed", request });
+  await ctx.events.publish({ type: "account.followed", follow, fromRequest: true });
   // Federation seam: a remote requester is sent an Accept(Follow) once federation exists.
 }

@@ -13,12 +13,26 @@ export async function blockAccount(
   const target = await requireAccount(ctx, targetId);
   if (target.id === viewerId) return;
   const { follows, followRequests, blocks } = ctx.storage;
+  const ended = await Promise.all([
+    follows.get(viewerId, target.id),
+    follows.get(target.id, viewerId),
+  ]);
+  const closed = await Promise.all([
+    followRequests.get(viewerId, target.id),
+    followRequests.get(target.id, viewerId),
+  ]);
   await Promise.all([
     follows.delete(viewerId, target.id),
     follows.delete(target.id, viewerId),
     followRequests.delete(viewerId, target.id),
     followRequests.delete(target.id, viewerId),
   ]);
+  for (const follow of ended) {
+    if (follow) await ctx.events.publish({ type: "account.unfollowed", follow });
+  }
+  for (const request of closed) {
+    if (request) await ctx.events.publish({ type: "follow_request.closed", request });
+  }
   if (await blocks.get(viewerId, target.id)) return;
   // Federation seam: a Block activity goes to a remote target once federation exists.
   await blocks.put({

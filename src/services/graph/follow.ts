@@ -84,11 +84,13 @@ export async function followAccount(
     },
     options,
   );
-  // Notifications (follow, follow_request) hook in here once they exist.
+  // Only a new follow or request is an event; changing the options of one is not.
   if (target.locked) {
     await followRequests.put(edge);
+    await ctx.events.publish({ type: "account.follow_requested", request: edge });
     return "requested";
   }
   await follows.put(edge);
+  await ctx.events.publish({ type: "account.followed", follow: edge });
   return "following";
 }

@@ -10,7 +10,9 @@ export async function rejectFollowRequest(
   requesterId: string,
 ): Promise<void> {
   const requester = await requireAccount(ctx, requesterId);
+  const request = await ctx.storage.followRequests.get(requester.id, viewerId);
   const removed = await ctx.storage.followRequests.delete(requester.id, viewerId);
-  if (!removed) throw notFound();
+  if (!request || !removed) throw notFound();
+  await ctx.events.publish({ type: "follow_request.closed", request });
   // Federation seam: a remote requester is sent a Reject(Follow) once federation exists.
 }

@@ -11,5 +11,8 @@ export async function removeFromFollowers(
 ): Promise<void> {
   const follower = await requireAccount(ctx, followerId);
   // Federation seam: a remote follower is sent a Reject(Follow) once federation exists.
-  await ctx.storage.follows.delete(follower.id, viewerId);
+  const follow = await ctx.storage.follows.get(follower.id, viewerId);
+  if (follow && (await ctx.storage.follows.delete(follower.id, viewerId))) {
+    await ctx.events.publish({ type: "account.unfollowed", follow });
+  }
 }

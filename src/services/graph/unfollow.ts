@@ -11,8 +11,14 @@ export async function unfollowAccount(
 ): Promise<void> {
   const target = await requireAccount(ctx, targetId);
   // Federation seam: an Undo(Follow) goes to a remote target once federation exists.
-  await Promise.all([
+  const [follow, request] = await Promise.all([
+    ctx.storage.follows.get(viewerId, target.id),
+    ctx.storage.followRequests.get(viewerId, target.id),
+  ]);
+  const [unfollowed, withdrawn] = await Promise.all([
     ctx.storage.follows.delete(viewerId, target.id),
     ctx.storage.followRequests.delete(viewerId, target.id),
   ]);
+  if (follow && unfollowed) await ctx.events.publish({ type: "account.unfollowed", follow });
+  if (request && withdrawn) await ctx.events.publish({ type: "follow_request.closed", request });
 }

@@ -18,13 +18,16 @@ export async function favouriteStatus(
   if (await blocksAuthor(ctx, accountId, target.accountId)) throw notAllowed();
   await withKeyLock(`favourite:${accountId}:${target.id}`, async () => {
     if (await ctx.storage.favourites.get(accountId, target.id)) return;
-    await ctx.storage.favourites.put({
+    const favourite = {
       id: ctx.ids.next(),
       accountId,
       targetId: target.id,
       createdAt: ctx.clock.now().toISOString(),
       uri: null,
-    });
+    };
+    await ctx.storage.favourites.put(favourite);
+    // Only a new favourite is an event: favouriting twice notifies once.
+    await ctx.events.publish({ type: "status.favourited", favourite, status: target });
   });
   return requested;
 }

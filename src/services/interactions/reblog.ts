@@ -66,6 +66,7 @@ export async function reblogStatus(ctx: ServiceContext, input: ReblogInput): Pro
       deletedAt: null,
     };
     await ctx.storage.statuses.put(reblog);
+    await ctx.events.publish({ type: "status.reblogged", reblog, original });
     return reblog;
   });
 }

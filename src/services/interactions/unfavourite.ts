@@ -13,9 +13,12 @@ export async function unfavouriteStatus(
   statusId: string,
 ): Promise<Status> {
   const remove = (targetId: string) =>
-    withKeyLock(`favourite:${accountId}:${targetId}`, () =>
-      ctx.storage.favourites.delete(accountId, targetId),
-    );
+    withKeyLock(`favourite:${accountId}:${targetId}`, async () => {
+      const favourite = await ctx.storage.favourites.get(accountId, targetId);
+      if (!favourite || !(await ctx.storage.favourites.delete(accountId, targetId))) return false;
+      await ctx.events.publish({ type: "status.unfavourited", favourite });
+      return true;
+    });
   // With an edge removed the actor had seen the status; otherwise it must be visible.
   if (await remove(statusId)) return loadLiveStatus(ctx, statusId);
   const status = await loadVisibleStatus(ctx, accountId, statusId);

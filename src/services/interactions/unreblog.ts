@@ -18,7 +18,9 @@ export async function unreblogStatus(
       const reblog = await ctx.storage.statuses.findReblog(accountId, originalId);
       if (!reblog) return false;
       const now = ctx.clock.now().toISOString();
-      await ctx.storage.statuses.put({ ...reblog, deleted: true, deletedAt: now });
+      const deleted: Status = { ...reblog, deleted: true, deletedAt: now };
+      await ctx.storage.statuses.put(deleted);
+      await ctx.events.publish({ type: "status.deleted", status: deleted });
       return true;
     });
   // Having boosted it, the actor saw it; otherwise the status must be visible to them.

@@ -7,6 +7,8 @@ import type { Visibility } from "../../domain/account.ts";
 import { AppError, notFound, unprocessable } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { createPoll } from "../polls/create-poll.ts";
+import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
 import { checkMediaIds, composeText, normalizeLanguage } from "./compose-text.ts";
 import { withIdempotency } from "./idempotency.ts";
 import { visibleStatuses } from "./visibility.ts";
@@ -22,8 +24,8 @@ export interface CreateStatusInput {
   language?: string | null | undefined;
   inReplyToId?: string | undefined;
   mediaIds?: readonly string[] | undefined;
-  /** True when the request carried `poll[…]` parameters. */
-  poll?: boolean | undefined;
+  /** The poll to attach (`poll[…]` parameters). */
+  poll?: PollParams | undefined;
   scheduledAt?: string | undefined;
   idempotencyKey?: string | undefined;
 }
@@ -52,13 +54,13 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
   ]);
   if (!account || !user) throw notFound();
 
-  // Polls need the polls store (their own issue); scheduling needs the job queue. Both are
-  // refused plainly rather than silently posting something other than what was asked.
-  if (input.poll) throw unprocessable("Validation failed: Polls are not supported yet");
+  // Scheduling is not offered yet: refused plainly rather than posting now what was asked for
+  // later.
   if (input.scheduledAt !== undefined && input.scheduledAt !== "") {
     throw unprocessable("Validation failed: Scheduled statuses are not supported yet");
   }
   const mediaIds = input.mediaIds ?? [];
+  if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
   checkMediaIds(ctx, mediaIds);
 
   const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
@@ -67,8 +69,13 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
     spoilerText: input.spoilerText ?? "",
     hasMedia: mediaIds.length > 0,
   });
+  const pollParams = input.poll ? checkPollParams(input.poll) : null;
 
   const id = ctx.ids.next();
+  // The poll is stored first, so the status never points at a poll that is not there.
+  const poll = pollParams
+    ? await createPoll(ctx, { statusId: id, accountId, poll: pollParams })
+    : null;
   const status: Status = {
     id,
     accountId,
@@ -88,7 +95,7 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
     mentionIds: composed.mentionIds,
     tags: composed.tags,
     mediaIds: [],
-    pollId: null,
+    pollId: poll?.id ?? null,
     applicationId: input.applicationId,
     local: true,
     createdAt: ctx.clock.now().toISOString(),
@@ -97,6 +104,7 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
     deletedAt: null,
   };
   await ctx.storage.statuses.put(status);
+  await ctx.events.publish({ type: "status.created", status });
   return status;
 }
 

@@ -29,5 +29,6 @@ export async function deleteStatus(
   const deleted: Status = { ...status, deleted: true, deletedAt: at };
   await ctx.storage.statuses.put(deleted);
   if (status.reblogOfId === null) await deleteReblogsOf(ctx, status.id, at);
+  await ctx.events.publish({ type: "status.deleted", status: deleted });
   return deleted;
 }

@@ -5,6 +5,8 @@
 import { AppError } from "../../domain/errors.ts";
 import type { Status, StatusEdit } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
+import { replacePoll } from "../polls/update-poll.ts";
 import { checkMediaIds, composeText, normalizeLanguage } from "./compose-text.ts";
 import { loadOwnStatus } from "./own-status.ts";
 
@@ -17,7 +19,8 @@ export interface EditStatusInput {
   sensitive?: boolean | undefined;
   language?: string | null | undefined;
   mediaIds?: readonly string[] | undefined;
-  poll?: boolean | undefined;
+  /** A new version of the poll (votes reset when its choices change); absent keeps it. */
+  poll?: PollParams | undefined;
 }
 
 function snapshotOf(ctx: ServiceContext, status: Status): StatusEdit {
@@ -38,8 +41,8 @@ function snapshotOf(ctx: ServiceContext, status: Status): StatusEdit {
 export async function editStatus(ctx: ServiceContext, input: EditStatusInput): Promise<Status> {
   const status = await loadOwnStatus(ctx, input.accountId, input.statusId);
   if (status.reblogOfId !== null) throw new AppError(403, "This action is not allowed");
-  if (input.poll) throw new AppError(422, "Validation failed: Polls are not supported yet");
   const mediaIds = input.mediaIds ?? status.mediaIds;
+  if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
   if (input.mediaIds !== undefined) checkMediaIds(ctx, input.mediaIds);
 
   const composed = await composeText(ctx, {
@@ -47,10 +50,13 @@ export async function editStatus(ctx: ServiceContext, input: EditStatusInput): P
     spoilerText: input.spoilerText ?? status.spoilerText,
     hasMedia: mediaIds.length > 0,
   });
+  const pollParams = input.poll ? checkPollParams(input.poll) : null;
   const sensitive = (input.sensitive ?? status.sensitive) || composed.spoilerText !== "";
   const language =
     input.language === undefined ? status.language : normalizeLanguage(input.language);
+  // A poll sent with the edit always changes it: its deadline starts again from now.
   const unchanged =
+    pollParams === null &&
     composed.text === status.text &&
     composed.spoilerText === status.spoilerText &&
     sensitive === status.sensitive &&
@@ -58,6 +64,7 @@ export async function editStatus(ctx: ServiceContext, input: EditStatusInput): P
   if (unchanged) return status;
 
   await ctx.storage.statusEdits.put(snapshotOf(ctx, status));
+  const poll = pollParams ? await replacePoll(ctx, status, pollParams) : null;
   const edited: Status = {
     ...status,
     text: composed.text,
@@ -67,8 +74,10 @@ export async function editStatus(ctx: ServiceContext, input: EditStatusInput): P
     language,
     mentionIds: composed.mentionIds,
     tags: composed.tags,
+    pollId: poll?.id ?? status.pollId,
     editedAt: ctx.clock.now().toISOString(),
   };
   await ctx.storage.statuses.put(edited);
+  await ctx.events.publish({ type: "status.updated", status: edited });
   return edited;
 }

@@ -7,6 +7,7 @@ import type { Edge } from "../../domain/relations.ts";
 import type { EdgeStore, Storage } from "../ports.ts";
 import { type ContractContext, ids, sorted } from "./context.ts";
 import { makeBlock, makeEdge, makeFavourite, makeFollow, makeMute } from "./fixtures.ts";
+import { makePollVote } from "./fixtures-features.ts";
 
 type Fields = { id: string; accountId: string; targetId: string };
 
@@ -36,6 +37,12 @@ export const EDGE_KINDS: EdgeKind[] = [
   { name: "bookmarks", make: makeEdge, vary: withTime },
   { name: "pins", make: makeEdge, vary: withTime },
   { name: "conversationMutes", make: makeEdge, vary: withTime },
+  {
+    name: "pollVotes",
+    make: makePollVote,
+    vary: (e) => ({ ...e, choices: [1, 2] }) as Edge,
+  },
+  { name: "announcementDismissals", make: makeEdge, vary: withTime },
 ];
 
 export function edgeStoreOf(storage: Storage, kind: EdgeKind): EdgeStore<Edge> {

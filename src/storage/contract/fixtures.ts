@@ -14,7 +14,7 @@ import type {
 import type { Status, StatusEdit } from "../../domain/status.ts";
 import type { User } from "../../domain/user.ts";
 
-const CREATED = "2025-01-02T03:04:05.000Z";
+export const CREATED = "2025-01-02T03:04:05.000Z";
 const LOCAL_ORIGIN = "https://wren.test";
 
 export function makeAccount(fields: Partial<Account> & { id: string }): Account {
@@ -145,7 +145,7 @@ export function makeStatusEdit(
   };
 }
 
-type EdgeFields = Partial<Edge> & { id: string; accountId: string; targetId: string };
+export type EdgeFields = Partial<Edge> & { id: string; accountId: string; targetId: string };
 
 /** A bare edge: bookmarks, pins and conversation mutes carry nothing more. */
 export function makeEdge(fields: EdgeFields): Edge {

@@ -5,12 +5,20 @@
 import { afterEach, beforeEach, describe } from "node:test";
 import type { Storage } from "../ports.ts";
 import { accountContract } from "./accounts.ts";
+import { announcementContract } from "./announcements.ts";
 import { authContract } from "./auth.ts";
 import type { ContractContext } from "./context.ts";
+import { conversationContract } from "./conversations.ts";
+import { customEmojiContract } from "./custom-emojis.ts";
 import { edgeContract } from "./edges.ts";
 import { idempotencyContract } from "./idempotency.ts";
+import { jobContract } from "./jobs.ts";
+import { markerContract } from "./markers.ts";
+import { notificationContract } from "./notifications.ts";
 import { persistenceContract } from "./persistence.ts";
+import { featurePersistenceContract } from "./persistence-features.ts";
 import { relationPersistenceContract } from "./persistence-relations.ts";
+import { pollContract } from "./polls.ts";
 import { statusEditContract } from "./status-edits.ts";
 import { statusFilterContract } from "./status-filters.ts";
 import { statusContract } from "./statuses.ts";
@@ -61,7 +69,15 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     timelineContract(context);
     edgeContract(context);
     idempotencyContract(context);
+    pollContract(context);
+    notificationContract(context);
+    announcementContract(context);
+    customEmojiContract(context);
+    markerContract(context);
+    conversationContract(context);
+    jobContract(context);
     persistenceContract(context);
     relationPersistenceContract(context);
+    featurePersistenceContract(context);
   });
 }

@@ -3,6 +3,7 @@
 
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { PollVote } from "../../domain/poll.ts";
 import type {
   Block,
   Bookmark,
@@ -16,12 +17,20 @@ import type {
 } from "../../domain/relations.ts";
 import type { Storage } from "../ports.ts";
 import { openAccountStore } from "./account-store.ts";
+import { openAnnouncementReactionStore } from "./announcement-reaction-store.ts";
+import { openAnnouncementStore } from "./announcement-store.ts";
 import { openAppStore } from "./app-store.ts";
 import { openAuthorizationCodeStore } from "./authorization-code-store.ts";
+import { openConversationStore } from "./conversation-store.ts";
+import { openCustomEmojiStore } from "./custom-emoji-store.ts";
 import { DurableWriter, removeLeftoverTempFiles } from "./durable-writer.ts";
 import { openEdgeStore } from "./edge-store.ts";
 import { openIdempotencyStore } from "./idempotency-store.ts";
+import { openJobStore } from "./job-store.ts";
 import { acquireLock } from "./lock.ts";
+import { openMarkerStore } from "./marker-store.ts";
+import { openNotificationStore } from "./notification-store.ts";
+import { openPollStore } from "./poll-store.ts";
 import { openStatusEditStore } from "./status-edit-store.ts";
 import { openStatusStore } from "./status-store.ts";
 import { openTokenStore } from "./token-store.ts";
@@ -56,29 +65,28 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
       pins: edges<Pin>("pins"),
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
       idempotency: openIdempotencyStore(root, writer),
+      polls: openPollStore(root, writer),
+      pollVotes: edges<PollVote>("poll-votes"),
+      notifications: openNotificationStore(root, writer),
+      announcements: openAnnouncementStore(root, writer),
+      announcementDismissals: edges<Edge>("announcement-dismissals"),
+      announcementReactions: openAnnouncementReactionStore(root, writer),
+      customEmojis: openCustomEmojiStore(root, writer),
+      markers: openMarkerStore(root, writer),
+      conversations: openConversationStore(root, writer),
+      jobs: openJobStore(root, writer),
     };
     // Opened in parallel; a failure of one still waits for the others before the lock goes.
     const opened = await Promise.allSettled(Object.values(stores));
     const failure = opened.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failure) throw failure.reason;
+    const ready = {} as { [K in keyof typeof stores]: Awaited<(typeof stores)[K]> };
+    for (const key of Object.keys(stores) as (keyof typeof stores)[]) {
+      (ready as Record<string, unknown>)[key] = await stores[key];
+    }
     let closing: Promise<void> | undefined;
     return {
-      accounts: await stores.accounts,
-      users: await stores.users,
-      apps: await stores.apps,
-      tokens: await stores.tokens,
-      authorizationCodes: await stores.authorizationCodes,
-      statuses: await stores.statuses,
-      statusEdits: await stores.statusEdits,
-      follows: await stores.follows,
-      followRequests: await stores.followRequests,
-      blocks: await stores.blocks,
-      mutes: await stores.mutes,
-      favourites: await stores.favourites,
-      bookmarks: await stores.bookmarks,
-      pins: await stores.pins,
-      conversationMutes: await stores.conversationMutes,
-      idempotency: await stores.idempotency,
+      ...ready,
       close() {
         closing ??= (async () => {
           try {

@@ -19,7 +19,7 @@ import { statusSource } from "../../../services/statuses/status-source.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
-import { booleanParam, idParam, listParam } from "../../schemas.ts";
+import { booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
 import { renderAccount } from "../account-json.ts";
 import { renderStatus, renderStatuses } from "../status-json.ts";
 
@@ -44,11 +44,29 @@ const mediaIds = z
   .optional()
   .transform((v) => v ?? undefined);
 
-/** Any `poll[…]` parameters at all; their content is for the polls work. */
-const pollPresent = z
-  .unknown()
+/** `poll[options][]`, `poll[expires_in]`, `poll[multiple]`, `poll[hide_totals]`; the poll
+ * rules themselves (counts, lengths, deadline) are the service's, with Mastodon's messages. */
+const pollObject = z
+  .object({
+    options: z
+      .union([listParam(z.union([z.string(), z.number()]).transform(String)), z.null()])
+      .optional()
+      .transform((v) => v ?? undefined),
+    expires_in: blankable(integerParam),
+    multiple: blankable(booleanParam),
+    hide_totals: blankable(booleanParam),
+  })
+  .transform((p) => ({
+    options: p.options,
+    expiresIn: p.expires_in,
+    multiple: p.multiple,
+    hideTotals: p.hide_totals,
+  }));
+
+const pollParam = z
+  .union([z.literal(""), z.null(), pollObject])
   .optional()
-  .transform((v) => v !== undefined && v !== null && v !== "");
+  .transform((v) => (v === "" || v === null ? undefined : v));
 
 const createSchema = z.object({
   status: text,
@@ -58,7 +76,7 @@ const createSchema = z.object({
   language: text,
   in_reply_to_id: blankable(idParam),
   media_ids: mediaIds,
-  poll: pollPresent,
+  poll: pollParam,
   scheduled_at: text,
 });
 
@@ -68,7 +86,7 @@ const editSchema = z.object({
   sensitive: blankable(booleanParam),
   language: z.union([z.string(), z.null()]).optional(),
   media_ids: mediaIds,
-  poll: pollPresent,
+  poll: pollParam,
 });
 
 /** Mastodon reads each id as a number, so ids that are not numeric simply match nothing. */

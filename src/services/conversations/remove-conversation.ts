@@ -1,0 +1,18 @@
+// DELETE /api/v1/conversations/:id: takes the thread off the viewer's list only; the other
+// participants keep theirs, and a new message in the thread brings it back.
+
+import type { ServiceContext } from "../context.ts";
+import { withKeyLock } from "../interactions/keyed-lock.ts";
+import { ownConversation } from "./own-conversation.ts";
+import { conversationLockKey } from "./participants.ts";
+
+export async function removeConversation(
+  ctx: ServiceContext,
+  accountId: string,
+  id: string,
+): Promise<void> {
+  const found = await ownConversation(ctx, accountId, id);
+  await withKeyLock(conversationLockKey(accountId, found.conversationId), async () => {
+    await ctx.storage.conversations.delete(id);
+  });
+}

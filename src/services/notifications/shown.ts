@@ -1,0 +1,64 @@
+// Which stored notifications a recipient is shown, with the records they refer to: those from
+// accounts that no longer exist or that the recipient now blocks, and those about statuses gone
+// or no longer visible to the recipient, are left out. Batched: one lookup per kind of record.
+
+import type { Account } from "../../domain/account.ts";
+import type { Notification, NotificationType } from "../../domain/notification.ts";
+import type { Status } from "../../domain/status.ts";
+import type { NotificationFilter } from "../../storage/ports.ts";
+import type { ServiceContext } from "../context.ts";
+import { visibleStatuses } from "../statuses/visibility.ts";
+
+export interface ShownNotification {
+  notification: Notification;
+  account: Account;
+  status: Status | null;
+}
+
+export async function shownNotifications(
+  ctx: ServiceContext,
+  recipientId: string,
+  batch: readonly Notification[],
+): Promise<(ShownNotification | undefined)[]> {
+  const fromIds = [...new Set(batch.map((n) => n.fromAccountId))];
+  const statusIds = [...new Set(batch.flatMap((n) => (n.statusId ? [n.statusId] : [])))];
+  const [accounts, blocked, statuses] = await Promise.all([
+    ctx.storage.accounts.getMany(fromIds),
+    ctx.storage.blocks.findFrom(recipientId, fromIds),
+    ctx.storage.statuses.getMany(statusIds),
+  ]);
+  const visible = new Set(
+    (await visibleStatuses(ctx, recipientId, [...statuses.values()])).map((s) => s.id),
+  );
+  return batch.map((notification) => {
+    const account = accounts.get(notification.fromAccountId);
+    if (!account || blocked.has(account.id)) return undefined;
+    if (notification.statusId === null) return { notification, account, status: null };
+    const status = statuses.get(notification.statusId);
+    return status && visible.has(status.id) ? { notification, account, status } : undefined;
+  });
+}
+
+/** Keeps the shown ones, in order. */
+export async function keepShown(
+  ctx: ServiceContext,
+  recipientId: string,
+  batch: readonly Notification[],
+): Promise<ShownNotification[]> {
+  return (await shownNotifications(ctx, recipientId, batch)).filter(
+    (n): n is ShownNotification => n !== undefined,
+  );
+}
+
+/** What a client asked to see; `types` empty means none matches (Mastodon intersects). */
+export interface NotificationQuery {
+  types: readonly NotificationType[];
+  fromAccountId?: string | undefined;
+}
+
+export function storeFilter(query: NotificationQuery): NotificationFilter {
+  return {
+    types: query.types,
+    ...(query.fromAccountId !== undefined ? { fromAccountId: query.fromAccountId } : {}),
+  };
+}
