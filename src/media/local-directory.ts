@@ -4,7 +4,7 @@
 // power cut. A reader (or a crash) therefore sees the old file or the new one, never half of one.
 
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm, unlink } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { FileHost } from "./file-host.ts";
 
@@ -59,6 +59,16 @@ export function createLocalDirectoryHost(directory: string, publicBaseUrl: strin
         throw error;
       }
       await fsyncDirectory(folder);
+    },
+
+    async get(key) {
+      assertSafeKey(key);
+      try {
+        return new Uint8Array(await readFile(join(directory, key)));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
     },
 
     async delete(key) {

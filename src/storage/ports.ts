@@ -8,6 +8,7 @@ import type { Conversation } from "../domain/conversation.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import type { Job } from "../domain/job.ts";
 import type { Marker, MarkerTimeline } from "../domain/marker.ts";
+import type { MediaAttachment } from "../domain/media.ts";
 import type { Notification, NotificationType } from "../domain/notification.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.ts";
 import type { Poll, PollVote } from "../domain/poll.ts";
@@ -268,6 +269,15 @@ export interface ConversationStore {
   listFor(accountId: string, page: IdPage): Promise<Conversation[]>;
 }
 
+export interface MediaStore {
+  get(id: string): Promise<MediaAttachment | undefined>;
+  getMany(ids: readonly string[]): Promise<Map<string, MediaAttachment>>;
+  put(media: MediaAttachment): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /** Unattached attachments created before `before` (ISO), oldest first (for cleanup). */
+  listUnattachedBefore(before: string, limit: number): Promise<MediaAttachment[]>;
+}
+
 export interface JobStore {
   get(id: string): Promise<Job | undefined>;
   put(job: Job): Promise<void>;
@@ -308,6 +318,7 @@ export interface Storage {
   readonly markers: MarkerStore;
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;
+  readonly media: MediaStore;
   /** Finishes pending writes and releases the data directory (lock file). */
   close(): Promise<void>;
 }
