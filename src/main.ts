@@ -13,10 +13,13 @@ import { createApp } from "./http/app.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
+import type { FileHost } from "./media/file-host.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
+import { createS3Host } from "./media/s3.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
 import { createEventBus } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
+import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
 import { openJsonFileStorage } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
 
@@ -78,7 +81,7 @@ export function createServices(
     storage,
     clock,
     ids,
-    files: createLocalDirectoryHost(mediaDirectory(config), `${config.publicUrl}/media`),
+    files: createFileHost(config),
     settings: instanceSettings(config),
     events: createEventBus(),
     jobs: createDurableQueue(storage.jobs, clock, ids, () => jobs.wake()),
@@ -101,9 +104,34 @@ export function mediaDirectory(config: Config): string {
   return join(config.dataDir, "media");
 }
 
+/** The configured file host; WREN_MEDIA_PUBLIC_URL, if set, is the media URL base of both. */
+export function createFileHost(config: Config): FileHost {
+  if (config.mediaDriver === "s3") {
+    // The schema refuses an s3 driver without these, so the fallbacks are never used.
+    return createS3Host({
+      endpoint: config.s3Endpoint ?? "",
+      region: config.s3Region,
+      bucket: config.s3Bucket ?? "",
+      accessKeyId: config.s3AccessKeyId ?? "",
+      secretAccessKey: config.s3SecretAccessKey ?? "",
+      forcePathStyle: config.s3ForcePathStyle,
+      ...(config.mediaPublicUrl ? { publicUrl: config.mediaPublicUrl } : {}),
+    });
+  }
+  return createLocalDirectoryHost(
+    mediaDirectory(config),
+    config.mediaPublicUrl ?? `${config.publicUrl}/media`,
+  );
+}
+
 export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {
   const storage = await openStorage(config);
   const { ctx, jobs } = createServices(config, storage, options);
+  // Only serving processes keep the hourly cleanup going (one-off commands run no jobs).
+  await ensureMediaCleanupScheduled(ctx).catch(async (error) => {
+    await storage.close();
+    throw error;
+  });
   const app = createApp({
     ctx,
     trustedProxies: config.trustedProxies,
@@ -123,7 +151,8 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
         windowSeconds: config.loginAccountRateLimitWindowSeconds,
       },
     },
-    mediaDirectory: mediaDirectory(config),
+    // Wren serves /media only for the local driver; S3 media are fetched from the bucket.
+    mediaDirectory: config.mediaDriver === "local" ? mediaDirectory(config) : null,
   });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

@@ -10,6 +10,7 @@ import type { ServiceContext } from "../services/context.ts";
 import { createPersonalToken } from "../services/oauth/create-personal-token.ts";
 import { ANNOUNCEMENT_OPERATIONS } from "./operations-announcements.ts";
 import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
+import { MEDIA_OPERATIONS } from "./operations-media.ts";
 
 export interface Operation<S extends z.ZodType> {
   args: S;
@@ -58,6 +59,7 @@ export const ADMIN_OPERATIONS = {
   }),
   ...EMOJI_OPERATIONS,
   ...ANNOUNCEMENT_OPERATIONS,
+  ...MEDIA_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;

@@ -25,6 +25,7 @@ import {
   announcementList,
 } from "./commands/announcement.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
+import { mediaPrune } from "./commands/media.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { tokenCreate } from "./commands/token-create.ts";
 
@@ -39,6 +40,7 @@ export const COMMANDS: readonly Command[] = [
   announcementCreate,
   announcementList,
   announcementDelete,
+  mediaPrune,
 ];
 
 const GROUP_SUMMARIES: Record<string, string> = {
@@ -46,6 +48,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   token: "Manage access tokens",
   emoji: "Manage custom emojis",
   announcement: "Manage announcements",
+  media: "Manage uploaded media",
 };
 
 function version(): string {

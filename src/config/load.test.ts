@@ -174,7 +174,7 @@ describe("loadConfig", () => {
   it("maps every variable to a distinct setting", () => {
     const keys = Object.values(ENV_KEYS);
     assert.equal(new Set(keys).size, keys.length);
-    for (const name of Object.keys(ENV_KEYS)) assert.match(name, /^WREN_[A-Z_]+$/);
+    for (const name of Object.keys(ENV_KEYS)) assert.match(name, /^WREN_[A-Z][A-Z0-9_]*$/);
   });
 });
 
@@ -197,5 +197,87 @@ describe("trusted proxies", () => {
         bad,
       );
     }
+  });
+});
+
+describe("media storage", () => {
+  const s3 = {
+    WREN_MEDIA_DRIVER: "s3",
+    WREN_S3_ENDPOINT: "http://127.0.0.1:9000/",
+    WREN_S3_BUCKET: "wren-media",
+    WREN_S3_ACCESS_KEY_ID: "key",
+    WREN_S3_SECRET_ACCESS_KEY: "secret",
+  };
+
+  it("defaults to the local directory with no public media URL of its own", () => {
+    const config = loadConfig({});
+    assert.equal(config.mediaDriver, "local");
+    assert.equal(config.mediaPublicUrl, undefined);
+    assert.equal(config.s3Region, "us-east-1");
+    assert.equal(config.s3ForcePathStyle, true);
+  });
+
+  it("reads the S3 settings, dropping trailing slashes from URLs", () => {
+    const config = loadConfig({
+      ...s3,
+      WREN_S3_REGION: "eu-central-1",
+      WREN_S3_FORCE_PATH_STYLE: "false",
+      WREN_MEDIA_PUBLIC_URL: "https://media.social.example/files/",
+    });
+    assert.equal(config.mediaDriver, "s3");
+    assert.equal(config.s3Endpoint, "http://127.0.0.1:9000");
+    assert.equal(config.s3Bucket, "wren-media");
+    assert.equal(config.s3AccessKeyId, "key");
+    assert.equal(config.s3SecretAccessKey, "secret");
+    assert.equal(config.s3Region, "eu-central-1");
+    assert.equal(config.s3ForcePathStyle, false);
+    assert.equal(config.mediaPublicUrl, "https://media.social.example/files");
+  });
+
+  it("names every missing S3 setting when the s3 driver is chosen", () => {
+    const problems = problemsOf(() => loadConfig({ WREN_MEDIA_DRIVER: "s3" }));
+    assert.deepEqual(problems.sort(), [
+      "WREN_S3_ACCESS_KEY_ID: required when WREN_MEDIA_DRIVER is s3",
+      "WREN_S3_BUCKET: required when WREN_MEDIA_DRIVER is s3",
+      "WREN_S3_ENDPOINT: required when WREN_MEDIA_DRIVER is s3",
+      "WREN_S3_SECRET_ACCESS_KEY: required when WREN_MEDIA_DRIVER is s3",
+    ]);
+    const { WREN_S3_BUCKET: _, ...withoutBucket } = s3;
+    assert.deepEqual(
+      problemsOf(() => loadConfig(withoutBucket)),
+      ["WREN_S3_BUCKET: required when WREN_MEDIA_DRIVER is s3"],
+    );
+  });
+
+  it("does not ask for S3 settings with the local driver", () => {
+    assert.equal(loadConfig({ WREN_S3_BUCKET: "unused-bucket" }).mediaDriver, "local");
+  });
+
+  it("refuses an unknown driver, a bad bucket name and URLs that are not http(s)", () => {
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_MEDIA_DRIVER: "ftp" }))[0] ?? "",
+      /^WREN_MEDIA_DRIVER:/,
+    );
+    assert.match(
+      problemsOf(() => loadConfig({ ...s3, WREN_S3_BUCKET: "Bad_Bucket" }))[0] ?? "",
+      /^WREN_S3_BUCKET: .*bucket name/,
+    );
+    assert.match(
+      problemsOf(() => loadConfig({ ...s3, WREN_S3_ENDPOINT: "s3.example.com" }))[0] ?? "",
+      /^WREN_S3_ENDPOINT: .*not a URL/,
+    );
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_MEDIA_PUBLIC_URL: "ftp://media.example" }))[0] ?? "",
+      /^WREN_MEDIA_PUBLIC_URL: .*http/,
+    );
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_MEDIA_PUBLIC_URL: "https://media.example/?a=1" }))[0] ??
+        "",
+      /^WREN_MEDIA_PUBLIC_URL: .*query/,
+    );
+    assert.match(
+      problemsOf(() => loadConfig({ ...s3, WREN_S3_FORCE_PATH_STYLE: "sometimes" }))[0] ?? "",
+      /^WREN_S3_FORCE_PATH_STYLE:/,
+    );
   });
 });

@@ -38,6 +38,29 @@ const origin = z
     return url.origin;
   });
 
+/** An http(s) URL that may have a path (a bucket, a CDN folder); trailing slashes are dropped. */
+const baseUrl = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `"${v}" is not a URL` });
+      return z.NEVER;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: "must start with http:// or https://" });
+      return z.NEVER;
+    }
+    if (url.search || url.hash || url.username || url.password) {
+      ctx.addIssue({ code: "custom", message: "must not have a query, fragment or credentials" });
+      return z.NEVER;
+    }
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+  });
+
 /** An IP address, or a CIDR range such as 10.0.0.0/8 or fd00::/8. */
 const addressOrRange = z.string().refine(
   (value) => {
@@ -51,34 +74,69 @@ const addressOrRange = z.string().refine(
   { message: "must be an IP address or a CIDR range (e.g. 10.0.0.0/8)" },
 );
 
-export const configSchema = z.object({
-  host: z.string().min(1).default("127.0.0.1"),
-  port: z.coerce.number().int().min(0).max(65535).default(3000),
-  dataDir: z.string().min(1).default("./data"),
-  publicUrl: origin.default("http://localhost:3000"),
-  storage: z.enum(["json-file", "postgres"]).default("json-file"),
-  registrations: z.enum(["open", "approval", "closed"]).default("closed"),
-  instanceTitle: z.string().min(1).default("Wren"),
-  instanceDescription: z.string().default("A Wren server."),
-  contactEmail: z.string().default(""),
-  maxStatusCharacters: positiveInt.default(500),
-  maxMediaAttachments: positiveInt.default(4),
-  maxImageBytes: positiveInt.default(16 * 1024 * 1024),
-  bodyLimitBytes: positiveInt.default(1024 * 1024),
-  uploadLimitBytes: positiveInt.default(100 * 1024 * 1024),
-  rateLimitRequests: positiveInt.default(300),
-  rateLimitWindowSeconds: positiveInt.default(300),
-  loginRateLimitRequests: positiveInt.default(25),
-  loginRateLimitWindowSeconds: positiveInt.default(300),
-  loginAccountRateLimitRequests: positiveInt.default(25),
-  loginAccountRateLimitWindowSeconds: positiveInt.default(3600),
-  rules: z.array(z.string().min(1)).default([]),
-  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed. */
-  trustedProxies: z.array(addressOrRange).default(["127.0.0.0/8", "::1/128"]),
-  logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
-  logFormat: z.enum(["text", "json"]).default("text"),
-  allowPrivateAddresses: booleanString.default(false),
-});
+/** Settings the S3 media driver cannot do without. */
+const S3_REQUIRED = ["s3Endpoint", "s3Bucket", "s3AccessKeyId", "s3SecretAccessKey"] as const;
+
+export const configSchema = z
+  .object({
+    host: z.string().min(1).default("127.0.0.1"),
+    port: z.coerce.number().int().min(0).max(65535).default(3000),
+    dataDir: z.string().min(1).default("./data"),
+    publicUrl: origin.default("http://localhost:3000"),
+    storage: z.enum(["json-file", "postgres"]).default("json-file"),
+    registrations: z.enum(["open", "approval", "closed"]).default("closed"),
+    instanceTitle: z.string().min(1).default("Wren"),
+    instanceDescription: z.string().default("A Wren server."),
+    contactEmail: z.string().default(""),
+    maxStatusCharacters: positiveInt.default(500),
+    maxMediaAttachments: positiveInt.default(4),
+    maxImageBytes: positiveInt.default(16 * 1024 * 1024),
+    bodyLimitBytes: positiveInt.default(1024 * 1024),
+    uploadLimitBytes: positiveInt.default(100 * 1024 * 1024),
+    rateLimitRequests: positiveInt.default(300),
+    rateLimitWindowSeconds: positiveInt.default(300),
+    loginRateLimitRequests: positiveInt.default(25),
+    loginRateLimitWindowSeconds: positiveInt.default(300),
+    loginAccountRateLimitRequests: positiveInt.default(25),
+    loginAccountRateLimitWindowSeconds: positiveInt.default(3600),
+    rules: z.array(z.string().min(1)).default([]),
+    /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed. */
+    trustedProxies: z.array(addressOrRange).default(["127.0.0.0/8", "::1/128"]),
+    logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
+    logFormat: z.enum(["text", "json"]).default("text"),
+    allowPrivateAddresses: booleanString.default(false),
+    /** Where media files live: `local` (the data directory, served by Wren) or `s3`. */
+    mediaDriver: z.enum(["local", "s3"]).default("local"),
+    /** Base URL of media files as clients fetch them; derived from the driver when unset. */
+    mediaPublicUrl: baseUrl.optional(),
+    s3Endpoint: baseUrl.optional(),
+    s3Region: z.string().trim().min(1).default("us-east-1"),
+    s3Bucket: z
+      .string()
+      .trim()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        "must be an S3 bucket name (3–63 of a-z 0-9 . -)",
+      )
+      .optional(),
+    s3AccessKeyId: z.string().trim().min(1).optional(),
+    s3SecretAccessKey: z.string().min(1).optional(),
+    /** Address buckets as `endpoint/bucket` (most self-hosted S3-compatible servers want this). */
+    s3ForcePathStyle: booleanString.default(true),
+  })
+  .superRefine((config, ctx) => {
+    if (config.mediaDriver !== "s3") return;
+    for (const key of S3_REQUIRED) {
+      if (config[key] === undefined) {
+        // The path names the setting, so the message reads "WREN_S3_BUCKET: required when …".
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: "required when WREN_MEDIA_DRIVER is s3",
+        });
+      }
+    }
+  });
 
 export type Config = z.output<typeof configSchema>;
 
@@ -107,4 +165,12 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_LOG_LEVEL: "logLevel",
   WREN_LOG_FORMAT: "logFormat",
   WREN_ALLOW_PRIVATE_ADDRESSES: "allowPrivateAddresses",
+  WREN_MEDIA_DRIVER: "mediaDriver",
+  WREN_MEDIA_PUBLIC_URL: "mediaPublicUrl",
+  WREN_S3_ENDPOINT: "s3Endpoint",
+  WREN_S3_REGION: "s3Region",
+  WREN_S3_BUCKET: "s3Bucket",
+  WREN_S3_ACCESS_KEY_ID: "s3AccessKeyId",
+  WREN_S3_SECRET_ACCESS_KEY: "s3SecretAccessKey",
+  WREN_S3_FORCE_PATH_STYLE: "s3ForcePathStyle",
 };

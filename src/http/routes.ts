@@ -16,12 +16,14 @@ import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
 import { markersRoutes } from "./mastodon/v1/markers.ts";
+import { mediaV1Routes } from "./mastodon/v1/media.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
+import { mediaV2Routes } from "./mastodon/v2/media.ts";
 import { notificationV2Routes } from "./mastodon/v2/notifications.ts";
 import { mediaFileRoutes } from "./media-files.ts";
 import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
@@ -54,6 +56,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   instanceV2Routes,
   announcementRoutes,
   customEmojiRoutes,
+  mediaV1Routes,
+  mediaV2Routes,
   mediaFileRoutes,
   defaultImageRoutes,
 ];

@@ -1,12 +1,49 @@
 // Every job type Wren runs, wired to the use case that does the work. Job handlers are thin:
 // they decode the payload and call a service.
 
+import { PROCESSING_FAILED } from "../media/processing-error.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { MEDIA_CLEANUP_JOB, runMediaCleanup } from "../services/media/cleanup-schedule.ts";
+import {
+  failMediaProcessing,
+  MEDIA_PROCESS_JOB,
+  processMedia,
+} from "../services/media/process-media.ts";
+import {
+  MEDIA_PURGE_DELETED_JOB,
+  purgeDeletedStatusMedia,
+} from "../services/media/purge-deleted-status-media.ts";
 import { POLL_EXPIRE_JOB } from "../services/polls/create-poll.ts";
 import { expirePoll } from "../services/polls/expire-poll.ts";
 import type { JobRunner } from "./runner.ts";
 
+const MEDIA_PROCESS_MAX_ATTEMPTS = 5;
+
 export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): void {
+  runner.register(MEDIA_CLEANUP_JOB, async (_payload, job) => {
+    await runMediaCleanup(ctx, job);
+  });
+  runner.register(MEDIA_PURGE_DELETED_JOB, async (payload) => {
+    if (typeof payload.statusId === "string") await purgeDeletedStatusMedia(ctx, payload.statusId);
+  });
+  // Unusable files fail at once inside processMedia; what is retried are passing troubles (file
+  // host, disk). Five attempts span about 14 minutes (10 s, 40 s, 160 s, 640 s); after the last
+  // the attachment is marked failed so the client stops waiting for it.
+  runner.register(
+    MEDIA_PROCESS_JOB,
+    async (payload, job) => {
+      if (typeof payload.mediaId !== "string") return;
+      try {
+        await processMedia(ctx, payload.mediaId);
+      } catch (error) {
+        if (job.attempts + 1 >= MEDIA_PROCESS_MAX_ATTEMPTS) {
+          await failMediaProcessing(ctx, payload.mediaId, PROCESSING_FAILED);
+        }
+        throw error;
+      }
+    },
+    { maxAttempts: MEDIA_PROCESS_MAX_ATTEMPTS },
+  );
   runner.register(POLL_EXPIRE_JOB, async (payload) => {
     // A payload without a poll id can never succeed: nothing to do rather than retrying.
     if (typeof payload.pollId === "string") await expirePoll(ctx, payload.pollId);

@@ -5,6 +5,7 @@
 
 import type { Account } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
+import type { MediaAttachment } from "../domain/media.ts";
 import type { OAuthApp } from "../domain/oauth.ts";
 import type { Status } from "../domain/status.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -37,6 +38,8 @@ export interface StatusView {
   viewer: StatusViewerFlags | null;
   /** The poll attached to the status, if any. */
   poll: PollView | null;
+  /** The status's attachments that still exist, in the order of its mediaIds. */
+  media: MediaAttachment[];
   /** Custom emojis used in the text and content warning. */
   emojis: CustomEmoji[];
 }
@@ -51,6 +54,7 @@ interface Batch {
   pinned: Set<string>;
   mutedConversations: Set<string>;
   polls: Map<string, PollView>;
+  media: Map<string, MediaAttachment>;
   emojis: Map<string, CustomEmoji[]>;
 }
 
@@ -126,6 +130,10 @@ function buildView(
     reblogsCount: counts?.reblogs ?? 0,
     favouritesCount: counts?.favourites ?? 0,
     poll: status.pollId ? (batch.polls.get(status.pollId) ?? null) : null,
+    media: status.mediaIds.flatMap((id) => {
+      const m = batch.media.get(id);
+      return m ? [m] : [];
+    }),
     emojis: withPollEmojis(
       batch.emojis.get(status.id) ?? [],
       status.pollId ? batch.polls.get(status.pollId) : undefined,
@@ -171,7 +179,8 @@ export async function loadStatusViews(
   // Counters belong to originals; a reblog wrapper shows zeros as in Mastodon.
   const counted = unique.filter((s) => s.reblogOfId === null).map((s) => s.id);
 
-  const [accounts, apps, counts, sets, polls] = await Promise.all([
+  const mediaIds = [...new Set(unique.flatMap((s) => s.mediaIds))];
+  const [accounts, apps, counts, sets, polls, media] = await Promise.all([
     storage.accounts.getMany(accountIds),
     mapOf(appIds, (id) => storage.apps.get(id)),
     mapOf(counted, async (id) => {
@@ -188,6 +197,7 @@ export async function loadStatusViews(
       unique.flatMap((s) => (s.pollId ? [s.pollId] : [])),
       viewerId,
     ),
+    mediaIds.length > 0 ? storage.media.getMany(mediaIds) : new Map<string, MediaAttachment>(),
   ]);
   const authorIds = new Set(unique.map((s) => s.accountId));
   const authors = [...accounts.values()].filter((a) => authorIds.has(a.id));
@@ -210,6 +220,7 @@ export async function loadStatusViews(
     pinned: sets?.pinned ?? new Set(),
     mutedConversations: sets?.mutedConversations ?? new Set(),
     polls,
+    media,
     emojis: new Map(unique.map((s, i) => [s.id, emojiLists[i] ?? []])),
   };
 

@@ -43,9 +43,16 @@ async function startServe(dataDir: string, port: number): Promise<ChildProcess> 
   throw new Error("wren serve did not start within 20 s");
 }
 
-/** Registers apps as fast as it can until the server dies; returns the acknowledged client ids. */
-async function writeUntilDeath(port: number): Promise<string[]> {
+/**
+ * Registers apps as fast as it can until the server dies; returns the acknowledged client ids.
+ * `firstAck` resolves once one write is acknowledged, so the kill always lands mid-traffic.
+ */
+function writeUntilDeath(port: number): { done: Promise<string[]>; firstAck: Promise<void> } {
   const acked: string[] = [];
+  let ackedOnce: () => void = () => {};
+  const firstAck = new Promise<void>((resolve) => {
+    ackedOnce = resolve;
+  });
   const writer = async (n: number) => {
     for (let i = 0; ; i++) {
       try {
@@ -60,14 +67,15 @@ async function writeUntilDeath(port: number): Promise<string[]> {
         if (res.status !== 200) throw new Error(`unexpected status ${res.status}`);
         const body = (await res.json()) as { client_id: string };
         acked.push(body.client_id);
+        ackedOnce();
       } catch (error) {
         if ((error as Error).message.startsWith("unexpected")) throw error;
         return; // connection refused or reset: the server is gone
       }
     }
   };
-  await Promise.all(Array.from({ length: WRITERS }, (_, n) => writer(n)));
-  return acked;
+  const done = Promise.all(Array.from({ length: WRITERS }, (_, n) => writer(n))).then(() => acked);
+  return { done, firstAck };
 }
 
 async function allJsonFiles(dir: string): Promise<string[]> {
@@ -93,10 +101,12 @@ describe("server crash safety", () => {
       const child = await startServe(dataDir, port);
       const exited = new Promise((r) => child.once("exit", r));
       const writing = writeUntilDeath(port);
-      await new Promise((r) => setTimeout(r, 150 + Math.random() * 450));
+      // Kill at a random moment once writes are flowing (a loaded machine may take a while).
+      await Promise.race([writing.firstAck, writing.done]);
+      await new Promise((r) => setTimeout(r, Math.random() * 400));
       child.kill("SIGKILL");
       await exited;
-      const acked = await writing;
+      const acked = await writing.done;
       assert.ok(acked.length > 0, `cycle ${cycle}: some writes were acknowledged`);
       acknowledged.push(...acked);
 

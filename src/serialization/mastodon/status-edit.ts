@@ -1,8 +1,10 @@
 // Mastodon's StatusEdit (one version in a status's history) and StatusSource (the typed text
 // behind a status, for editing). Pure.
 
+import type { MediaAttachment } from "../../domain/media.ts";
 import type { StatusEdit } from "../../domain/status.ts";
-import type { AccountJson } from "./account.ts";
+import type { AccountJson, UrlContext } from "./account.ts";
+import { type MediaAttachmentJson, serializeMediaAttachment } from "./media-attachment.ts";
 
 export interface StatusEditJson {
   content: string;
@@ -10,7 +12,7 @@ export interface StatusEditJson {
   sensitive: boolean;
   created_at: string;
   account: AccountJson;
-  media_attachments: unknown[];
+  media_attachments: MediaAttachmentJson[];
   emojis: never[];
 }
 
@@ -20,16 +22,26 @@ export interface StatusSourceJson {
   spoiler_text: string;
 }
 
-/** `account` is the author's serialised account (the same for every version). */
-export function serializeStatusEdit(edit: StatusEdit, account: AccountJson): StatusEditJson {
+/**
+ * `account` is the author's serialised account (the same for every version); `media` holds the
+ * attachments of the status's versions by id (a version lists those of its mediaIds still there).
+ */
+export function serializeStatusEdit(
+  edit: StatusEdit,
+  account: AccountJson,
+  media: ReadonlyMap<string, MediaAttachment>,
+  urls: UrlContext,
+): StatusEditJson {
   return {
     content: edit.contentHtml,
     spoiler_text: edit.spoilerText,
     sensitive: edit.sensitive,
     created_at: edit.createdAt,
     account,
-    // Attachments come with the media store; no version can have any yet.
-    media_attachments: [],
+    media_attachments: edit.mediaIds.flatMap((id) => {
+      const m = media.get(id);
+      return m ? [serializeMediaAttachment(m, urls)] : [];
+    }),
     emojis: [],
   };
 }

@@ -4,6 +4,7 @@
 import type { StatusView } from "../../views/status-view.ts";
 import { type AccountJson, serializeAccount, type UrlContext } from "./account.ts";
 import { type CustomEmojiJson, serializeCustomEmojis } from "./custom-emoji.ts";
+import { type MediaAttachmentJson, serializeMediaAttachment } from "./media-attachment.ts";
 import { type MentionJson, serializeMention } from "./mention.ts";
 import { type PollJson, serializePoll } from "./poll.ts";
 import { serializeTag, type TagJson } from "./tag.ts";
@@ -18,7 +19,7 @@ export interface StatusJson {
   visibility: string;
   sensitive: boolean;
   spoiler_text: string;
-  media_attachments: unknown[];
+  media_attachments: MediaAttachmentJson[];
   application?: { name: string; website: string | null } | null;
   mentions: MentionJson[];
   tags: TagJson[];
@@ -65,8 +66,7 @@ export function serializeStatus(
     visibility: status.visibility,
     sensitive: status.sensitive,
     spoiler_text: status.spoilerText,
-    // Attachments are hydrated once the media store exists; until then statuses have none.
-    media_attachments: [],
+    media_attachments: view.media.map((m) => serializeMediaAttachment(m, urls)),
     // Mastodon shows the posting app by default (the author can opt out; Wren has no such
     // setting yet). Remote statuses never carry one.
     application: view.application,

@@ -84,20 +84,6 @@ export async function composeText(
   };
 }
 
-/** Media ids are checked here until the media store exists: no id can be attached yet. */
-export function checkMediaIds(ctx: ServiceContext, mediaIds: readonly string[]): void {
-  if (mediaIds.length > ctx.settings.maxMediaAttachments) {
-    throw unprocessable(
-      `Validation failed: Cannot attach more than ${ctx.settings.maxMediaAttachments} files`,
-    );
-  }
-  if (mediaIds.length > 0) {
-    throw unprocessable(
-      `Validation failed: Media ${mediaIds.join(", ")} not found or already attached to another post`,
-    );
-  }
-}
-
 /** ISO 639 code (with an optional region, as Mastodon's `zh-TW`), or null when not one. */
 export function normalizeLanguage(value: string | null | undefined): string | null {
   if (!value) return null;

@@ -7,9 +7,11 @@ import type { Visibility } from "../../domain/account.ts";
 import { AppError, notFound, unprocessable } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
+import { withAttachLock } from "../media/media-lock.ts";
 import { createPoll } from "../polls/create-poll.ts";
 import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
-import { checkMediaIds, composeText, normalizeLanguage } from "./compose-text.ts";
+import { composeText, normalizeLanguage } from "./compose-text.ts";
 import { withIdempotency } from "./idempotency.ts";
 import { visibleStatuses } from "./visibility.ts";
 
@@ -61,7 +63,7 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
   }
   const mediaIds = input.mediaIds ?? [];
   if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
-  checkMediaIds(ctx, mediaIds);
+  const media = await checkAttachable(ctx, { accountId, mediaIds });
 
   const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
   const composed = await composeText(ctx, {
@@ -94,7 +96,7 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
     reblogOfId: null,
     mentionIds: composed.mentionIds,
     tags: composed.tags,
-    mediaIds: [],
+    mediaIds: media.map((m) => m.id),
     pollId: poll?.id ?? null,
     applicationId: input.applicationId,
     local: true,
@@ -103,11 +105,16 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
     deleted: false,
     deletedAt: null,
   };
-  await ctx.storage.statuses.put(status);
+  await withAttachedMedia(ctx, media, id, () => ctx.storage.statuses.put(status));
   await ctx.events.publish({ type: "status.created", status });
   return status;
 }
 
 export async function createStatus(ctx: ServiceContext, input: CreateStatusInput): Promise<Status> {
-  return withIdempotency(ctx, input.accountId, input.idempotencyKey, () => post(ctx, input));
+  // Posts with media run one at a time per account, so two cannot take the same upload.
+  const run = () =>
+    input.mediaIds && input.mediaIds.length > 0
+      ? withAttachLock(input.accountId, () => post(ctx, input))
+      : post(ctx, input);
+  return withIdempotency(ctx, input.accountId, input.idempotencyKey, run);
 }

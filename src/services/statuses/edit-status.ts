@@ -1,13 +1,23 @@
 // Editing a status (PUT /api/v1/statuses/:id). The version being replaced is kept as a
 // StatusEdit, so the history lists every version: the stored edits (oldest first) and then the
-// current status. Visibility and the reply target cannot change, as in Mastodon.
+// current status. Visibility and the reply target cannot change, as in Mastodon. media_ids[]
+// replaces the attachments (absent keeps them); media_attributes[] changes the description, focal
+// point or preview of the status's attachments, and such a change alone is an edit too.
 
-import { AppError } from "../../domain/errors.ts";
+import { AppError, notFound } from "../../domain/errors.ts";
 import type { Status, StatusEdit } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
+import { withAttachLock } from "../media/media-lock.ts";
+import {
+  applyMediaChanges,
+  type MediaChanges,
+  type PreparedMediaChanges,
+  prepareMediaChanges,
+} from "../media/update-media.ts";
 import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
 import { replacePoll } from "../polls/update-poll.ts";
-import { checkMediaIds, composeText, normalizeLanguage } from "./compose-text.ts";
+import { composeText, normalizeLanguage } from "./compose-text.ts";
 import { loadOwnStatus } from "./own-status.ts";
 
 export interface EditStatusInput {
@@ -19,6 +29,8 @@ export interface EditStatusInput {
   sensitive?: boolean | undefined;
   language?: string | null | undefined;
   mediaIds?: readonly string[] | undefined;
+  /** Changes to attachments of the edited status (others are ignored, as in Mastodon). */
+  mediaAttributes?: readonly (MediaChanges & { id: string })[] | undefined;
   /** A new version of the poll (votes reset when its choices change); absent keeps it. */
   poll?: PollParams | undefined;
 }
@@ -38,19 +50,75 @@ function snapshotOf(ctx: ServiceContext, status: Status): StatusEdit {
   };
 }
 
+const sameIds = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** Checks (and processes previews of) the attribute changes for the attachments kept. */
+async function prepareAttributes(
+  ctx: ServiceContext,
+  mediaIds: readonly string[],
+  attributes: EditStatusInput["mediaAttributes"],
+): Promise<{ id: string; changes: PreparedMediaChanges }[]> {
+  const kept = new Set(mediaIds);
+  const relevant = (attributes ?? []).filter((a) => kept.has(a.id));
+  return Promise.all(
+    relevant.map(async (a) => ({ id: a.id, changes: await prepareMediaChanges(ctx, a) })),
+  );
+}
+
+/** Applies attribute changes; true when one of them is visible to readers. */
+async function applyAttributes(
+  ctx: ServiceContext,
+  status: Status,
+  prepared: { id: string; changes: PreparedMediaChanges }[],
+): Promise<boolean> {
+  let significant = false;
+  for (const { id, changes } of prepared) {
+    const applied = await applyMediaChanges(ctx, id, changes, (media) => {
+      const usable =
+        media?.accountId === status.accountId &&
+        (media.statusId === null || media.statusId === status.id);
+      if (!media || !usable) throw notFound();
+      return media;
+    });
+    significant ||= applied.significant;
+  }
+  return significant;
+}
+
 export async function editStatus(ctx: ServiceContext, input: EditStatusInput): Promise<Status> {
+  // Edits that attach media run one at a time per account, like posts with media.
+  if (input.mediaIds && input.mediaIds.length > 0) {
+    return withAttachLock(input.accountId, () => edit(ctx, input));
+  }
+  return edit(ctx, input);
+}
+
+async function edit(ctx: ServiceContext, input: EditStatusInput): Promise<Status> {
   const status = await loadOwnStatus(ctx, input.accountId, input.statusId);
   if (status.reblogOfId !== null) throw new AppError(403, "This action is not allowed");
   const mediaIds = input.mediaIds ?? status.mediaIds;
   if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
-  if (input.mediaIds !== undefined) checkMediaIds(ctx, input.mediaIds);
+  const media =
+    input.mediaIds === undefined
+      ? null
+      : await checkAttachable(ctx, {
+          accountId: input.accountId,
+          mediaIds: input.mediaIds,
+          statusId: status.id,
+        });
+  const nextMediaIds = media ? media.map((m) => m.id) : status.mediaIds;
 
   const composed = await composeText(ctx, {
     text: input.text ?? status.text,
     spoilerText: input.spoilerText ?? status.spoilerText,
-    hasMedia: mediaIds.length > 0,
+    hasMedia: nextMediaIds.length > 0,
   });
   const pollParams = input.poll ? checkPollParams(input.poll) : null;
+  const attributes = await prepareAttributes(ctx, nextMediaIds, input.mediaAttributes);
+  // Everything is checked; attribute changes are the first write.
+  const mediaChanged =
+    (await applyAttributes(ctx, status, attributes)) || !sameIds(nextMediaIds, status.mediaIds);
   const sensitive = (input.sensitive ?? status.sensitive) || composed.spoilerText !== "";
   const language =
     input.language === undefined ? status.language : normalizeLanguage(input.language);
@@ -60,7 +128,8 @@ export async function editStatus(ctx: ServiceContext, input: EditStatusInput): P
     composed.text === status.text &&
     composed.spoilerText === status.spoilerText &&
     sensitive === status.sensitive &&
-    language === status.language;
+    language === status.language &&
+    !mediaChanged;
   if (unchanged) return status;
 
   await ctx.storage.statusEdits.put(snapshotOf(ctx, status));
@@ -74,10 +143,11 @@ export async function editStatus(ctx: ServiceContext, input: EditStatusInput): P
     language,
     mentionIds: composed.mentionIds,
     tags: composed.tags,
+    mediaIds: nextMediaIds,
     pollId: poll?.id ?? status.pollId,
     editedAt: ctx.clock.now().toISOString(),
   };
-  await ctx.storage.statuses.put(edited);
+  await withAttachedMedia(ctx, media ?? [], status.id, () => ctx.storage.statuses.put(edited));
   await ctx.events.publish({ type: "status.updated", status: edited });
   return edited;
 }

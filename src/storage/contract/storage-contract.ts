@@ -14,6 +14,7 @@ import { edgeContract } from "./edges.ts";
 import { idempotencyContract } from "./idempotency.ts";
 import { jobContract } from "./jobs.ts";
 import { markerContract } from "./markers.ts";
+import { mediaContract } from "./media.ts";
 import { notificationContract } from "./notifications.ts";
 import { persistenceContract } from "./persistence.ts";
 import { featurePersistenceContract } from "./persistence-features.ts";
@@ -76,6 +77,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     markerContract(context);
     conversationContract(context);
     jobContract(context);
+    mediaContract(context);
     persistenceContract(context);
     relationPersistenceContract(context);
     featurePersistenceContract(context);

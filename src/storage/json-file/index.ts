@@ -29,6 +29,7 @@ import { openIdempotencyStore } from "./idempotency-store.ts";
 import { openJobStore } from "./job-store.ts";
 import { acquireLock } from "./lock.ts";
 import { openMarkerStore } from "./marker-store.ts";
+import { openMediaStore } from "./media-store.ts";
 import { openNotificationStore } from "./notification-store.ts";
 import { openPollStore } from "./poll-store.ts";
 import { openStatusEditStore } from "./status-edit-store.ts";
@@ -75,6 +76,7 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
       markers: openMarkerStore(root, writer),
       conversations: openConversationStore(root, writer),
       jobs: openJobStore(root, writer),
+      media: openMediaStore(root, writer),
     };
     // Opened in parallel; a failure of one still waits for the others before the lock goes.
     const opened = await Promise.allSettled(Object.values(stores));

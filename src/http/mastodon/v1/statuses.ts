@@ -20,7 +20,8 @@ import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
-import { renderAccount } from "../account-json.ts";
+import { renderAccount, urlContext } from "../account-json.ts";
+import { bytesOf, mediaAttributesParam } from "../media-params.ts";
 import { renderStatus, renderStatuses } from "../status-json.ts";
 
 const STATUS = "/api/v1/statuses/:id{[0-9]+}";
@@ -86,6 +87,7 @@ const editSchema = z.object({
   sensitive: blankable(booleanParam),
   language: z.union([z.string(), z.null()]).optional(),
   media_ids: mediaIds,
+  media_attributes: mediaAttributesParam,
   poll: pollParam,
 });
 
@@ -155,6 +157,14 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
       sensitive: params.sensitive,
       language: params.language,
       mediaIds: params.media_ids,
+      mediaAttributes: params.media_attributes
+        ? await Promise.all(
+            params.media_attributes.map(async ({ thumbnail, ...rest }) => ({
+              ...rest,
+              thumbnail: await bytesOf(thumbnail),
+            })),
+          )
+        : undefined,
       poll: params.poll,
     });
     return c.json(await renderStatus(ctx, status, viewer.account.id));
@@ -166,7 +176,11 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
     const author = authorId ? await ctx.storage.accounts.get(authorId) : undefined;
     if (!author) throw notFound();
     const account = await renderAccount(ctx, author);
-    return c.json(versions.map((version) => serializeStatusEdit(version, account)));
+    const media = await ctx.storage.media.getMany([
+      ...new Set(versions.flatMap((v) => v.mediaIds)),
+    ]);
+    const urls = urlContext(ctx);
+    return c.json(versions.map((version) => serializeStatusEdit(version, account, media, urls)));
   });
 
   app.get(`${STATUS}/source`, access({ scopes: ["read:statuses"], user: true }), async (c) => {

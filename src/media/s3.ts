@@ -1,0 +1,121 @@
+// The S3 file host: files in a bucket of any S3-compatible service (AWS S3, MinIO, Garage,
+// Ceph, R2…), fetched by clients straight from the bucket's public URL (or a CDN in front of it),
+// so media traffic never passes through Wren. Keys are the same server-made keys as for the local
+// directory, checked by the same rule.
+
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import type { FileHost } from "./file-host.ts";
+import { isSafeKey } from "./local-directory.ts";
+
+export interface S3HostOptions {
+  /** The service's base URL, e.g. `https://s3.eu-central-1.amazonaws.com` or `http://127.0.0.1:9000`. */
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `endpoint/bucket/key` addressing instead of `bucket.endpoint/key`. */
+  forcePathStyle: boolean;
+  /** Base URL clients fetch files from; defaults to the bucket's own URL. */
+  publicUrl?: string;
+}
+
+// Keys never change meaning: a new version of a file always gets a new key, so caches may keep
+// a file for good (the same policy as the local directory's /media route).
+const CACHE_CONTROL = "public, max-age=31536000, immutable";
+
+/** The bucket's own URL: `endpoint/bucket` in path style, `bucket.endpoint-host` otherwise. */
+export function defaultS3PublicUrl(endpoint: string, bucket: string, forcePathStyle: boolean) {
+  const url = new URL(endpoint);
+  const path = url.pathname.replace(/\/+$/, "");
+  if (forcePathStyle) return `${url.origin}${path}/${bucket}`;
+  return `${url.protocol}//${bucket}.${url.host}${path}`;
+}
+
+function assertSafeKey(key: string): void {
+  if (!isSafeKey(key)) throw new Error(`Unsafe file key: ${JSON.stringify(key)}`);
+}
+
+/** True for "there is no such object" answers (NoSuchKey on GET, a bare 404 on HEAD-like calls). */
+function isMissing(error: unknown): boolean {
+  if (!(error instanceof S3ServiceException)) return false;
+  return (
+    error.name === "NoSuchKey" ||
+    error.name === "NotFound" ||
+    error.$metadata.httpStatusCode === 404
+  );
+}
+
+export function createS3Host(options: S3HostOptions): FileHost {
+  const client = new S3Client({
+    endpoint: options.endpoint,
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    credentials: {
+      accessKeyId: options.accessKeyId,
+      secretAccessKey: options.secretAccessKey,
+    },
+    // Many S3-compatible servers do not understand the SDK's default aws-chunked upload framing
+    // (with trailing checksums) and would store the framing inside the object (DESIGN §6).
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    // A stuck storage service must fail the upload (and let the job retry), not hang it.
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+  });
+  const base = (
+    options.publicUrl ??
+    defaultS3PublicUrl(options.endpoint, options.bucket, options.forcePathStyle)
+  ).replace(/\/+$/, "");
+
+  return {
+    async put(key, bytes, contentType) {
+      assertSafeKey(key);
+      await client.send(
+        new PutObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          Body: bytes,
+          ContentLength: bytes.byteLength,
+          ContentType: contentType,
+          CacheControl: CACHE_CONTROL,
+        }),
+      );
+    },
+
+    async get(key) {
+      assertSafeKey(key);
+      try {
+        const answer = await client.send(
+          new GetObjectCommand({ Bucket: options.bucket, Key: key }),
+        );
+        if (!answer.Body) return null;
+        return await answer.Body.transformToByteArray();
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+
+    async delete(key) {
+      assertSafeKey(key);
+      try {
+        // S3 answers 204 for a key that is not there; some compatible servers answer 404.
+        await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
+      } catch (error) {
+        if (isMissing(error)) return;
+        throw error;
+      }
+    },
+
+    url(key) {
+      assertSafeKey(key);
+      return `${base}/${key}`;
+    },
+  };
+}
