@@ -16,7 +16,8 @@ export interface MediaDimensions {
 
 /** Mastodon's `meta`: the original's and the preview's facts, plus timing for video/audio. */
 export interface MediaMeta {
-  original?: MediaDimensions & {
+  /** Images and video have dimensions; audio has only its timing. */
+  original?: Partial<MediaDimensions> & {
     duration?: number;
     frame_rate?: string;
     bitrate?: number;

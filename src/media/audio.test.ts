@@ -39,6 +39,9 @@ describe("processAudio", { skip }, () => {
       const duration = result.meta?.duration ?? 0;
       assert.ok(Math.abs(duration - seconds) < 0.1, `duration ${duration}, expected ${seconds}`);
       assert.match(result.meta?.length ?? "", /^0:00:0\d\.\d\d$/);
+      assert.equal(result.meta?.original?.duration, duration);
+      assert.ok((result.meta?.original?.bitrate ?? 0) > 0, "the MP3's bitrate is reported");
+      assert.equal(result.meta?.original?.width, undefined);
       assert.equal(result.preview, null, "no cover art, no preview");
       assert.equal(result.blurhash, null);
     });

@@ -88,6 +88,15 @@ export async function transcodeAudio(
     preview: cover?.file ?? null,
     meta: {
       ...(duration !== null ? { duration, length: lengthOf(duration) } : {}),
+      // Mastodon also reports the audio's own timing under `original`.
+      ...(duration !== null
+        ? {
+            original: {
+              duration,
+              ...(result.bitrate !== null ? { bitrate: result.bitrate } : {}),
+            },
+          }
+        : {}),
       ...(cover ? { small: cover.small } : {}),
     },
     blurhash: cover?.blurhash ?? null,
