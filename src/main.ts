@@ -9,6 +9,7 @@ import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
 import { createIdGenerator } from "./domain/ids.ts";
+import { createWrenFederation } from "./federation/federation.ts";
 import { createApp } from "./http/app.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
@@ -132,8 +133,10 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     await storage.close();
     throw error;
   });
+  const federation = createWrenFederation(ctx);
   const app = createApp({
     ctx,
+    federationFetch: federation.fetch,
     trustedProxies: config.trustedProxies,
     limits: {
       bodyBytes: config.bodyLimitBytes,

@@ -26,6 +26,12 @@ function isUpload(path: string): boolean {
   return UPLOAD_PATHS.has(path) || path.startsWith("/api/v1/media/");
 }
 
+const NEVER_FEDERATION = ["/api/", "/oauth/", "/media/"];
+
+function mayBeFederation(path: string): boolean {
+  return !NEVER_FEDERATION.some((prefix) => path.startsWith(prefix));
+}
+
 export function createApp(deps: HttpDeps): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   app.onError(handleError);
@@ -41,6 +47,19 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
   const ordinaryLimit = bodyLimit({ maxSize: deps.limits.bodyBytes, onError: tooLarge });
   const uploadLimit = bodyLimit({ maxSize: deps.limits.uploadBytes, onError: tooLarge });
   app.use((c, next) => (isUpload(c.req.path) ? uploadLimit(c, next) : ordinaryLimit(c, next)));
+
+  const federationFetch = deps.federationFetch;
+  if (federationFetch) {
+    // Before the routes, after the body limits (inboxes take POSTs). The client API, OAuth
+    // and media are never federation's, so they skip the detour.
+    app.use(async (c, next) => {
+      if (!mayBeFederation(c.req.path)) return next();
+      return federationFetch(c.req.raw, async () => {
+        await next();
+        return c.res;
+      });
+    });
+  }
 
   app.use("/api/*", rateLimit(deps.limits.rateLimit, deps.ctx.clock));
 

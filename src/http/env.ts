@@ -41,4 +41,10 @@ export interface HttpDeps {
   limits: HttpLimits;
   /** Directory served under /media when the local file host is used; null otherwise. */
   mediaDirectory: string | null;
+  /**
+   * The federation's request handler (main.ts passes it; http never imports federation). It
+   * answers what it owns (actors, WebFinger, NodeInfo…) and calls `next` for everything else,
+   * including browsers asking an actor or note URL for HTML.
+   */
+  federationFetch?: (request: Request, next: () => Promise<Response>) => Promise<Response>;
 }

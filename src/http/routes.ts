@@ -30,6 +30,7 @@ import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOAuthMetadataRoutes } from "./oauth/metadata.ts";
 import { registerTokenRoutes } from "./oauth/token.ts";
 import { registerUserinfoRoutes } from "./oauth/userinfo.ts";
+import { webPageRoutes } from "./web/routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
   registerAppsRoutes,
@@ -60,4 +61,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   mediaV2Routes,
   mediaFileRoutes,
   defaultImageRoutes,
+  webPageRoutes,
 ];

@@ -290,6 +290,38 @@ export interface JobStore {
   failed(limit: number): Promise<Job[]>;
 }
 
+/** One entry of the key–value store (protocol caches, key pairs, idempotence marks). */
+export interface KvEntry {
+  /** A path of one or more non-empty segments, e.g. `["_fedify", "remoteDocument", url]`. */
+  key: readonly string[];
+  /** Any JSON value. */
+  value: unknown;
+  /** ISO time after which the entry counts as absent; null: kept until deleted. */
+  expiresAt: string | null;
+}
+
+/**
+ * A durable key–value store, the persistence behind Fedify's KvStore. Expiry is the caller's
+ * to apply (it owns the clock): entries past `expiresAt` are still returned until pruned.
+ */
+export interface KvStore {
+  get(key: readonly string[]): Promise<KvEntry | undefined>;
+  /** Creates or replaces the entry. */
+  set(entry: KvEntry): Promise<void>;
+  /** Removes the entry; false when there was none. */
+  delete(key: readonly string[]): Promise<boolean>;
+  /**
+   * Writes `next` only if the current value of its key equals `expected` (JSON equality;
+   * undefined: only if absent), atomically with respect to other writes of the key. An entry
+   * expired at `now` (ISO) counts as absent. True when it wrote.
+   */
+  compareAndSet(expected: unknown, next: KvEntry, now: string): Promise<boolean>;
+  /** Entries whose key starts with all of `prefix`'s segments (all entries for []), by key. */
+  list(prefix: readonly string[]): Promise<KvEntry[]>;
+  /** Removes entries that expired before `now` (ISO); returns how many. */
+  pruneExpired(now: string): Promise<number>;
+}
+
 export interface Storage {
   readonly accounts: AccountStore;
   readonly users: UserStore;
@@ -319,6 +351,8 @@ export interface Storage {
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;
   readonly media: MediaStore;
+  /** Federation state: remote document caches, actor key pairs, idempotence marks. */
+  readonly kv: KvStore;
   /** Finishes pending writes and releases the data directory (lock file). */
   close(): Promise<void>;
 }

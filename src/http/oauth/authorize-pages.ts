@@ -1,7 +1,8 @@
 // The pages of the authorization step: the sign-in and consent form, the out-of-band code, the
 // error page, and the self-posting form of response_mode=form_post.
 
-import { escapeHtml, page } from "./html.ts";
+import { escapeHtml } from "../web/html.ts";
+import { page } from "./html.ts";
 
 const TOP_LEVEL: Record<string, string> = {
   read: "Read all your account's data",

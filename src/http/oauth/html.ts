@@ -2,24 +2,12 @@
 // scripts, no external assets (an empty data: icon keeps browsers from asking for /favicon.ico).
 // Every interpolated value goes through escapeHtml.
 
-import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { HttpEnv } from "../env.ts";
+import { contentSecurityPolicy, escapeHtml, inlineStyle } from "../web/html.ts";
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ESCAPES[ch] as string);
-}
-
-const STYLE = `
+const STYLE = inlineStyle(`
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#f6f8fa;--card:#fff;--line:#d1d9e0;--accent:#5b3cc4;--accent-fg:#fff;--error:#b42318}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#161b22;--line:#3d444d;--accent:#a08cf0;--accent-fg:#0d1117;--error:#ff7b72}}
 *{box-sizing:border-box}
@@ -42,18 +30,10 @@ button.secondary{background:transparent;color:var(--fg);border-color:var(--line)
 .error{color:var(--error);border:1px solid currentColor;border-radius:8px;padding:.5rem .75rem}
 .code{font-size:1.1rem;word-break:break-all;padding:.75rem;border:1px dashed var(--line);border-radius:8px;user-select:all}
 a{color:var(--accent)}
-`;
-
-const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
+`);
 
 /** No scripts at all, no framing (the consent button must not be clickjacked), no referrers. */
-const CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${STYLE_HASH}'`,
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
+const CSP = contentSecurityPolicy({ style: STYLE });
 
 export function page(title: string, body: string, lang = "en"): string {
   return `<!doctype html>
@@ -65,7 +45,7 @@ export function page(title: string, body: string, lang = "en"): string {
 <meta name="robots" content="noindex">
 <link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE.css}</style>
 </head>
 <body>
 <main>

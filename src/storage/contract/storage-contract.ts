@@ -13,6 +13,7 @@ import { customEmojiContract } from "./custom-emojis.ts";
 import { edgeContract } from "./edges.ts";
 import { idempotencyContract } from "./idempotency.ts";
 import { jobContract } from "./jobs.ts";
+import { kvContract } from "./kv.ts";
 import { markerContract } from "./markers.ts";
 import { mediaContract } from "./media.ts";
 import { notificationContract } from "./notifications.ts";
@@ -78,6 +79,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     conversationContract(context);
     jobContract(context);
     mediaContract(context);
+    kvContract(context);
     persistenceContract(context);
     relationPersistenceContract(context);
     featurePersistenceContract(context);

@@ -27,6 +27,7 @@ import { DurableWriter, removeLeftoverTempFiles } from "./durable-writer.ts";
 import { openEdgeStore } from "./edge-store.ts";
 import { openIdempotencyStore } from "./idempotency-store.ts";
 import { openJobStore } from "./job-store.ts";
+import { openKvStore } from "./kv-store.ts";
 import { acquireLock } from "./lock.ts";
 import { openMarkerStore } from "./marker-store.ts";
 import { openMediaStore } from "./media-store.ts";
@@ -77,6 +78,7 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
       conversations: openConversationStore(root, writer),
       jobs: openJobStore(root, writer),
       media: openMediaStore(root, writer),
+      kv: openKvStore(root, writer),
     };
     // Opened in parallel; a failure of one still waits for the others before the lock goes.
     const opened = await Promise.allSettled(Object.values(stores));

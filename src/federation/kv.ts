@@ -1,0 +1,46 @@
+// Fedify's KvStore over our durable key–value port. Fedify caches remote documents and keys,
+// and remembers processed activities here; the port keeps them across restarts. Expiry is
+// applied here, with Wren's clock, so tests that move the clock see entries expire.
+
+import type {
+  KvStore as FedifyKvStore,
+  KvKey,
+  KvStoreListEntry,
+  KvStoreSetOptions,
+} from "@fedify/fedify";
+import type { Clock } from "../domain/clock.ts";
+import type { KvEntry, KvStore } from "../storage/ports.ts";
+
+function expiry(clock: Clock, options: KvStoreSetOptions | undefined): string | null {
+  if (options?.ttl === undefined) return null;
+  const ms = options.ttl.total({ unit: "milliseconds" });
+  return new Date(clock.now().getTime() + ms).toISOString();
+}
+
+function isLive(entry: KvEntry, clock: Clock): boolean {
+  return entry.expiresAt === null || Date.parse(entry.expiresAt) > clock.now().getTime();
+}
+
+export function createFedifyKv(store: KvStore, clock: Clock): FedifyKvStore {
+  return {
+    async get<T = unknown>(key: KvKey): Promise<T | undefined> {
+      const entry = await store.get(key);
+      return entry !== undefined && isLive(entry, clock) ? (entry.value as T) : undefined;
+    },
+    async set(key, value, options) {
+      await store.set({ key, value, expiresAt: expiry(clock, options) });
+    },
+    async delete(key) {
+      await store.delete(key);
+    },
+    async cas(key, expectedValue, newValue, options) {
+      const next = { key, value: newValue, expiresAt: expiry(clock, options) };
+      return store.compareAndSet(expectedValue, next, clock.now().toISOString());
+    },
+    async *list(prefix?: KvKey): AsyncIterable<KvStoreListEntry> {
+      for (const entry of await store.list(prefix ?? [])) {
+        if (isLive(entry, clock)) yield { key: entry.key as KvKey, value: entry.value };
+      }
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// The public profile page (/@username): header, avatar, name, bio, fields, counters, then the
+// newest public and unlisted posts with a link to older ones.
+
+import type { AccountView } from "../../views/account-view.ts";
+import type { StatusView } from "../../views/status-view.ts";
+import {
+  avatarUrl,
+  emojiUrl,
+  fullHandle,
+  headerUrl,
+  shownName,
+  type WebContext,
+} from "./context.ts";
+import { escapeHtml } from "./html.ts";
+import type { PageMeta } from "./layout.ts";
+import { statusHtml } from "./status-html.ts";
+import { emojifyHtml, emojifyText, htmlToText, truncate } from "./text.ts";
+
+export interface ProfilePaging {
+  /** The page shows statuses older than this id (absent: the newest page). */
+  maxId: string | undefined;
+  /** Id of the oldest status shown when there may be older ones. */
+  olderThan: string | undefined;
+}
+
+function fieldsHtml(w: WebContext, view: AccountView): string {
+  const { fields } = view.account;
+  if (fields.length === 0) return "";
+  const url = emojiUrl(w);
+  const rows = fields.map((f) => {
+    const cls = f.verifiedAt ? ' class="verified"' : "";
+    const check = f.verifiedAt ? ' <span title="Verified link">✓</span>' : "";
+    return `<div${cls}><dt>${emojifyText(f.name, view.emojis, url)}</dt><dd>${emojifyHtml(f.valueHtml, view.emojis, url)}${check}</dd></div>`;
+  });
+  return `<dl class="fields">${rows.join("")}</dl>`;
+}
+
+function countsHtml(view: AccountView): string {
+  const item = (n: number, label: string) => `<li><strong>${n}</strong> ${label}</li>`;
+  return `<ul class="counts">${item(view.statusesCount, view.statusesCount === 1 ? "post" : "posts")}${item(view.followingCount, "following")}${item(view.followersCount, view.followersCount === 1 ? "follower" : "followers")}</ul>`;
+}
+
+function pagerHtml(view: AccountView, paging: ProfilePaging): string {
+  const base = view.account.url;
+  const newer = paging.maxId ? `<a href="${escapeHtml(base)}">Newest posts</a>` : "<span></span>";
+  const older = paging.olderThan
+    ? `<a href="${escapeHtml(`${base}?max_id=${encodeURIComponent(paging.olderThan)}`)}" rel="next">Older posts</a>`
+    : "";
+  if (!paging.maxId && !paging.olderThan) return "";
+  return `<nav class="pager" aria-label="Pages">${newer}${older}</nav>`;
+}
+
+export function profilePage(
+  w: WebContext,
+  view: AccountView,
+  statuses: readonly StatusView[],
+  paging: ProfilePaging,
+): { meta: PageMeta; body: string } {
+  const { account } = view;
+  const handle = fullHandle(w, account);
+  const plainName = shownName(account);
+  const name = emojifyText(plainName, view.emojis, emojiUrl(w));
+  const avatar = avatarUrl(w, account);
+  const bio = account.noteHtml
+    ? `<div class="bio">${emojifyHtml(account.noteHtml, view.emojis, emojiUrl(w))}</div>`
+    : "";
+  const list =
+    statuses.length > 0
+      ? statuses.map((s) => statusHtml(w, s)).join("\n")
+      : '<p class="empty">No posts here.</p>';
+  const body = `<section class="card profile">
+<img class="header" src="${escapeHtml(headerUrl(w, account))}" alt="">
+<div class="profile-body">
+<img class="profile-avatar" src="${escapeHtml(avatar)}" alt="${escapeHtml(plainName)}">
+<h1>${name}</h1>
+<p class="acct">${escapeHtml(handle)}</p>
+${bio}
+${fieldsHtml(w, view)}
+${countsHtml(view)}
+</div>
+</section>
+<section class="card" aria-label="Posts">
+${list}
+${pagerHtml(view, paging)}
+</section>`;
+  const note = htmlToText(account.noteHtml);
+  const summary = `${view.statusesCount} posts, ${view.followingCount} following, ${view.followersCount} followers`;
+  return {
+    meta: {
+      title: `${plainName} (${handle})`,
+      description: truncate(note === "" ? summary : `${summary} · ${note}`, 300),
+      url: account.url,
+      ogType: "profile",
+      image: avatar,
+      activityUri: account.uri,
+      siteName: w.siteName,
+    },
+    body,
+  };
+}

@@ -1,0 +1,79 @@
+// AccountView → the ActivityPub actor of a local account (Person; Service for bots; Group for
+// groups), with the fields Mastodon reads when it resolves a remote account. Pure: the actor's
+// collection URIs and its public keys come from the caller (Fedify's context knows them).
+
+import {
+  type CryptographicKey,
+  Endpoints,
+  Group,
+  Image,
+  type Multikey,
+  Person,
+  PropertyValue,
+  Service,
+} from "@fedify/vocab";
+import { Temporal } from "@js-temporal/polyfill";
+import type { ImageRef } from "../../domain/account.ts";
+import type { AccountView } from "../../views/account-view.ts";
+import { toEmoji } from "./emoji.ts";
+import { type ApUrls, imageUrl, mediaTypeOfName } from "./urls.ts";
+
+export interface ActorLinks {
+  inbox: URL;
+  sharedInbox: URL;
+  outbox: URL;
+  followers: URL;
+  following: URL;
+  featured: URL;
+  featuredTags: URL;
+}
+
+export interface ActorKeyObjects {
+  /** The RSA key HTTP Signatures are verified with. */
+  publicKey: CryptographicKey | null;
+  assertionMethods: Multikey[];
+}
+
+function toImage(ref: ImageRef | null, urls: ApUrls): Image | null {
+  const url = imageUrl(ref, urls);
+  if (url === null) return null;
+  const mediaType = ref?.kind === "hosted" ? ref.contentType : mediaTypeOfName(url);
+  return new Image({ url: new URL(url), mediaType });
+}
+
+export function toActor(
+  view: AccountView,
+  links: ActorLinks,
+  keys: ActorKeyObjects,
+  urls: ApUrls,
+): Person | Service | Group {
+  const { account } = view;
+  const values = {
+    id: new URL(account.uri),
+    preferredUsername: account.username,
+    name: account.displayName,
+    summary: account.noteHtml,
+    url: new URL(account.url),
+    // Mastodon publishes only the day an account was made.
+    published: Temporal.Instant.from(`${account.createdAt.slice(0, 10)}T00:00:00Z`),
+    manuallyApprovesFollowers: account.locked,
+    discoverable: account.discoverable,
+    indexable: account.indexable,
+    memorial: false,
+    inbox: links.inbox,
+    outbox: links.outbox,
+    followers: links.followers,
+    following: links.following,
+    featured: links.featured,
+    featuredTags: links.featuredTags,
+    endpoints: new Endpoints({ sharedInbox: links.sharedInbox }),
+    publicKey: keys.publicKey,
+    assertionMethods: keys.assertionMethods,
+    icon: toImage(account.avatar, urls),
+    image: toImage(account.header, urls),
+    attachments: account.fields.map((f) => new PropertyValue({ name: f.name, value: f.valueHtml })),
+    tags: view.emojis.map((emoji) => toEmoji(emoji, urls)),
+  };
+  if (account.group) return new Group(values);
+  return account.bot ? new Service(values) : new Person(values);
+}

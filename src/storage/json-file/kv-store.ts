@@ -1,0 +1,93 @@
+// The key–value store: `kv/<sha256 of the key>.json`, one file per entry holding the key itself,
+// the value and its expiry. Keys are hashed because their segments are URLs and other text that
+// cannot be file names. Writes of one key are serialized so compare-and-set is atomic.
+
+import { createHash } from "node:crypto";
+import type { KvEntry, KvStore } from "../ports.ts";
+import type { DurableWriter } from "./durable-writer.ts";
+import { KeyedQueue } from "./keyed-queue.ts";
+import { RecordCollection } from "./record-collection.ts";
+
+function hashOf(key: readonly string[]): string {
+  if (key.length === 0) throw new Error("A key-value store key needs at least one segment");
+  return createHash("sha256").update(JSON.stringify(key)).digest("hex");
+}
+
+function startsWith(key: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= key.length && prefix.every((segment, i) => key[i] === segment);
+}
+
+function compareKeys(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] as string;
+    const y = b[i] as string;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+function isExpired(entry: KvEntry, now: string): boolean {
+  return entry.expiresAt !== null && Date.parse(entry.expiresAt) <= Date.parse(now);
+}
+
+export async function openKvStore(root: string, writer: DurableWriter): Promise<KvStore> {
+  const records = await RecordCollection.load<KvEntry>(
+    root,
+    {
+      folder: "kv",
+      depth: 0,
+      keyOf: (e) => hashOf(e.key),
+      fileOf: (e) => `${hashOf(e.key)}.json`,
+    },
+    writer,
+  );
+  const queue = new KeyedQueue();
+  const copy = (entry: KvEntry): KvEntry => structuredClone(entry);
+
+  return {
+    async get(key) {
+      return records.get(hashOf(key));
+    },
+    async set(entry) {
+      const hash = hashOf(entry.key);
+      await queue.run(hash, () => records.put({ ...entry, key: [...entry.key] }));
+    },
+    async delete(key) {
+      const hash = hashOf(key);
+      return queue.run(hash, () => records.remove(hash));
+    },
+    async compareAndSet(expected, next, now) {
+      const hash = hashOf(next.key);
+      return queue.run(hash, async () => {
+        const stored = records.peek(hash);
+        const current = stored === undefined || isExpired(stored, now) ? undefined : stored.value;
+        if (JSON.stringify(current) !== JSON.stringify(expected)) return false;
+        await records.put({ ...next, key: [...next.key] });
+        return true;
+      });
+    },
+    async list(prefix) {
+      const found: KvEntry[] = [];
+      for (const entry of records.values()) {
+        if (startsWith(entry.key, prefix)) found.push(copy(entry));
+      }
+      return found.sort((a, b) => compareKeys(a.key, b.key));
+    },
+    async pruneExpired(now) {
+      const expired: string[] = [];
+      for (const entry of records.values()) {
+        if (isExpired(entry, now)) expired.push(hashOf(entry.key));
+      }
+      const removed = await Promise.all(
+        expired.map((hash) =>
+          queue.run(hash, async () => {
+            // Re-checked under the key's queue: a set since the scan may have renewed it.
+            const current = records.peek(hash);
+            return current !== undefined && isExpired(current, now) && records.remove(hash);
+          }),
+        ),
+      );
+      return removed.filter(Boolean).length;
+    },
+  };
+}
