@@ -3,6 +3,7 @@
 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type { Message } from "@fedify/fedify";
 import { serve } from "@hono/node-server";
 import { adminSocketPath } from "./admin/protocol.ts";
 import { startAdminSocket } from "./admin/server.ts";
@@ -10,6 +11,7 @@ import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
 import { createIdGenerator } from "./domain/ids.ts";
 import { createWrenFederation } from "./federation/federation.ts";
+import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
 import { createApp } from "./http/app.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
@@ -20,6 +22,7 @@ import { createS3Host } from "./media/s3.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
 import { createEventBus } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
+import { offlineRemote } from "./services/remote.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
 import { openJsonFileStorage } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
@@ -86,6 +89,7 @@ export function createServices(
     settings: instanceSettings(config),
     events: createEventBus(),
     jobs: createDurableQueue(storage.jobs, clock, ids, () => jobs.wake()),
+    remote: offlineRemote,
   };
   subscribeListeners(ctx);
   registerJobHandlers(jobs, ctx);
@@ -133,7 +137,10 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     await storage.close();
     throw error;
   });
-  const federation = createWrenFederation(ctx);
+  const federation = createWrenFederation(ctx, {
+    allowPrivateAddress: config.allowPrivateAddresses,
+  });
+  jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(payload.message as Message));
   const app = createApp({
     ctx,
     federationFetch: federation.fetch,

@@ -17,6 +17,28 @@ export interface AccountField {
   verifiedAt: string | null;
 }
 
+/**
+ * What we learnt from a remote actor document beyond the profile: where to deliver, its
+ * collections, and when it was last fetched (records older than a day are refreshed on use).
+ */
+export interface RemoteActorInfo {
+  inbox: string;
+  sharedInbox: string | null;
+  outbox: string | null;
+  followers: string | null;
+  following: string | null;
+  featured: string | null;
+  /** Other ids of the same person (a Move is honoured only towards one of these). */
+  alsoKnownAs: string[];
+  /** The account this one moved to (Mastodon's `moved`), as an ActivityPub id. */
+  movedTo: string | null;
+  /** Counters the remote server publishes (totalItems), when it publishes them. */
+  followersCount: number | null;
+  followingCount: number | null;
+  statusesCount: number | null;
+  fetchedAt: string;
+}
+
 export interface Account {
   id: string;
   username: string;
@@ -40,6 +62,13 @@ export interface Account {
   url: string;
   createdAt: string;
   updatedAt: string;
+  /** Only for remote accounts. */
+  remote?: RemoteActorInfo;
+  /**
+   * Only for remote accounts removed by their server (actor Delete): kept so ids stay stable,
+   * hidden everywhere, never revived by a later activity.
+   */
+  suspended?: boolean;
 }
 
 /** Mastodon's rule for local usernames. */

@@ -4,7 +4,7 @@
 
 import type { Account } from "./account.ts";
 import type { Poll } from "./poll.ts";
-import type { Favourite, Follow, FollowRequest } from "./relations.ts";
+import type { Block, Favourite, Follow, FollowRequest } from "./relations.ts";
 import type { Status } from "./status.ts";
 
 export type DomainEvent =
@@ -16,11 +16,17 @@ export type DomainEvent =
   | { type: "status.unfavourited"; favourite: Favourite }
   /** `fromRequest`: the follow is a follow request that was just accepted. */
   | { type: "account.followed"; follow: Follow; fromRequest?: boolean }
-  /** A follow ended (unfollow, removal from followers, block). */
-  | { type: "account.unfollowed"; follow: Follow }
+  /** A follow ended: the follower unfollowed, the followed removed them, or a block ended it. */
+  | { type: "account.unfollowed"; follow: Follow; cause: "unfollow" | "removed" | "block" }
   | { type: "account.follow_requested"; request: FollowRequest }
-  /** A pending request is gone: accepted, rejected or withdrawn. */
-  | { type: "follow_request.closed"; request: FollowRequest }
+  /** A pending request is gone: accepted, rejected, withdrawn, or ended by a block. */
+  | {
+      type: "follow_request.closed";
+      request: FollowRequest;
+      outcome: "accepted" | "rejected" | "withdrawn" | "blocked";
+    }
+  | { type: "account.blocked"; block: Block }
+  | { type: "account.unblocked"; block: Block }
   | { type: "account.updated"; account: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll };

@@ -2,13 +2,19 @@
 // settings DESIGN §5 asks for. main.ts hands `fetch` to the HTTP layer, which calls it before
 // its own routes; whatever Fedify does not own (or a browser asking for HTML) goes on to Hono.
 
-import { createExponentialBackoffPolicy, createFederation, type Federation } from "@fedify/fedify";
+import {
+  createExponentialBackoffPolicy,
+  createFederation,
+  type Federation,
+  type Message,
+} from "@fedify/fedify";
 import { Temporal } from "@js-temporal/polyfill";
 import type { ServiceContext } from "../services/context.ts";
 import { registerActor } from "./actor.ts";
 import { hostMeta } from "./host-meta.ts";
 import { createActorKeys } from "./keys.ts";
 import { createFedifyKv } from "./kv.ts";
+import { createJobMessageQueue } from "./message-queue.ts";
 import { registerNodeInfo } from "./nodeinfo.ts";
 
 export type FederationFetch = (
@@ -20,6 +26,8 @@ export interface WrenFederation {
   federation: Federation<ServiceContext>;
   /** Answers the requests Fedify owns; calls `next` for all others. */
   fetch: FederationFetch;
+  /** Runs one queued federation task (the job runner's handler for FEDERATION_TASK_JOB). */
+  runTask(message: Message): Promise<void>;
 }
 
 export interface WrenFederationOptions {
@@ -47,6 +55,10 @@ export function createWrenFederation(
     origin: ctx.settings.publicUrl,
     allowPrivateAddress: options.allowPrivateAddress ?? false,
     outboxRetryPolicy: OUTBOX_RETRY_POLICY,
+    // Fan-out, deliveries and inbox processing all go through Wren's durable job queue; the job
+    // runner hands tasks back through runTask, so Fedify's own worker is never started.
+    queue: createJobMessageQueue(ctx.jobs, ctx.clock),
+    manuallyStartQueue: true,
     userAgent: { software: "Wren", url: new URL(ctx.settings.publicUrl) },
   });
   registerActor(federation, createActorKeys(ctx.storage.kv, ctx.clock));
@@ -63,6 +75,9 @@ export function createWrenFederation(
         // A browser asking for an actor or a note gets the web page the HTTP layer serves.
         onNotAcceptable: next,
       });
+    },
+    runTask(message) {
+      return federation.processQueuedTask(ctx, message);
     },
   };
 }

@@ -7,6 +7,7 @@ import type { FileHost } from "../media/file-host.ts";
 import type { Storage } from "../storage/ports.ts";
 import type { EventBus } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
+import type { RemoteResolver } from "./remote.ts";
 
 export interface InstanceSettings {
   /** Origin of every URL and ActivityPub id, e.g. `https://social.example`. */
@@ -32,4 +33,6 @@ export interface ServiceContext {
   settings: InstanceSettings;
   events: EventBus;
   jobs: JobQueue;
+  /** Other servers, through the federation (set by main.ts once the federation is built). */
+  remote: RemoteResolver;
 }

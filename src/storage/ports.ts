@@ -115,6 +115,8 @@ export interface StatusStore {
   /** Any status by id, deleted ones included (with `deleted: true`). */
   get(id: string): Promise<Status | undefined>;
   getMany(ids: readonly string[]): Promise<Map<string, Status>>;
+  /** The status (deleted ones included) with this ActivityPub id (local or remote). */
+  findByUri(uri: string): Promise<Status | undefined>;
   /** Saves one status individually, under its account id. */
   put(status: Status): Promise<void>;
   /** The account's statuses (deleted ones excluded), newest first. */

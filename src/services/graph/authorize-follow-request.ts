@@ -19,7 +19,6 @@ export async function authorizeFollowRequest(
   const follow = { ...request, id: ctx.ids.next(), createdAt: ctx.clock.now().toISOString() };
   await follows.put(follow);
   await followRequests.delete(requester.id, viewerId);
-  await ctx.events.publish({ type: "follow_request.closed", request });
+  await ctx.events.publish({ type: "follow_request.closed", request, outcome: "accepted" });
   await ctx.events.publish({ type: "account.followed", follow, fromRequest: true });
-  // Federation seam: a remote requester is sent an Accept(Follow) once federation exists.
 }

@@ -28,18 +28,19 @@ export async function blockAccount(
     followRequests.delete(target.id, viewerId),
   ]);
   for (const follow of ended) {
-    if (follow) await ctx.events.publish({ type: "account.unfollowed", follow });
+    if (follow) await ctx.events.publish({ type: "account.unfollowed", follow, cause: "block" });
   }
   for (const request of closed) {
-    if (request) await ctx.events.publish({ type: "follow_request.closed", request });
+    if (request) await ctx.events.publish({ type: "follow_request.closed", request, outcome: "blocked" });
   }
   if (await blocks.get(viewerId, target.id)) return;
-  // Federation seam: a Block activity goes to a remote target once federation exists.
-  await blocks.put({
+  const block = {
     id: ctx.ids.next(),
     accountId: viewerId,
     targetId: target.id,
     createdAt: ctx.clock.now().toISOString(),
     uri: null,
-  });
+  };
+  await blocks.put(block);
+  await ctx.events.publish({ type: "account.blocked", block });
 }

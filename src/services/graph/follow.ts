@@ -1,11 +1,10 @@
 // Follow an account (Mastodon's FollowService): a locked account gets a follow request that it
 // must authorize; anyone else is followed at once. Following again changes the options of the
 // follow (or of the pending request) and keeps its id, so lists do not reorder.
-//
-// Federation seam: a remote target is treated like a local one for now. When federation lands,
-// a follow of a remote account becomes a FollowRequest plus an outgoing Follow activity (with
-// `uri` set), and the peer's Accept turns it into a Follow, as Mastodon does.
+// A remote account is always asked: the follow is a request (with the id of the Follow activity
+// the federation sends) until the remote server's Accept turns it into a follow, as in Mastodon.
 
+import { isLocal } from "../../domain/account.ts";
 import { AppError, unprocessable } from "../../domain/errors.ts";
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
@@ -71,21 +70,22 @@ export async function followAccount(
     return "requested";
   }
 
+  const id = ctx.ids.next();
   const edge = withOptions(
     {
-      id: ctx.ids.next(),
+      id,
       accountId: viewerId,
       targetId: target.id,
       createdAt: ctx.clock.now().toISOString(),
       showReblogs: true,
       notify: false,
       languages: null,
-      uri: null,
+      uri: isLocal(target) ? null : `${ctx.settings.publicUrl}/follows/${id}`,
     },
     options,
   );
   // Only a new follow or request is an event; changing the options of one is not.
-  if (target.locked) {
+  if (target.locked || !isLocal(target)) {
     await followRequests.put(edge);
     await ctx.events.publish({ type: "account.follow_requested", request: edge });
     return "requested";

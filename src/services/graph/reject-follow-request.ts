@@ -13,6 +13,5 @@ export async function rejectFollowRequest(
   const request = await ctx.storage.followRequests.get(requester.id, viewerId);
   const removed = await ctx.storage.followRequests.delete(requester.id, viewerId);
   if (!request || !removed) throw notFound();
-  await ctx.events.publish({ type: "follow_request.closed", request });
-  // Federation seam: a remote requester is sent a Reject(Follow) once federation exists.
+  await ctx.events.publish({ type: "follow_request.closed", request, outcome: "rejected" });
 }

@@ -10,9 +10,8 @@ export async function removeFromFollowers(
   followerId: string,
 ): Promise<void> {
   const follower = await requireAccount(ctx, followerId);
-  // Federation seam: a remote follower is sent a Reject(Follow) once federation exists.
   const follow = await ctx.storage.follows.get(follower.id, viewerId);
   if (follow && (await ctx.storage.follows.delete(follower.id, viewerId))) {
-    await ctx.events.publish({ type: "account.unfollowed", follow });
+    await ctx.events.publish({ type: "account.unfollowed", follow, cause: "removed" });
   }
 }

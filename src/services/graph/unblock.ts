@@ -9,5 +9,8 @@ export async function unblockAccount(
   targetId: string,
 ): Promise<void> {
   const target = await requireAccount(ctx, targetId);
-  await ctx.storage.blocks.delete(viewerId, target.id);
+  const block = await ctx.storage.blocks.get(viewerId, target.id);
+  if (block && (await ctx.storage.blocks.delete(viewerId, target.id))) {
+    await ctx.events.publish({ type: "account.unblocked", block });
+  }
 }

@@ -10,7 +10,6 @@ export async function unfollowAccount(
   targetId: string,
 ): Promise<void> {
   const target = await requireAccount(ctx, targetId);
-  // Federation seam: an Undo(Follow) goes to a remote target once federation exists.
   const [follow, request] = await Promise.all([
     ctx.storage.follows.get(viewerId, target.id),
     ctx.storage.followRequests.get(viewerId, target.id),
@@ -19,6 +18,6 @@ export async function unfollowAccount(
     ctx.storage.follows.delete(viewerId, target.id),
     ctx.storage.followRequests.delete(viewerId, target.id),
   ]);
-  if (follow && unfollowed) await ctx.events.publish({ type: "account.unfollowed", follow });
-  if (request && withdrawn) await ctx.events.publish({ type: "follow_request.closed", request });
+  if (follow && unfollowed) await ctx.events.publish({ type: "account.unfollowed", follow, cause: "unfollow" });
+  if (request && withdrawn) await ctx.events.publish({ type: "follow_request.closed", request, outcome: "withdrawn" });
 }

@@ -52,6 +52,7 @@ export function persistenceContract(t: ContractContext): void {
       );
       assert.equal(await s.accounts.countLocal(), 1);
       assert.deepEqual(await s.accounts.domains(), ["remote.example"]);
+      assert.equal((await s.statuses.findByUri(statuses[0]!.uri))?.id, statuses[0]!.id);
       assert.deepEqual(await s.users.get("1"), user);
       assert.deepEqual(await s.users.findByEmail("Alice@Example.com"), user);
       assert.equal(await s.users.count(), 1);

@@ -24,6 +24,20 @@ export function statusContract(t: ContractContext): void {
       assert.equal(await t.storage.statuses.countByAccount("1"), 1);
     });
 
+    it("finds a status by its ActivityPub id, deleted ones too, following uri changes", async () => {
+      const remote = makeStatus({ id: "10", accountId: "1", uri: "https://r.example/notes/1" });
+      await t.storage.statuses.put(remote);
+      await t.storage.statuses.put(makeStatus({ id: "11", accountId: "1", uri: "https://r.example/notes/2" }));
+      assert.equal((await t.storage.statuses.findByUri("https://r.example/notes/1"))?.id, "10");
+      await t.storage.statuses.put({ ...remote, deleted: true });
+      assert.equal((await t.storage.statuses.findByUri(remote.uri))?.deleted, true);
+      await t.storage.statuses.put({ ...remote, uri: "https://r.example/notes/moved" });
+      assert.equal(await t.storage.statuses.findByUri(remote.uri), undefined);
+      assert.equal((await t.storage.statuses.findByUri("https://r.example/notes/moved"))?.id, "10");
+      assert.equal((await t.storage.statuses.findByUri("https://r.example/notes/2"))?.id, "11");
+      assert.equal(await t.storage.statuses.findByUri("https://r.example/notes/none"), undefined);
+    });
+
     it("lists an account's statuses newest first, comparing ids as numbers", async () => {
       // Put out of order; "100" and "9" check numeric (not string) ordering.
       for (const id of ["20", "100", "9", "30"]) {

@@ -46,6 +46,8 @@ export class StatusIndexes {
   readonly #lists = new SortedGroups();
   /** `account:original` → the account's reblog of the original. */
   readonly #reblogBy = new UniqueIndex();
+  /** ActivityPub id → status id, deleted statuses included (they answer with a Tombstone). */
+  readonly #byUri = new UniqueIndex();
   #localCount = 0;
 
   /** A list by name (see listKey); undefined when empty. */
@@ -59,6 +61,10 @@ export class StatusIndexes {
 
   get localCount(): number {
     return this.#localCount;
+  }
+
+  findByUri(uri: string): string | undefined {
+    return this.#byUri.get(uri);
   }
 
   findReblog(accountId: string, statusId: string): string | undefined {
@@ -75,6 +81,10 @@ export class StatusIndexes {
     if (next !== undefined) {
       for (const key of after) if (!before.has(key)) this.#lists.add(key, next.id);
     }
+    if (previous !== undefined && previous.uri !== next?.uri) {
+      this.#byUri.delete(previous.uri, previous.id);
+    }
+    if (next !== undefined) this.#byUri.set(next.uri, next.id);
     const listed = (s: Status | undefined): s is Status => s !== undefined && !s.deleted;
     if (listed(previous)) {
       if (previous.local) this.#localCount--;

@@ -55,6 +55,10 @@ export async function openStatusStore(root: string, writer: DurableWriter): Prom
       }
       return found;
     },
+    async findByUri(uri) {
+      const id = indexes.findByUri(uri);
+      return id === undefined ? undefined : records.get(id);
+    },
     async put(status) {
       await records.put(status);
     },

@@ -1,0 +1,43 @@
+// Fedify's MessageQueue on Wren's durable job queue: every fan-out, delivery and inbox task is
+// a job record, so queued work survives crashes and restarts (Fedify's in-process queue would
+// lose it). Jobs of this type are run by the job runner, which hands the message back to
+// Fedify (`processQueuedTask`); Fedify's own retry policies decide the next attempt and
+// re-enqueue with a delay, which becomes the job's run time on Wren's clock.
+
+import type { MessageQueue, MessageQueueEnqueueOptions } from "@fedify/fedify";
+import type { Clock } from "../domain/clock.ts";
+import type { JobQueue } from "../services/job-queue.ts";
+
+export const FEDERATION_TASK_JOB = "federation.task";
+
+function runAt(clock: Clock, options: MessageQueueEnqueueOptions | undefined): Date | undefined {
+  const delay = options?.delay;
+  if (!delay) return undefined;
+  const ms = delay.total({ unit: "millisecond" });
+  return ms > 0 ? new Date(clock.now().getTime() + ms) : undefined;
+}
+
+export function createJobMessageQueue(jobs: JobQueue, clock: Clock): MessageQueue {
+  return {
+    // Fedify retries failed deliveries itself (OUTBOX_RETRY_POLICY), re-enqueueing with a delay.
+    nativeRetrial: false,
+    async enqueue(message, options) {
+      const at = runAt(clock, options);
+      await jobs.enqueue(FEDERATION_TASK_JOB, { message }, at ? { runAt: at } : {});
+    },
+    async enqueueMany(messages, options) {
+      const at = runAt(clock, options);
+      for (const message of messages) {
+        await jobs.enqueue(FEDERATION_TASK_JOB, { message }, at ? { runAt: at } : {});
+      }
+    },
+    // Never called: the queue is started manually (never), and the job runner delivers tasks
+    // through processQueuedTask. Resolves when asked to stop, as the interface expects.
+    listen(_handler, options = {}) {
+      return new Promise<void>((resolve) => {
+        if (options.signal?.aborted) resolve();
+        options.signal?.addEventListener("abort", () => resolve(), { once: true });
+      });
+    },
+  };
+}
