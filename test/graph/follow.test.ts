@@ -185,11 +185,14 @@ describe("follow, unfollow, remove from followers", () => {
     assert.deepEqual(appOnly.body, { error: "This method requires an authenticated user" });
   });
 
-  it("follows remote accounts like local ones until federation exists", async () => {
+  it("asks remote accounts: requested until their server accepts, with a Follow id", async () => {
     const remote = remoteAccountRecord(server, "dave", "remote.example");
     await server.wren.ctx.storage.accounts.put(remote);
     const res = await call(server, "POST", `/api/v1/accounts/${remote.id}/follow`, alice.token);
     assert.equal(res.status, 200);
-    assert.equal(res.body.following, true);
+    assert.equal(res.body.following, false);
+    assert.equal(res.body.requested, true);
+    const request = await server.wren.ctx.storage.followRequests.get(alice.account.id, remote.id);
+    assert.match(request?.uri ?? "", new RegExp(`^${server.url}/follows/${request?.id}$`));
   });
 });
