@@ -1,0 +1,110 @@
+// One comparison: the same requests against Wren and against the bare reference server,
+// interleaved round by round (so drift of the shared machine hits both alike), reported as the
+// median over rounds of Wren's rate divided by the reference's.
+
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LoadSpec } from "./load-worker.ts";
+import { runLoad, startBareServer } from "./processes.ts";
+import { median } from "./stats.ts";
+
+export interface Probe {
+  name: string;
+  method: LoadSpec["method"];
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Paths to cycle through instead of `path` (writes that must not repeat). */
+  paths?: string[];
+}
+
+export interface Comparison {
+  name: string;
+  wrenRps: number;
+  referenceRps: number;
+  ratio: number;
+  reference: string;
+}
+
+export interface RoundOptions {
+  rounds: number;
+  duration: number;
+  connections: number;
+}
+
+/** Records Wren's answer to each probe once, for the bare server to replay byte for byte. */
+async function recordResponses(wrenUrl: string, probes: readonly Probe[]): Promise<string> {
+  const recorded: Record<string, { status: number; type: string; body: string }> = {};
+  for (const probe of probes) {
+    const res = await fetch(`${wrenUrl}${probe.paths?.[0] ?? probe.path}`, {
+      method: probe.method,
+      headers: probe.headers ?? {},
+      ...(probe.body === undefined ? {} : { body: probe.body }),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (!res.ok) throw new Error(`${probe.name}: Wren answered ${res.status}: ${bytes}`);
+    const entry = {
+      status: res.status,
+      type: res.headers.get("content-type") ?? "application/json",
+      body: bytes.toString("base64"),
+    };
+    recorded[`${probe.method} ${probe.path}`] = entry;
+    if (probe.paths) recorded["* *"] = entry;
+  }
+  const dir = await mkdtemp(join(tmpdir(), "wren-bench-bare-"));
+  const file = join(dir, "responses.json");
+  await writeFile(file, JSON.stringify(recorded));
+  return file;
+}
+
+export async function compareWithBare(
+  wrenUrl: string,
+  probes: readonly Probe[],
+  options: RoundOptions,
+): Promise<Comparison[]> {
+  const bare = await startBareServer(await recordResponses(wrenUrl, probes));
+  try {
+    const samples = new Map<string, { wren: number[]; bare: number[]; ratio: number[] }>();
+    for (let round = 0; round < options.rounds; round++) {
+      for (const probe of probes) {
+        const spec = (url: string): LoadSpec => ({
+          url: `${url}${probe.path}`,
+          method: probe.method,
+          connections: options.connections,
+          duration: options.duration,
+          ...(probe.headers ? { headers: probe.headers } : {}),
+          ...(probe.body === undefined ? {} : { body: probe.body }),
+          ...(probe.paths ? { paths: probe.paths } : {}),
+        });
+        // Alternate which goes first, so neither always meets a warmer machine.
+        const order = round % 2 === 0 ? ["bare", "wren"] : ["wren", "bare"];
+        const result: Record<string, number> = {};
+        for (const which of order) {
+          const r = await runLoad(spec(which === "bare" ? bare.url : wrenUrl));
+          if (which === "wren" && (r.non2xx > 0 || r.errors > 0)) {
+            process.stderr.write(`  ${probe.name}: ${r.non2xx} non-2xx, ${r.errors} errors\n`);
+          }
+          result[which] = r.rps;
+        }
+        const s = samples.get(probe.name) ?? { wren: [], bare: [], ratio: [] };
+        s.wren.push(result.wren as number);
+        s.bare.push(result.bare as number);
+        s.ratio.push((result.wren as number) / (result.bare as number));
+        samples.set(probe.name, s);
+      }
+    }
+    return probes.map((probe) => {
+      const s = samples.get(probe.name) as { wren: number[]; bare: number[]; ratio: number[] };
+      return {
+        name: probe.name,
+        wrenRps: median(s.wren),
+        referenceRps: median(s.bare),
+        ratio: median(s.ratio),
+        reference: "bare node:http",
+      };
+    });
+  } finally {
+    await bare.stop();
+  }
+}

@@ -1,0 +1,100 @@
+// Child processes of the bench: the Wren server, the bare reference server and the load worker,
+// all run with the project's pinned Node (this process's own executable).
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { LoadResult, LoadSpec } from "./load-worker.ts";
+
+const here = new URL(".", import.meta.url).pathname;
+const root = new URL("../../", import.meta.url).pathname;
+
+export interface Child {
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+}
+
+/** Starts a script and resolves with the first stdout line matching `ready`. */
+async function startWith(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    child.once("exit", (code) =>
+      reject(new Error(`${script} exited with ${code} before it was ready`)),
+    );
+    lines.on("line", (line) => {
+      const m = line.match(ready);
+      if (m) resolve(m);
+    });
+  });
+  return { child, match };
+}
+
+export async function startBareServer(responsesFile: string): Promise<Child & { url: string }> {
+  const { child, match } = await startWith(
+    `${here}bare-server.ts`,
+    [responsesFile],
+    {},
+    /^LISTENING (\d+)/,
+  );
+  return { process: child, stop: stopper(child), url: `http://127.0.0.1:${match[1]}` };
+}
+
+/** `wren serve` on a prepared data directory; ready once it answers the instance endpoint. */
+export async function startWrenServer(env: Record<string, string>): Promise<Child> {
+  const child = spawn(process.execPath, [`${root}src/cli/main.ts`, "serve"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = env.WREN_PUBLIC_URL as string;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`wren serve exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/v1/instance`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (attempt > 600) throw new Error("wren serve did not become ready within a minute");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { process: child, stop: stopper(child) };
+}
+
+/** Runs one load measurement in its own process. */
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  // The spec can hold tens of thousands of paths: too long for a command line.
+  const dir = await mkdtemp(join(tmpdir(), "wren-bench-load-"));
+  const specFile = join(dir, "spec.json");
+  await writeFile(specFile, JSON.stringify(spec));
+  const child = spawn(process.execPath, [`${here}load-worker.ts`, specFile], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  await rm(dir, { recursive: true, force: true });
+  if (code !== 0) throw new Error(`load worker exited with ${code}`);
+  return JSON.parse(output.trim().split("\n").pop() as string) as LoadResult;
+}
