@@ -1,6 +1,8 @@
 // The only place that wires Wren together: config → storage → services → HTTP (+ admin socket).
 // The CLI's `serve` command and the tests both start Wren through startWren().
 
+import { readFile } from "node:fs/promises";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Message } from "@fedify/fedify";
@@ -12,6 +14,7 @@ import { type Clock, systemClock } from "./domain/clock.ts";
 import { createIdGenerator } from "./domain/ids.ts";
 import { createWrenFederation } from "./federation/federation.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
+import { createRemoteResolver } from "./federation/resolver.ts";
 import { createApp } from "./http/app.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
@@ -22,8 +25,9 @@ import { createS3Host } from "./media/s3.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
 import { createEventBus } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
-import { offlineRemote } from "./services/remote.ts";
+import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
+import { offlineRemote } from "./services/remote.ts";
 import { openJsonFileStorage } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
 
@@ -129,17 +133,32 @@ export function createFileHost(config: Config): FileHost {
   );
 }
 
+/** The PEM certificate and key when WREN_TLS_CERT/WREN_TLS_KEY are set (the schema wants both). */
+async function readTlsFiles(config: Config): Promise<{ cert: Buffer; key: Buffer } | undefined> {
+  if (!config.tlsCertFile || !config.tlsKeyFile) return undefined;
+  const [cert, key] = await Promise.all([
+    readFile(config.tlsCertFile),
+    readFile(config.tlsKeyFile),
+  ]);
+  return { cert, key };
+}
+
 export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {
+  const tls = await readTlsFiles(config);
   const storage = await openStorage(config);
   const { ctx, jobs } = createServices(config, storage, options);
   // Only serving processes keep the hourly cleanup going (one-off commands run no jobs).
-  await ensureMediaCleanupScheduled(ctx).catch(async (error) => {
-    await storage.close();
-    throw error;
-  });
+  await Promise.all([ensureMediaCleanupScheduled(ctx), ensureKvPruneScheduled(ctx)]).catch(
+    async (error) => {
+      await storage.close();
+      throw error;
+    },
+  );
   const federation = createWrenFederation(ctx, {
     allowPrivateAddress: config.allowPrivateAddresses,
   });
+  // Search with resolve and `@user@host` mentions reach other servers through the federation.
+  ctx.remote = createRemoteResolver(federation.federation, ctx);
   jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(payload.message as Message));
   const app = createApp({
     ctx,
@@ -166,8 +185,10 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
   });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>
-      resolve(s),
+    const listen = { fetch: app.fetch, hostname: config.host, port: config.port };
+    const s = serve(
+      tls ? { ...listen, createServer: createHttpsServer, serverOptions: tls } : listen,
+      () => resolve(s),
     );
     s.once("error", reject);
   }).catch(async (error) => {
@@ -188,7 +209,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
 
   let closing: Promise<void> | undefined;
   return {
-    listenUrl: `http://${host}:${address.port}`,
+    listenUrl: `${tls ? "https" : "http"}://${host}:${address.port}`,
     adminSocket: admin.path,
     ctx,
     jobs,

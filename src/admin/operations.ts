@@ -9,6 +9,7 @@ import { resetPassword } from "../services/accounts/reset-password.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createPersonalToken } from "../services/oauth/create-personal-token.ts";
 import { ANNOUNCEMENT_OPERATIONS } from "./operations-announcements.ts";
+import { DOMAIN_OPERATIONS } from "./operations-domains.ts";
 import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
 import { MEDIA_OPERATIONS } from "./operations-media.ts";
 
@@ -60,6 +61,7 @@ export const ADMIN_OPERATIONS = {
   ...EMOJI_OPERATIONS,
   ...ANNOUNCEMENT_OPERATIONS,
   ...MEDIA_OPERATIONS,
+  ...DOMAIN_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;

@@ -24,6 +24,7 @@ import {
   announcementDelete,
   announcementList,
 } from "./commands/announcement.ts";
+import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { mediaPrune } from "./commands/media.ts";
 import { serveCommand } from "./commands/serve.ts";
@@ -41,6 +42,9 @@ export const COMMANDS: readonly Command[] = [
   announcementList,
   announcementDelete,
   mediaPrune,
+  domainBlock,
+  domainUnblock,
+  domainList,
 ];
 
 const GROUP_SUMMARIES: Record<string, string> = {
@@ -49,6 +53,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   emoji: "Manage custom emojis",
   announcement: "Manage announcements",
   media: "Manage uploaded media",
+  domain: "Block and unblock other servers",
 };
 
 function version(): string {

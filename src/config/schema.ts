@@ -2,6 +2,7 @@
 // and, optionally, a JSON config file (WREN_CONFIG); the environment wins over the file.
 // docs/configuration.md documents each one; keep the two in step.
 
+import { accessSync, constants } from "node:fs";
 import { isIP } from "node:net";
 import { z } from "zod";
 
@@ -65,6 +66,12 @@ const addressOrRange = z.string().refine(
   { message: "must be an IP address or a CIDR range (e.g. 10.0.0.0/8)" },
 );
 
+/** The two TLS files, each with the variable of the other: one without the other is refused. */
+const TLS_FILES = [
+  ["tlsCertFile", "WREN_TLS_KEY"],
+  ["tlsKeyFile", "WREN_TLS_CERT"],
+] as const;
+
 /** Settings the S3 media driver cannot do without. */
 const S3_REQUIRED = ["s3Endpoint", "s3Bucket", "s3AccessKeyId", "s3SecretAccessKey"] as const;
 
@@ -114,6 +121,9 @@ export const configSchema = z
     s3SecretAccessKey: z.string().min(1).optional(),
     /** Address buckets as `endpoint/bucket` (most self-hosted S3-compatible servers want this). */
     s3ForcePathStyle: booleanString.default(true),
+    /** PEM certificate (chain) and private key; with both, Wren serves HTTPS itself. */
+    tlsCertFile: z.string().trim().min(1).optional(),
+    tlsKeyFile: z.string().trim().min(1).optional(),
   })
   .superRefine((config, ctx) => {
     if (config.mediaDriver !== "s3") return;
@@ -125,6 +135,24 @@ export const configSchema = z
           path: [key],
           message: "required when WREN_MEDIA_DRIVER is s3",
         });
+      }
+    }
+  })
+  .superRefine((config, ctx) => {
+    // Half a TLS setup would quietly serve plain HTTP, and an unreadable file would only fail
+    // once the server starts listening: both are refused here, with the other start problems.
+    if (config.tlsCertFile === undefined && config.tlsKeyFile === undefined) return;
+    for (const [key, otherEnv] of TLS_FILES) {
+      const path = config[key];
+      if (path === undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: `required when ${otherEnv} is set` });
+        continue;
+      }
+      try {
+        accessSync(path, constants.R_OK);
+      } catch (error) {
+        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        ctx.addIssue({ code: "custom", path: [key], message: `cannot read ${path} (${reason})` });
       }
     }
   });
@@ -164,4 +192,6 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_S3_ACCESS_KEY_ID: "s3AccessKeyId",
   WREN_S3_SECRET_ACCESS_KEY: "s3SecretAccessKey",
   WREN_S3_FORCE_PATH_STYLE: "s3ForcePathStyle",
+  WREN_TLS_CERT: "tlsCertFile",
+  WREN_TLS_KEY: "tlsKeyFile",
 };

@@ -6,9 +6,11 @@ export interface CustomEmoji {
   shortcode: string;
   /** null for local emojis. */
   domain: string | null;
-  /** File-host keys of the image and its static (first-frame) version. */
+  /** File-host keys of the image and its static (first-frame) version ("" for remote ones). */
   imageKey: string;
   staticKey: string;
+  /** Remote emojis: the image where its server publishes it (not copied here). */
+  remoteUrl?: string;
   category: string | null;
   visibleInPicker: boolean;
   createdAt: string;
@@ -22,4 +24,14 @@ export function shortcodesIn(text: string): string[] {
   const found = new Set<string>();
   for (const match of text.matchAll(/:([a-zA-Z0-9_]{2,}):/g)) found.add(match[1] as string);
   return [...found];
+}
+
+/** Where an emoji's image is: its remote URL, or the file-host URL of its key. */
+export function emojiImageUrl(
+  emoji: CustomEmoji,
+  fileUrl: (key: string) => string,
+  which: "image" | "static" = "image",
+): string {
+  if (emoji.remoteUrl) return emoji.remoteUrl;
+  return fileUrl(which === "image" ? emoji.imageKey : emoji.staticKey);
 }

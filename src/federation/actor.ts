@@ -1,51 +1,84 @@
 // The actor dispatcher: `/users/{username}` answers with the local account's actor document,
 // and WebFinger (acct: or the actor URL) resolves through it. Keys come from ActorKeys.
 
-import type { Federation } from "@fedify/fedify";
-import { toActor } from "../serialization/activitypub/actor.ts";
+import type { ActorKeyPair, Context, Federation } from "@fedify/fedify";
+import {
+  type ActorKeyObjects,
+  type ActorLinks,
+  toActor,
+} from "../serialization/activitypub/actor.ts";
+import { toInstanceActor } from "../serialization/activitypub/instance-actor.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { loadAccountView } from "../views/account-view.ts";
+import { instanceActorIdentifier } from "./instance-actor.ts";
 import type { ActorKeys } from "./keys.ts";
 import { apUrls } from "./urls.ts";
 
+/** The key store's id for the instance actor's pairs (account ids are all digits). */
+const INSTANCE_KEYS_ID = "instance";
+
 async function localAccount(ctx: ServiceContext, username: string) {
   return ctx.storage.accounts.findByUsername(username, null);
+}
+
+/**
+ * Where an actor's inboxes and collections live. The collections are Fedify's routes (see
+ * collections/), so their URIs come from Fedify; the inbox paths are fixed here (peers store
+ * them) for the inbox listeners.
+ */
+function actorLinks(fctx: Context<ServiceContext>, identifier: string, id: URL): ActorLinks {
+  return {
+    inbox: new URL(`${id.href}/inbox`),
+    sharedInbox: new URL(`${fctx.data.settings.publicUrl}/inbox`),
+    outbox: fctx.getOutboxUri(identifier),
+    followers: fctx.getFollowersUri(identifier),
+    following: fctx.getFollowingUri(identifier),
+    featured: fctx.getFeaturedUri(identifier),
+    featuredTags: fctx.getFeaturedTagsUri(identifier),
+  };
+}
+
+/**
+ * Mastodon reads one `publicKey` and expects RSA: only the first pair goes there; both are
+ * published as Multikeys for Object Integrity Proofs.
+ */
+function keyObjectsOf(pairs: readonly ActorKeyPair[]): ActorKeyObjects {
+  return {
+    publicKey: pairs[0]?.cryptographicKey ?? null,
+    assertionMethods: pairs.map((p) => p.multikey),
+  };
 }
 
 export function registerActor(federation: Federation<ServiceContext>, keys: ActorKeys): void {
   federation
     .setActorDispatcher("/users/{identifier}", async (fctx, identifier) => {
       const ctx = fctx.data;
+      if (identifier === instanceActorIdentifier(ctx.settings)) {
+        const id = fctx.getActorUri(identifier);
+        const pairs = await fctx.getActorKeyPairs(identifier);
+        const links = actorLinks(fctx, identifier, id);
+        return toInstanceActor(id, identifier, ctx.settings.publicUrl, links, keyObjectsOf(pairs));
+      }
       const account = await localAccount(ctx, identifier);
       if (!account) return null;
       const [view, pairs] = await Promise.all([
         loadAccountView(ctx, account),
         fctx.getActorKeyPairs(account.username),
       ]);
-      // Inbox paths are ours to fix now (peers store them); their listeners come with the
-      // inbox increment.
-      const links = {
-        inbox: new URL(`${account.uri}/inbox`),
-        sharedInbox: new URL(`${ctx.settings.publicUrl}/inbox`),
-        outbox: new URL(`${account.uri}/outbox`),
-        followers: new URL(`${account.uri}/followers`),
-        following: new URL(`${account.uri}/following`),
-        featured: new URL(`${account.uri}/collections/featured`),
-        featuredTags: new URL(`${account.uri}/collections/tags`),
-      };
-      // Mastodon reads one `publicKey` and expects RSA: only the first pair goes there; both
-      // are published as Multikeys for Object Integrity Proofs.
-      const keyObjects = {
-        publicKey: pairs[0]?.cryptographicKey ?? null,
-        assertionMethods: pairs.map((p) => p.multikey),
-      };
-      return toActor(view, links, keyObjects, apUrls(ctx));
+      const links = actorLinks(fctx, account.username, new URL(account.uri));
+      return toActor(view, links, keyObjectsOf(pairs), apUrls(ctx));
     })
     // Usernames match case-insensitively (as in Mastodon); the stored spelling is canonical.
-    .mapHandle(
-      async (fctx, username) => (await localAccount(fctx.data, username))?.username ?? null,
-    )
+    .mapHandle(async (fctx, username) => {
+      // acct:<host>@<host> is the instance actor (as on GoToSocial).
+      const instance = instanceActorIdentifier(fctx.data.settings);
+      if (username.toLowerCase() === instance.toLowerCase()) return instance;
+      return (await localAccount(fctx.data, username))?.username ?? null;
+    })
     .setKeyPairsDispatcher(async (fctx, identifier) => {
+      if (identifier === instanceActorIdentifier(fctx.data.settings)) {
+        return keys.pairsOf(INSTANCE_KEYS_ID);
+      }
       const account = await localAccount(fctx.data, identifier);
       return account ? keys.pairsOf(account.id) : [];
     });

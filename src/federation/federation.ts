@@ -3,6 +3,7 @@
 // its own routes; whatever Fedify does not own (or a browser asking for HTML) goes on to Hono.
 
 import {
+  type CircuitBreakerOptions,
   createExponentialBackoffPolicy,
   createFederation,
   type Federation,
@@ -11,11 +12,19 @@ import {
 import { Temporal } from "@js-temporal/polyfill";
 import type { ServiceContext } from "../services/context.ts";
 import { registerActor } from "./actor.ts";
+import { registerCollections } from "./collections/index.ts";
 import { hostMeta } from "./host-meta.ts";
+import { answerInboxFailure } from "./inbox/failure.ts";
+import { registerInbox } from "./inbox/index.ts";
 import { createActorKeys } from "./keys.ts";
 import { createFedifyKv } from "./kv.ts";
 import { createJobMessageQueue } from "./message-queue.ts";
 import { registerNodeInfo } from "./nodeinfo.ts";
+import { goneStatusResponse, registerObjects } from "./objects.ts";
+import { registerOutboxFailureHandler } from "./outbox/failures.ts";
+import { subscribeOutbox } from "./outbox/index.ts";
+import { remoteFetchOptions } from "./safe-fetch.ts";
+import { canonicalWebFingerSubject } from "./webfinger-subject.ts";
 
 export type FederationFetch = (
   request: Request,
@@ -37,44 +46,80 @@ export interface WrenFederationOptions {
 
 /**
  * As patient as Mastodon, which keeps retrying a delivery for about two and a half days:
- * exponential backoff from a minute, capped at twelve hours between attempts, 16 attempts.
+ * exponential backoff from a minute (doubling: the first ten retries span about 17 hours), then
+ * every twelve hours; 14 attempts end a little over two days after the first, jitter included.
  */
 export const OUTBOX_RETRY_POLICY = createExponentialBackoffPolicy({
-  maxAttempts: 16,
+  maxAttempts: 14,
   initialDelay: Temporal.Duration.from({ minutes: 1 }),
   maxDelay: Temporal.Duration.from({ hours: 12 }),
 });
+
+/**
+ * Per-host circuit breaking (Fedify's defaults, written out so they are a decision): after 5
+ * failed deliveries (5xx or no connection) to one host within 10 minutes, its deliveries are
+ * held instead of attempted; after 30 minutes one probe goes through, and its success releases
+ * the rest. Held activities are kept at most three days (a host down that long is treated as
+ * gone for what it missed), then dropped and logged. While a probe is in flight, the others
+ * look again every 10 seconds (each look rewrites a durable job, so not every second).
+ * 4xx answers mean the host is up and do not count.
+ */
+export const OUTBOX_CIRCUIT_BREAKER: CircuitBreakerOptions = {
+  failureThreshold: 5,
+  failureWindow: { minutes: 10 },
+  recoveryDelay: { minutes: 30 },
+  heldActivityTtl: { days: 3 },
+  releaseInterval: { seconds: 10 },
+};
 
 export function createWrenFederation(
   ctx: ServiceContext,
   options: WrenFederationOptions = {},
 ): WrenFederation {
+  const kv = createFedifyKv(ctx.storage.kv, ctx.clock);
   const federation = createFederation<ServiceContext>({
-    kv: createFedifyKv(ctx.storage.kv, ctx.clock),
+    kv,
     // URLs and handles come from the configured public URL, never from the request's Host.
     origin: ctx.settings.publicUrl,
-    allowPrivateAddress: options.allowPrivateAddress ?? false,
+    // Remote documents are fetched under the SSRF guard (safe-fetch.ts) with caps on redirects,
+    // bytes and time, unless private addresses are allowed (tests of local instances only).
+    ...remoteFetchOptions({
+      publicUrl: ctx.settings.publicUrl,
+      allowPrivateAddress: options.allowPrivateAddress ?? false,
+      kv,
+    }),
     outboxRetryPolicy: OUTBOX_RETRY_POLICY,
+    circuitBreaker: OUTBOX_CIRCUIT_BREAKER,
     // Fan-out, deliveries and inbox processing all go through Wren's durable job queue; the job
     // runner hands tasks back through runTask, so Fedify's own worker is never started.
     queue: createJobMessageQueue(ctx.jobs, ctx.clock),
     manuallyStartQueue: true,
-    userAgent: { software: "Wren", url: new URL(ctx.settings.publicUrl) },
   });
   registerActor(federation, createActorKeys(ctx.storage.kv, ctx.clock));
   registerNodeInfo(federation);
+  registerInbox(federation);
+  registerObjects(federation);
+  registerCollections(federation);
+  registerOutboxFailureHandler(federation);
+  // Local acts (domain events) become deliveries to peers; see outbox/index.ts.
+  subscribeOutbox(federation, ctx);
 
   return {
     federation,
     async fetch(request, next) {
       const meta = hostMeta(request, ctx.settings.publicUrl);
       if (meta) return meta;
-      return federation.fetch(request, {
-        contextData: ctx,
-        onNotFound: next,
-        // A browser asking for an actor or a note gets the web page the HTTP layer serves.
-        onNotAcceptable: next,
-      });
+      const response = await federation
+        .fetch(request, {
+          contextData: ctx,
+          // A deleted status answers 410 with a Tombstone, which Fedify's object handler cannot.
+          onNotFound: async (req) => (await goneStatusResponse(ctx, req)) ?? next(),
+          // A browser asking for an actor or a note gets the web page the HTTP layer serves.
+          onNotAcceptable: next,
+        })
+        // Hostile inbox input that Fedify cannot process is answered 400, never 500.
+        .catch((error) => answerInboxFailure(request, error));
+      return canonicalWebFingerSubject(request, response, ctx.settings);
     },
     runTask(message) {
       return federation.processQueuedTask(ctx, message);

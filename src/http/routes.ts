@@ -25,6 +25,7 @@ import { timelineRoutes } from "./mastodon/v1/timelines.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
 import { mediaV2Routes } from "./mastodon/v2/media.ts";
 import { notificationV2Routes } from "./mastodon/v2/notifications.ts";
+import { searchV2Routes } from "./mastodon/v2/search.ts";
 import { mediaFileRoutes } from "./media-files.ts";
 import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOAuthMetadataRoutes } from "./oauth/metadata.ts";
@@ -46,6 +47,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   timelineRoutes,
   notificationV1Routes,
   notificationV2Routes,
+  searchV2Routes,
   statusRoutes,
   statusActionRoutes,
   favouritesRoutes,

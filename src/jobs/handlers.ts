@@ -3,6 +3,7 @@
 
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { KV_PRUNE_JOB, runKvPrune } from "../services/maintenance/kv-prune.ts";
 import { MEDIA_CLEANUP_JOB, runMediaCleanup } from "../services/media/cleanup-schedule.ts";
 import {
   failMediaProcessing,
@@ -22,6 +23,9 @@ const MEDIA_PROCESS_MAX_ATTEMPTS = 5;
 export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): void {
   runner.register(MEDIA_CLEANUP_JOB, async (_payload, job) => {
     await runMediaCleanup(ctx, job);
+  });
+  runner.register(KV_PRUNE_JOB.type, async (_payload, job) => {
+    await runKvPrune(ctx, job);
   });
   runner.register(MEDIA_PURGE_DELETED_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await purgeDeletedStatusMedia(ctx, payload.statusId);

@@ -24,6 +24,7 @@ import type {
   Mute,
   Pin,
 } from "../domain/relations.ts";
+import type { Report } from "../domain/report.ts";
 import type { Status, StatusEdit, TimelineEntry } from "../domain/status.ts";
 import type { User } from "../domain/user.ts";
 
@@ -241,6 +242,16 @@ export interface AnnouncementReactionStore {
   deleteByAnnouncement(announcementId: string): Promise<void>;
 }
 
+/** Reports received from other servers (Flag activities). */
+export interface ReportStore {
+  get(id: string): Promise<Report | undefined>;
+  /** The report made by this Flag activity id, if any. */
+  findByUri(uri: string): Promise<Report | undefined>;
+  /** Newest first. */
+  list(page: IdPage): Promise<Report[]>;
+  put(report: Report): Promise<void>;
+}
+
 export interface CustomEmojiStore {
   get(id: string): Promise<CustomEmoji | undefined>;
   /** Case-sensitive, as Mastodon matches shortcodes; `domain` null for local emojis. */
@@ -349,6 +360,7 @@ export interface Storage {
   readonly announcementDismissals: EdgeStore<Edge>;
   readonly announcementReactions: AnnouncementReactionStore;
   readonly customEmojis: CustomEmojiStore;
+  readonly reports: ReportStore;
   readonly markers: MarkerStore;
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;

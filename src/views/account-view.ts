@@ -111,11 +111,13 @@ async function buildViews(
   const views = accounts.map((account, i) => {
     const f = follows.get(account.id);
     const s = facts.get(account.id);
+    // A remote account's server knows its real counts (we see only our part of its graph).
+    const counters = account.remote;
     return {
       account,
-      statusesCount: s?.count ?? 0,
-      followersCount: f?.followers ?? 0,
-      followingCount: f?.following ?? 0,
+      statusesCount: counters?.statusesCount ?? s?.count ?? 0,
+      followersCount: counters?.followersCount ?? f?.followers ?? 0,
+      followingCount: counters?.followingCount ?? f?.following ?? 0,
       lastStatusAt: s?.lastAt ?? null,
       role: roleById.get(account.id) ?? null,
       emojis: emojis[i] ?? [],

@@ -35,8 +35,8 @@ describe("discovery", () => {
       assert.equal(res.status, 200);
       assert.match(res.headers.get("content-type") ?? "", /^application\/jrd\+json/);
       const jrd: Json = await res.json();
-      // Fedify echoes the spelling asked for; the links are what peers follow.
-      assert.equal(jrd.subject.toLowerCase(), `acct:alice@${host}`);
+      // The canonical handle whatever the spelling asked for (peers store the subject).
+      assert.equal(jrd.subject, `acct:alice@${host}`);
       const self = jrd.links.find((l: Json) => l.rel === "self");
       assert.equal(self.type, "application/activity+json");
       assert.equal(self.href, `${server.url}/users/alice`);
@@ -115,5 +115,29 @@ describe("discovery", () => {
     const info = await getJson(server, "/nodeinfo/2.1");
     assert.deepEqual(info.usage.users, { total: 3, activeMonth: 2, activeHalfyear: 2 });
     assert.equal(info.usage.localPosts, 3);
+  });
+});
+
+describe("WebFinger subject", () => {
+  let server: TestServer;
+  let host: string;
+
+  before(async () => {
+    server = await startTestServer();
+    host = new URL(server.url).host;
+    await createUserWithToken(server, "Zoe_Q");
+  });
+
+  after(() => server.close());
+
+  it("answers with the stored spelling of a mixed-case username", async () => {
+    for (const asked of ["zoe_q", "ZOE_Q", "Zoe_Q"]) {
+      const jrd = await getJson(
+        server,
+        `/.well-known/webfinger?resource=${encodeURIComponent(`acct:${asked}@${host.toUpperCase()}`)}`,
+      );
+      assert.equal(jrd.subject, `acct:Zoe_Q@${host}`, asked);
+      assert.equal(jrd.links.find((l: Json) => l.rel === "self").href, `${server.url}/users/Zoe_Q`);
+    }
   });
 });

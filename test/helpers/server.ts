@@ -18,6 +18,9 @@ export interface TestServer {
   /** fetch() relative to the server, with an optional bearer token. */
   request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   restart(): Promise<void>;
+  /** Stops the server and keeps its data directory; `start()` serves it again on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,10 +37,10 @@ export async function freePort(): Promise<number> {
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { clock?: Clock; dataDir?: string } = {},
+  options: { clock?: Clock; dataDir?: string; port?: number } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "wren-test-")));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const config = loadConfig({
     WREN_HOST: "127.0.0.1",
     WREN_PORT: String(port),
@@ -64,6 +67,12 @@ export async function startTestServer(
     },
     async restart() {
       await wren.close();
+      wren = await startWren(config, startOptions);
+    },
+    async stop() {
+      await wren.close();
+    },
+    async start() {
       wren = await startWren(config, startOptions);
     },
     async close() {

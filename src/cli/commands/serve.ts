@@ -84,7 +84,7 @@ function portMismatch(wren: RunningWren): string[] {
   if (!local || publicPort === listening.port) return [];
   return [
     `  note: the public address uses port ${publicPort}, but Wren listens on ${listening.port};`,
-    `        set WREN_PUBLIC_URL=http://localhost:${listening.port} if apps should come here.`,
+    `        set WREN_PUBLIC_URL=${listening.protocol}//localhost:${listening.port} if apps should come here.`,
   ];
 }
 

@@ -7,15 +7,18 @@ export interface FoundMention {
   end: number;
   /** As typed (case kept). */
   username: string;
-  /** Lowercased domain, or null for `@user` without one. */
+  /** Lowercased domain (with `:port` if one was typed), or null for `@user` without one. */
   domain: string | null;
   /** The text after `@`: `user` or `user@domain`. */
   acct: string;
 }
 
 const WORD = String.raw`\p{L}\p{M}\p{Nd}\p{Pc}`;
+// Unlike Mastodon, a domain may carry a port (`@bob@127.0.0.1:4431`): servers on non-standard
+// ports (and several instances on one test machine) are reachable only that way. The port
+// must end the mention, so `@bob@host:30pm` stays a mention of `bob@host`.
 const MENTION = new RegExp(
-  `(?<![=/${WORD}])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)(?:@([${WORD}]+(?:[.-]+[${WORD}]+)*))?`,
+  `(?<![=/${WORD}])@([a-z0-9_]+(?:[.-]+[a-z0-9_]+)*)(?:@([${WORD}]+(?:[.-]+[${WORD}]+)*(?::\\d{1,5}(?![${WORD}]))?))?`,
   "giu",
 );
 /** Mastodon skips a mention that runs straight into another `@` or a `://` (a URL). */

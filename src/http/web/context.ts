@@ -1,7 +1,7 @@
 // What the page renderers need besides the views: where URLs point and the page's asset list.
 
 import type { Account, ImageRef } from "../../domain/account.ts";
-import type { CustomEmoji } from "../../domain/custom-emoji.ts";
+import { type CustomEmoji, emojiImageUrl } from "../../domain/custom-emoji.ts";
 import { MISSING_AVATAR_PATH, MISSING_HEADER_PATH } from "../default-images.ts";
 import type { PageAssets } from "./layout.ts";
 import { useImage } from "./layout.ts";
@@ -34,7 +34,7 @@ export function headerUrl(w: WebContext, account: Account): string {
 }
 
 export function emojiUrl(w: WebContext): (emoji: CustomEmoji) => string {
-  return (emoji) => useImage(w.assets, w.fileUrl(emoji.staticKey)) ?? "data:,";
+  return (emoji) => useImage(w.assets, emojiImageUrl(emoji, w.fileUrl, "static")) ?? "data:,";
 }
 
 /** `@user@domain`, local accounts included, as Mastodon's pages show it. */

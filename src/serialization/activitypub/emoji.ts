@@ -2,11 +2,11 @@
 
 import { Emoji, Image } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
-import type { CustomEmoji } from "../../domain/custom-emoji.ts";
+import { type CustomEmoji, emojiImageUrl } from "../../domain/custom-emoji.ts";
 import { type ApUrls, mediaTypeOfName } from "./urls.ts";
 
 export function toEmoji(emoji: CustomEmoji, urls: ApUrls): Emoji {
-  const url = urls.fileUrl(emoji.imageKey);
+  const url = emojiImageUrl(emoji, urls.fileUrl);
   return new Emoji({
     id: new URL(`${urls.publicUrl}/emojis/${emoji.id}`),
     name: `:${emoji.shortcode}:`,

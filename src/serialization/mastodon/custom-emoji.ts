@@ -1,7 +1,7 @@
 // Mastodon's CustomEmoji entity, the one shape every `emojis` array and the custom_emojis list
 // use. Pure: hosted image URLs come from the caller's UrlContext.
 
-import type { CustomEmoji } from "../../domain/custom-emoji.ts";
+import { type CustomEmoji, emojiImageUrl } from "../../domain/custom-emoji.ts";
 import type { UrlContext } from "./account.ts";
 
 export interface CustomEmojiJson {
@@ -15,8 +15,8 @@ export interface CustomEmojiJson {
 export function serializeCustomEmoji(emoji: CustomEmoji, urls: UrlContext): CustomEmojiJson {
   return {
     shortcode: emoji.shortcode,
-    url: urls.fileUrl(emoji.imageKey),
-    static_url: urls.fileUrl(emoji.staticKey),
+    url: emojiImageUrl(emoji, urls.fileUrl),
+    static_url: emojiImageUrl(emoji, urls.fileUrl, "static"),
     visible_in_picker: emoji.visibleInPicker,
     category: emoji.category,
   };

@@ -28,6 +28,10 @@ function urlOf(media: MediaAttachment, urls: UrlContext): string | null {
 function previewUrlOf(media: MediaAttachment, urls: UrlContext): string | null {
   if (media.customPreviewKey !== null) return urls.fileUrl(media.customPreviewKey);
   if (media.previewKey !== null && media.state === "ready") return urls.fileUrl(media.previewKey);
+  // A remote image not copied here is its own preview (clients need one to show the grid).
+  if (media.remoteUrl !== null && media.fileKey === null && media.type === "image") {
+    return media.remoteUrl;
+  }
   return null;
 }
 

@@ -54,6 +54,15 @@ function claims(ctx: ServiceContext): Set<string> {
   return set;
 }
 
+/**
+ * The instance actor lives at `/users/<host>` (federation/instance-actor.ts): no account may
+ * take that name, not even through the CLI. Only a host without a dot or port (`localhost`)
+ * could pass the username rule at all.
+ */
+function isInstanceActorName(ctx: ServiceContext, username: string): boolean {
+  return username.toLowerCase() === ctx.settings.domain.toLowerCase();
+}
+
 export function validatePassword(validation: Validation, password: string): void {
   if (password === "") validation.add("password", "ERR_BLANK", "can't be blank");
   else if (password.length < MIN_PASSWORD_LENGTH) {
@@ -82,6 +91,8 @@ export async function validateNewAccount(
   } else if (username.length > USERNAME_MAX_LENGTH) {
     validation.add("username", "ERR_TOO_LONG", tooLong(USERNAME_MAX_LENGTH));
   } else if (!input.allowReserved && RESERVED_USERNAMES.has(username.toLowerCase())) {
+    validation.add("username", "ERR_RESERVED", "is reserved");
+  } else if (isInstanceActorName(ctx, username)) {
     validation.add("username", "ERR_RESERVED", "is reserved");
   } else if (
     taken.has(`u:${username.toLowerCase()}`) ||

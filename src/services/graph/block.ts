@@ -31,7 +31,8 @@ export async function blockAccount(
     if (follow) await ctx.events.publish({ type: "account.unfollowed", follow, cause: "block" });
   }
   for (const request of closed) {
-    if (request) await ctx.events.publish({ type: "follow_request.closed", request, outcome: "blocked" });
+    if (request)
+      await ctx.events.publish({ type: "follow_request.closed", request, outcome: "blocked" });
   }
   if (await blocks.get(viewerId, target.id)) return;
   const block = {

@@ -18,6 +18,8 @@ export async function unfollowAccount(
     ctx.storage.follows.delete(viewerId, target.id),
     ctx.storage.followRequests.delete(viewerId, target.id),
   ]);
-  if (follow && unfollowed) await ctx.events.publish({ type: "account.unfollowed", follow, cause: "unfollow" });
-  if (request && withdrawn) await ctx.events.publish({ type: "follow_request.closed", request, outcome: "withdrawn" });
+  if (follow && unfollowed)
+    await ctx.events.publish({ type: "account.unfollowed", follow, cause: "unfollow" });
+  if (request && withdrawn)
+    await ctx.events.publish({ type: "follow_request.closed", request, outcome: "withdrawn" });
 }

@@ -12,7 +12,8 @@ import type { CheckedPoll } from "./poll-params.ts";
 
 const PAGE = 200;
 
-async function dropVotes(ctx: ServiceContext, pollId: string): Promise<void> {
+/** Forgets every vote of a poll (its choices changed, so they no longer mean anything). */
+export async function dropVotes(ctx: ServiceContext, pollId: string): Promise<void> {
   for (;;) {
     const votes = await ctx.storage.pollVotes.listTo(pollId, { limit: PAGE });
     if (votes.length === 0) return;

@@ -13,6 +13,7 @@ import {
   statusTextToHtml,
 } from "../../domain/text/status-text.ts";
 import type { ServiceContext } from "../context.ts";
+import { isDomainBlocked } from "../domain-blocks/domain-blocks.ts";
 
 export interface ComposedText {
   text: string;
@@ -23,19 +24,26 @@ export interface ComposedText {
 }
 
 /**
- * The account a mention names, among those this server knows (local accounts, and remote ones
- * it has a record of). Seam for federation: an unknown `user@host` will be looked up over
- * WebFinger there; until then it stays plain text.
+ * The account a mention names: a local account, a remote one this server has a record of, or
+ * else an unknown `user@host` looked up over WebFinger (ctx.remote), which stores its record.
+ * A mention nobody answers for, of a suspended account or of a blocked domain stays plain
+ * text; a failing lookup never fails the post.
  */
 async function resolveMention(
   ctx: ServiceContext,
   username: string,
   domain: string | null,
 ): Promise<Account | undefined> {
-  // Our domain may carry a port (`host:8080`), which a mention cannot spell.
+  // Our domain may carry a port (`host:8080`); a mention may spell it with or without.
   const ours = ctx.settings.domain.toLowerCase();
   const local = domain === null || domain === ours || domain === ours.replace(/:\d+$/, "");
-  return ctx.storage.accounts.findByUsername(username, local ? null : domain);
+  if (local) return ctx.storage.accounts.findByUsername(username, null);
+  // A suspended account or a blocked domain is not mentioned (Mastodon leaves it as text).
+  if (await isDomainBlocked(ctx, domain)) return undefined;
+  const known = await ctx.storage.accounts.findByUsername(username, domain);
+  const found =
+    known ?? (await ctx.remote.resolveAccount(`${username}@${domain}`).catch(() => undefined));
+  return found?.suspended ? undefined : found;
 }
 
 export async function composeText(

@@ -8,7 +8,11 @@ import { loadOwnStatus } from "./own-status.ts";
 
 const REBLOG_BATCH = 200;
 
-async function deleteReblogsOf(ctx: ServiceContext, statusId: string, at: string): Promise<void> {
+export async function deleteReblogsOf(
+  ctx: ServiceContext,
+  statusId: string,
+  at: string,
+): Promise<void> {
   for (;;) {
     const reblogs = await ctx.storage.statuses.listReblogs(statusId, { limit: REBLOG_BATCH });
     if (reblogs.length === 0) return;

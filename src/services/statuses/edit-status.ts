@@ -35,7 +35,7 @@ export interface EditStatusInput {
   poll?: PollParams | undefined;
 }
 
-function snapshotOf(ctx: ServiceContext, status: Status): StatusEdit {
+export function snapshotOf(ctx: ServiceContext, status: Status): StatusEdit {
   return {
     id: ctx.ids.next(),
     statusId: status.id,

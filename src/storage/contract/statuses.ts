@@ -27,7 +27,9 @@ export function statusContract(t: ContractContext): void {
     it("finds a status by its ActivityPub id, deleted ones too, following uri changes", async () => {
       const remote = makeStatus({ id: "10", accountId: "1", uri: "https://r.example/notes/1" });
       await t.storage.statuses.put(remote);
-      await t.storage.statuses.put(makeStatus({ id: "11", accountId: "1", uri: "https://r.example/notes/2" }));
+      await t.storage.statuses.put(
+        makeStatus({ id: "11", accountId: "1", uri: "https://r.example/notes/2" }),
+      );
       assert.equal((await t.storage.statuses.findByUri("https://r.example/notes/1"))?.id, "10");
       await t.storage.statuses.put({ ...remote, deleted: true });
       assert.equal((await t.storage.statuses.findByUri(remote.uri))?.deleted, true);

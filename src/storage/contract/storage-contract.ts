@@ -21,6 +21,7 @@ import { persistenceContract } from "./persistence.ts";
 import { featurePersistenceContract } from "./persistence-features.ts";
 import { relationPersistenceContract } from "./persistence-relations.ts";
 import { pollContract } from "./polls.ts";
+import { reportContract } from "./reports.ts";
 import { statusEditContract } from "./status-edits.ts";
 import { statusFilterContract } from "./status-filters.ts";
 import { statusContract } from "./statuses.ts";
@@ -75,6 +76,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     notificationContract(context);
     announcementContract(context);
     customEmojiContract(context);
+    reportContract(context);
     markerContract(context);
     conversationContract(context);
     jobContract(context);

@@ -33,6 +33,7 @@ import { openMarkerStore } from "./marker-store.ts";
 import { openMediaStore } from "./media-store.ts";
 import { openNotificationStore } from "./notification-store.ts";
 import { openPollStore } from "./poll-store.ts";
+import { openReportStore } from "./report-store.ts";
 import { openStatusEditStore } from "./status-edit-store.ts";
 import { openStatusStore } from "./status-store.ts";
 import { openTokenStore } from "./token-store.ts";
@@ -74,6 +75,7 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
       announcementDismissals: edges<Edge>("announcement-dismissals"),
       announcementReactions: openAnnouncementReactionStore(root, writer),
       customEmojis: openCustomEmojiStore(root, writer),
+      reports: openReportStore(root, writer),
       markers: openMarkerStore(root, writer),
       conversations: openConversationStore(root, writer),
       jobs: openJobStore(root, writer),

@@ -171,6 +171,7 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
         offset: params.offset,
         following: params.following ?? false,
         viewerId: viewer.account.id,
+        resolve: params.resolve ?? false,
       });
       return c.json(await renderAccounts(ctx, accounts));
     },

@@ -1,0 +1,61 @@
+// The featured collection (Mastodon's pinned statuses) as one OrderedCollection of Notes,
+// newest pin first, and the featured tags collection, empty since Wren has no featured tags.
+// Only public and unlisted pins are shown: the collection is the same for every reader.
+
+import type { Federation } from "@fedify/fedify";
+import type { ServiceContext } from "../../services/context.ts";
+import { accountStatuses } from "../../services/timelines/account-statuses.ts";
+import { loadStatusViews, type StatusView } from "../../views/status-view.ts";
+import { noteOf } from "../status-documents.ts";
+import { collectionOwner } from "./paging.ts";
+
+export const FEATURED_PATH = "/users/{identifier}/collections/featured";
+export const FEATURED_TAGS_PATH = "/users/{identifier}/collections/tags";
+
+/** Far above Mastodon's limit of five pins. */
+const MAX_FEATURED = 200;
+
+/** The pinned statuses' views, or null when there is no such collection. */
+async function featuredViews(
+  ctx: ServiceContext,
+  identifier: string,
+): Promise<StatusView[] | null> {
+  const owner = await collectionOwner(ctx, identifier);
+  if (owner === null) return null;
+  if (owner === "instance") return [];
+  const entries = await accountStatuses(
+    ctx,
+    null,
+    owner.id,
+    { pinned: true },
+    { limit: MAX_FEATURED },
+  );
+  const found = await ctx.storage.statuses.getMany(entries.map((e) => e.status_id));
+  const statuses = entries.flatMap((e) => {
+    const status = found.get(e.status_id);
+    return status && status.reblogOfId === null ? [status] : [];
+  });
+  return loadStatusViews(ctx, statuses, null);
+}
+
+export function registerFeatured(federation: Federation<ServiceContext>): void {
+  federation
+    .setFeaturedDispatcher(FEATURED_PATH, async (fctx, identifier) => {
+      const views = await featuredViews(fctx.data, identifier);
+      if (views === null) return null;
+      return { items: await Promise.all(views.map((view) => noteOf(fctx.data, view))) };
+    })
+    // Pins are few: counting them reads the same handful of records again.
+    .setCounter(
+      async (fctx, identifier) => (await featuredViews(fctx.data, identifier))?.length ?? null,
+    );
+
+  federation
+    .setFeaturedTagsDispatcher(FEATURED_TAGS_PATH, async (fctx, identifier) => {
+      const owner = await collectionOwner(fctx.data, identifier);
+      return owner === null ? null : { items: [] };
+    })
+    .setCounter(async (fctx, identifier) =>
+      (await collectionOwner(fctx.data, identifier)) === null ? null : 0,
+    );
+}

@@ -1,0 +1,86 @@
+// Who must hear about a local account's act: its remote followers, the accounts a status
+// mentions or answers, those who interacted with it. Only remote accounts matter here (local
+// ones see the records directly); deliver.ts drops any local or blocked one that slips in.
+
+import type { Account } from "../../domain/account.ts";
+import type { Edge } from "../../domain/relations.ts";
+import type { Status } from "../../domain/status.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import type { EdgeStore } from "../../storage/ports.ts";
+
+const PAGE = 200;
+
+/** Every account id at the source end of edges to `targetId` (all pages). */
+async function sourcesOf<E extends Edge>(store: EdgeStore<E>, targetId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let maxId: string | undefined;
+  for (;;) {
+    const page = await store.listTo(targetId, { limit: PAGE, maxId });
+    for (const edge of page) ids.push(edge.accountId);
+    if (page.length < PAGE) return ids;
+    maxId = page[page.length - 1]?.id;
+  }
+}
+
+async function remoteAccounts(ctx: ServiceContext, ids: Iterable<string>): Promise<Account[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  const found = await ctx.storage.accounts.getMany(unique);
+  return [...found.values()].filter((a) => a.domain !== null);
+}
+
+export async function remoteFollowersOf(
+  ctx: ServiceContext,
+  accountId: string,
+): Promise<Account[]> {
+  return remoteAccounts(ctx, await sourcesOf(ctx.storage.follows, accountId));
+}
+
+/** Everyone who voted in a poll (remote ones), to tell them the new counts. */
+export async function remoteVotersOf(ctx: ServiceContext, pollId: string): Promise<Account[]> {
+  return remoteAccounts(ctx, await sourcesOf(ctx.storage.pollVotes, pollId));
+}
+
+export async function remoteAccount(
+  ctx: ServiceContext,
+  accountId: string | null,
+): Promise<Account | undefined> {
+  if (accountId === null) return undefined;
+  const account = await ctx.storage.accounts.get(accountId);
+  return account && account.domain !== null ? account : undefined;
+}
+
+async function rebloggersOf(ctx: ServiceContext, statusId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let maxId: string | undefined;
+  for (;;) {
+    const page = await ctx.storage.statuses.listReblogs(statusId, { limit: PAGE, maxId });
+    for (const reblog of page) ids.push(reblog.accountId);
+    if (page.length < PAGE) return ids;
+    maxId = page[page.length - 1]?.id;
+  }
+}
+
+/**
+ * The remote audience of a local status, by its visibility (as Mastodon distributes): direct →
+ * the mentioned accounts only; private → followers and mentioned; public and unlisted → also
+ * the author of the status it answers. With `interactors` (edits and deletions), also those
+ * who boosted or favourited it, so their copies follow.
+ */
+export async function statusAudience(
+  ctx: ServiceContext,
+  status: Status,
+  options: { interactors?: boolean } = {},
+): Promise<Account[]> {
+  const ids = [...status.mentionIds];
+  if (status.visibility !== "direct") {
+    ids.push(...(await sourcesOf(ctx.storage.follows, status.accountId)));
+  }
+  const open = status.visibility === "public" || status.visibility === "unlisted";
+  if (open && status.inReplyToAccountId !== null) ids.push(status.inReplyToAccountId);
+  if (open && options.interactors) {
+    ids.push(...(await rebloggersOf(ctx, status.id)));
+    ids.push(...(await sourcesOf(ctx.storage.favourites, status.id)));
+  }
+  return remoteAccounts(ctx, ids);
+}

@@ -1,0 +1,33 @@
+// The instance actor's document: an Application named after the host, which signs the server's
+// own GETs and follows nobody. It locks its followers (nobody is meant to follow it) and has
+// the same collections and keys as any actor, so peers that check them find them. Pure.
+
+import { Application, type CryptographicKey, Endpoints, type Multikey } from "@fedify/vocab";
+import type { ActorLinks } from "./actor.ts";
+
+export function toInstanceActor(
+  id: URL,
+  host: string,
+  publicUrl: string,
+  links: ActorLinks,
+  keys: { publicKey: CryptographicKey | null; assertionMethods: Multikey[] },
+): Application {
+  return new Application({
+    id,
+    preferredUsername: host,
+    name: host,
+    url: new URL(publicUrl),
+    manuallyApprovesFollowers: true,
+    discoverable: false,
+    indexable: false,
+    inbox: links.inbox,
+    outbox: links.outbox,
+    followers: links.followers,
+    following: links.following,
+    featured: links.featured,
+    featuredTags: links.featuredTags,
+    endpoints: new Endpoints({ sharedInbox: links.sharedInbox }),
+    publicKey: keys.publicKey,
+    assertionMethods: keys.assertionMethods,
+  });
+}

@@ -1,0 +1,89 @@
+// Stores a remote post (a Create, a fetched object) as a status under its author's account:
+// once per ActivityPub id (a replay or a second delivery returns what is stored), joined to
+// the thread of the status it replies to, with its attachments, poll and emojis, and announced
+// with the same `status.created` event as a local post, so mentions of local accounts notify
+// and conversations update.
+
+import type { Account } from "../../domain/account.ts";
+import type { Status } from "../../domain/status.ts";
+import type { ServiceContext } from "../context.ts";
+import { withKeyLock } from "../interactions/keyed-lock.ts";
+import type { RemoteStatusDraft } from "./drafts.ts";
+import { storeRemoteEmojis } from "./remote-emojis.ts";
+import { storeRemoteMedia } from "./remote-media.ts";
+import { createRemotePoll } from "./remote-poll.ts";
+
+export interface IngestRemoteStatusInput {
+  /** The author (already checked to own the object). */
+  account: Account;
+  draft: RemoteStatusDraft;
+  /** The stored status it replies to, when known. */
+  inReplyTo: Status | null;
+  /** Accounts its Mention tags name that we have records of, in order. */
+  mentionIds: readonly string[];
+}
+
+/** `published`, unless absent or in the future (a clock ahead must not pin it on top). */
+export function createdAtOf(ctx: ServiceContext, publishedAt: string | null): string {
+  const now = ctx.clock.now().toISOString();
+  return publishedAt !== null && publishedAt <= now ? publishedAt : now;
+}
+
+/** Only an `updated` after `published` says the post was edited. */
+export function editedAtOf(draft: RemoteStatusDraft, createdAt: string): string | null {
+  return draft.updatedAt !== null && draft.updatedAt > createdAt ? draft.updatedAt : null;
+}
+
+/** Returns the stored status: the new one, or the one already stored under this id. */
+export async function ingestRemoteStatus(
+  ctx: ServiceContext,
+  input: IngestRemoteStatusInput,
+): Promise<Status> {
+  const { account, draft, inReplyTo } = input;
+  return withKeyLock(`remote-status:${draft.uri}`, async () => {
+    const existing = await ctx.storage.statuses.findByUri(draft.uri);
+    if (existing) return existing;
+
+    const id = ctx.ids.next();
+    await storeRemoteEmojis(ctx, account.domain ?? "", draft.emojis);
+    const mediaIds = await storeRemoteMedia(ctx, {
+      accountId: account.id,
+      statusId: id,
+      drafts: draft.media,
+    });
+    // The poll first, so the status never points at a poll that is not there.
+    const poll = draft.poll
+      ? await createRemotePoll(ctx, { statusId: id, accountId: account.id, draft: draft.poll })
+      : null;
+    const createdAt = createdAtOf(ctx, draft.publishedAt);
+    const status: Status = {
+      id,
+      accountId: account.id,
+      uri: draft.uri,
+      url: draft.url,
+      text: "",
+      contentHtml: draft.contentHtml,
+      spoilerText: draft.spoilerText,
+      visibility: draft.visibility,
+      sensitive: draft.sensitive,
+      language: draft.language,
+      inReplyToId: inReplyTo?.id ?? null,
+      inReplyToAccountId: inReplyTo?.accountId ?? null,
+      conversationId: inReplyTo?.conversationId ?? id,
+      reblogOfId: null,
+      mentionIds: [...new Set(input.mentionIds)],
+      tags: draft.tags,
+      mediaIds,
+      pollId: poll?.id ?? null,
+      applicationId: null,
+      local: false,
+      createdAt,
+      editedAt: editedAtOf(draft, createdAt),
+      deleted: false,
+      deletedAt: null,
+    };
+    await ctx.storage.statuses.put(status);
+    await ctx.events.publish({ type: "status.created", status });
+    return status;
+  });
+}

@@ -1,0 +1,49 @@
+// A remote actor was deleted by its server (Delete whose object is the actor itself). The
+// record stays, marked suspended (ids stay stable and a later activity cannot revive it); its
+// statuses are deleted and its follows, requests and favourites end, with the usual events so
+// timelines, counters and notifications forget it.
+
+import type { Account } from "../../domain/account.ts";
+import type { ServiceContext } from "../context.ts";
+import { deleteStatus } from "../statuses/delete-status.ts";
+import { walkPages } from "./walk.ts";
+
+export async function deleteRemoteActor(ctx: ServiceContext, account: Account): Promise<void> {
+  if (account.domain === null) return;
+  if (!account.suspended) {
+    await ctx.storage.accounts.put({
+      ...account,
+      suspended: true,
+      updatedAt: ctx.clock.now().toISOString(),
+    });
+  }
+  const { statuses, follows, followRequests, favourites } = ctx.storage;
+  for await (const status of walkPages((page) => statuses.listByAccount(account.id, page))) {
+    await deleteStatus(ctx, account.id, status.id);
+  }
+  for await (const follow of walkPages((page) => follows.listFrom(account.id, page))) {
+    if (await follows.delete(account.id, follow.targetId)) {
+      await ctx.events.publish({ type: "account.unfollowed", follow, cause: "unfollow" });
+    }
+  }
+  for await (const follow of walkPages((page) => follows.listTo(account.id, page))) {
+    if (await follows.delete(follow.accountId, account.id)) {
+      await ctx.events.publish({ type: "account.unfollowed", follow, cause: "removed" });
+    }
+  }
+  for await (const request of walkPages((page) => followRequests.listFrom(account.id, page))) {
+    if (await followRequests.delete(account.id, request.targetId)) {
+      await ctx.events.publish({ type: "follow_request.closed", request, outcome: "withdrawn" });
+    }
+  }
+  for await (const request of walkPages((page) => followRequests.listTo(account.id, page))) {
+    if (await followRequests.delete(request.accountId, account.id)) {
+      await ctx.events.publish({ type: "follow_request.closed", request, outcome: "rejected" });
+    }
+  }
+  for await (const favourite of walkPages((page) => favourites.listFrom(account.id, page))) {
+    if (await favourites.delete(account.id, favourite.targetId)) {
+      await ctx.events.publish({ type: "status.unfavourited", favourite });
+    }
+  }
+}
