@@ -20,6 +20,7 @@ import { createActorKeys } from "./keys.ts";
 import { createFedifyKv } from "./kv.ts";
 import { createJobMessageQueue } from "./message-queue.ts";
 import { registerNodeInfo } from "./nodeinfo.ts";
+import { nodeInfo20 } from "./nodeinfo-2-0.ts";
 import { goneStatusResponse, registerObjects } from "./objects.ts";
 import { registerOutboxFailureHandler } from "./outbox/failures.ts";
 import { subscribeOutbox } from "./outbox/index.ts";
@@ -109,6 +110,10 @@ export function createWrenFederation(
     async fetch(request, next) {
       const meta = hostMeta(request, ctx.settings.publicUrl);
       if (meta) return meta;
+      const legacy = await nodeInfo20(request, ctx.settings.publicUrl, (r) =>
+        federation.fetch(r, { contextData: ctx }),
+      );
+      if (legacy) return legacy;
       const response = await federation
         .fetch(request, {
           contextData: ctx,

@@ -116,6 +116,25 @@ describe("discovery", () => {
     assert.deepEqual(info.usage.users, { total: 3, activeMonth: 2, activeHalfyear: 2 });
     assert.equal(info.usage.localPosts, 3);
   });
+
+  it("publishes NodeInfo 2.0 with the same figures, linked beside 2.1", async () => {
+    const links = await getJson(server, "/.well-known/nodeinfo");
+    const rels = links.links.map((l: Json) => [l.rel, l.href]);
+    assert.deepEqual(rels, [
+      ["http://nodeinfo.diaspora.software/ns/schema/2.0", `${server.url}/nodeinfo/2.0`],
+      ["http://nodeinfo.diaspora.software/ns/schema/2.1", `${server.url}/nodeinfo/2.1`],
+    ]);
+    const res = await server.request("/nodeinfo/2.0");
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /schema\/2\.0#/);
+    const info: Json = await res.json();
+    const current = await getJson(server, "/nodeinfo/2.1");
+    assert.equal(info.version, "2.0");
+    assert.deepEqual(Object.keys(info.software).sort(), ["name", "version"]);
+    assert.equal(info.software.name, "wren");
+    assert.deepEqual(info.usage, current.usage);
+    assert.equal(info.openRegistrations, current.openRegistrations);
+  });
 });
 
 describe("WebFinger subject", () => {
