@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, it } from "node:test";
-import { type ContractContext, ids, sorted } from "./context.ts";
+import { type ContractContext, ids, sorted, tryToMutate } from "./context.ts";
 import { makeAccount } from "./fixtures.ts";
 
 export function accountContract(t: ContractContext): void {
@@ -21,14 +21,18 @@ export function accountContract(t: ContractContext): void {
       assert.equal(await t.storage.accounts.countLocal(), 1);
     });
 
-    it("hands out copies: mutating a read or a put object does not change the store", async () => {
+    it("keeps its own state: mutating a read or a put object does not change the store", async () => {
       const account = makeAccount({ id: "1", displayName: "Original" });
       await t.storage.accounts.put(account);
       account.displayName = "Mutated input";
       const read = await t.storage.accounts.get("1");
       assert.ok(read);
-      read.displayName = "Mutated read";
-      read.fields.push({ name: "x", value: "y", valueHtml: "y", verifiedAt: null });
+      tryToMutate(() => {
+        read.displayName = "Mutated read";
+      });
+      tryToMutate(() => {
+        read.fields.push({ name: "x", value: "y", valueHtml: "y", verifiedAt: null });
+      });
       const again = await t.storage.accounts.get("1");
       assert.equal(again?.displayName, "Original");
       assert.equal(again?.fields.length, 1);

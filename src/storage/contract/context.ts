@@ -12,3 +12,16 @@ export interface ContractContext {
 
 export const ids = (records: readonly { id: string }[]) => records.map((r) => r.id);
 export const sorted = (values: readonly string[]) => [...values].sort();
+
+/**
+ * Tries to change a record a store handed out. Backends may hand out copies (changing them is
+ * harmless) or frozen records (changing them throws a TypeError); either way, the store must
+ * not change, which the caller asserts next.
+ */
+export function tryToMutate(change: () => void): void {
+  try {
+    change();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+}

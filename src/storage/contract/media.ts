@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { MediaAttachment } from "../../domain/media.ts";
-import { type ContractContext, ids, sorted } from "./context.ts";
+import { type ContractContext, ids, sorted, tryToMutate } from "./context.ts";
 import { CREATED } from "./fixtures.ts";
 
 export function makeMedia(fields: Partial<MediaAttachment> & { id: string }): MediaAttachment {
@@ -61,12 +61,17 @@ export function mediaContract(t: ContractContext): void {
       assert.equal((await store().getMany([])).size, 0);
     });
 
-    it("hands out copies: changing a returned attachment changes nothing stored", async () => {
+    it("keeps its own state: changing a returned attachment changes nothing stored", async () => {
       await store().put(makeMedia({ id: "10" }));
       const media = await store().get("10");
       assert.ok(media?.meta?.original);
-      media.meta.original.width = 999;
-      media.description = "changed";
+      const original = media.meta.original;
+      tryToMutate(() => {
+        original.width = 999;
+      });
+      tryToMutate(() => {
+        media.description = "changed";
+      });
       const again = await store().get("10");
       assert.equal(again?.meta?.original?.width, 20);
       assert.equal(again?.description, null);

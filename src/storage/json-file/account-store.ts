@@ -81,9 +81,7 @@ export async function openAccountStore(root: string, writer: DurableWriter): Pro
           partial.push(account);
         }
       }
-      return [...exact.sort(byId), ...partial.sort(byId)]
-        .slice(offset, offset + limit)
-        .map((a) => structuredClone(a));
+      return [...exact.sort(byId), ...partial.sort(byId)].slice(offset, offset + limit);
     },
     async put(account) {
       await records.put(account);

@@ -46,7 +46,9 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
 
   return {
     async get(key) {
-      return records.get(hashOf(key));
+      // Values go to Fedify, which owns them afterwards: a mutable copy, not the frozen record.
+      const entry = records.get(hashOf(key));
+      return entry === undefined ? undefined : copy(entry);
     },
     async set(entry) {
       const hash = hashOf(entry.key);

@@ -39,9 +39,7 @@ export async function openUserStore(root: string, writer: DurableWriter): Promis
       return records.size;
     },
     async list() {
-      return [...records.values()]
-        .sort((a, b) => compareIds(a.accountId, b.accountId))
-        .map((u) => structuredClone(u));
+      return [...records.values()].sort((a, b) => compareIds(a.accountId, b.accountId));
     },
   };
 }
