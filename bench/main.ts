@@ -11,6 +11,7 @@ import { startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
 import { printSummary, type ScaleResult, writeReport } from "./lib/report.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
+import { type FederationProfile, measureFederation } from "./scenarios/federation.ts";
 import { readProbes } from "./scenarios/reads.ts";
 import { writeProbes } from "./scenarios/writes.ts";
 
@@ -18,6 +19,26 @@ const quick = process.argv.includes("--quick");
 const profile = quick
   ? { sizes: [1_000], rounds: 2, duration: 2, writeTargets: 8_000 }
   : { sizes: [1_000, 100_000, 1_000_000], rounds: 3, duration: 4, writeTargets: 40_000 };
+// Issue 7's fan-out (10,000 followers on 1,000 servers) and inbox scenarios; quick: a tenth.
+const federationProfile: FederationProfile = quick
+  ? {
+      servers: 100,
+      followersPerServer: 10,
+      peerProcesses: 1,
+      fanoutRounds: 1,
+      senders: 50,
+      activities: 500,
+      inboxRounds: 1,
+    }
+  : {
+      servers: 1_000,
+      followersPerServer: 10,
+      peerProcesses: 2,
+      fanoutRounds: 3,
+      senders: 200,
+      activities: 2_000,
+      inboxRounds: 3,
+    };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -104,7 +125,17 @@ for (const [index, size] of profile.sizes.entries()) {
   }
 }
 
-const results = { quick, date: new Date().toISOString(), scale, writes, rawWrites };
+const { fanout, inbox } = await measureFederation(federationProfile, freePort, log);
+
+const results = {
+  quick,
+  date: new Date().toISOString(),
+  scale,
+  writes,
+  rawWrites,
+  fanout,
+  inbox,
+};
 printSummary(results);
 if (!quick) {
   const files = writeReport(results);

@@ -2,6 +2,7 @@
 // stderr, as readable text by default or as JSON lines (WREN_LOG_FORMAT=json) for log
 // collectors. stdout stays free for what commands print (a token, an account id).
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   configure,
   dispose,
@@ -35,6 +36,9 @@ export function logFormatter(format: LoggingConfig["logFormat"]): TextFormatter 
 export async function setupLogging(config: LoggingConfig): Promise<void> {
   await configure({
     reset: true,
+    // Fedify logs with per-request context (LogTape's implicit contexts), which needs this;
+    // without it every such log line is preceded by a warning.
+    contextLocalStorage: new AsyncLocalStorage(),
     sinks: { stderr: stderrSink(logFormatter(config.logFormat)) },
     loggers: [
       // The root category: every library that logs through LogTape (Fedify included) lands here.

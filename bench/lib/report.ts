@@ -3,6 +3,8 @@
 // chart of the scale curves.
 
 import { readFileSync } from "node:fs";
+import type { FanoutResult } from "../scenarios/fanout.ts";
+import type { InboxResult } from "../scenarios/inbox.ts";
 import { lineChart } from "./chart.ts";
 import type { Comparison } from "./compare.ts";
 import { round } from "./stats.ts";
@@ -21,6 +23,8 @@ export interface BenchResults {
   writes: Comparison[];
   /** Crash-safe writes per second of the raw loop (the storage limit). */
   rawWrites: number;
+  fanout?: FanoutResult;
+  inbox?: InboxResult;
 }
 
 const REPORT = "docs/PERFORMANCE.md";
@@ -32,6 +36,51 @@ function table(rows: string[][]): string {
   const [head, ...body] = rows as [string[], ...string[][]];
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [line(head), line(head.map(() => "---")), ...body.map(line)].join("\n");
+}
+
+/** Issue 7's targets: inbox ≥ 500 activities/s, fan-out to 1,000 servers ≤ 10 s. */
+function federationSection(fanout: FanoutResult, inbox: InboxResult): string[] {
+  const rate = (n: number) => `${Math.round(n)}/s`;
+  const verdict = (met: boolean) => (met ? "met" : "missed");
+  const activities = `${inbox.activities.toLocaleString("en")} Create(Note) from ${inbox.senders} actors, ${inbox.concurrency} connections`;
+  const fanoutTarget =
+    fanout.servers >= 1_000 ? verdict(fanout.seconds <= 10) : "(1,000 servers: full run)";
+  return [
+    "### Federation",
+    "",
+    table([
+      ["scenario", "size", "Wren", "reference", "ratio", "target"],
+      [
+        "inbox: accepted (2xx)",
+        activities,
+        rate(inbox.acceptedPerSecond),
+        `verifyRequest loop ${rate(inbox.verifiedPerSecond)}`,
+        `${Math.round((inbox.acceptedPerSecond / inbox.verifiedPerSecond) * 100)}%`,
+        `≥ 500/s: ${verdict(inbox.acceptedPerSecond >= 500)}`,
+      ],
+      [
+        "inbox: processed (statuses stored)",
+        activities,
+        rate(inbox.processedPerSecond),
+        `verifyRequest loop ${rate(inbox.verifiedPerSecond)}`,
+        `${Math.round(inbox.ratio * 100)}%`,
+        `≥ 500/s: ${verdict(inbox.processedPerSecond >= 500)}`,
+      ],
+      [
+        "fan-out: one public status",
+        `${fanout.followers.toLocaleString("en")} followers on ${fanout.servers.toLocaleString("en")} servers (${fanout.servers.toLocaleString("en")} deliveries)`,
+        `${round(fanout.seconds, 1)} s (first delivery after ${round(fanout.firstSeconds, 1)} s)`,
+        `signRequest loop ${round(fanout.signSeconds, 1)} s`,
+        `${Math.round(fanout.ratio * 100)}%`,
+        `≤ 10 s: ${fanoutTarget}`,
+      ],
+    ]),
+    "",
+    "Inbox: signed by the load process before the clock starts; processed = until every status",
+    "is stored. Fan-out: from the POST until every simulated server (its own loopback port) has",
+    "verified the signed Create; ratio = signing time alone / delivery time.",
+    "",
+  ];
 }
 
 function generated(results: BenchResults): string {
@@ -71,6 +120,7 @@ function generated(results: BenchResults): string {
     "",
     `Raw crash-safe write loop (write, fsync, rename, fsync directory; 50 writers): ${Math.round(results.rawWrites)}/s.`,
     "",
+    ...(results.fanout && results.inbox ? federationSection(results.fanout, results.inbox) : []),
     "### Scale",
     "",
     table([

@@ -28,7 +28,20 @@ export function createFedifyKv(store: KvStore, clock: Clock): FedifyKvStore {
       return entry !== undefined && isLive(entry, clock) ? (entry.value as T) : undefined;
     },
     async set(key, value, options) {
-      await store.set({ key, value, expiresAt: expiry(clock, options) });
+      const expiresAt = expiry(clock, options);
+      // Fedify rewrites some entries unchanged after every delivery (which signature format a
+      // server accepts): skipping the no-op saves a durable write per delivery.
+      if (expiresAt === null) {
+        const current = await store.get(key);
+        if (
+          current !== undefined &&
+          current.expiresAt === null &&
+          JSON.stringify(current.value) === JSON.stringify(value)
+        ) {
+          return;
+        }
+      }
+      await store.set({ key, value, expiresAt });
     },
     async delete(key) {
       await store.delete(key);

@@ -2,14 +2,14 @@
 // succeeds, but two deliveries of the same activity (a replay, or the shared and a personal
 // inbox) can be queued and run at the same time; a claim in the key–value store, taken with
 // compare-and-set before acting, lets only one of them through. A failed attempt releases the
-// claim so the retry can act; a crash leaves a short-lived claim that lapses by itself.
+// claim so the retry can act; a crash leaves a short-lived claim that lapses by itself. After
+// success the claim is left to lapse: by then Fedify's own record of processed activity ids
+// refuses later copies, so a second "done" record would only cost a durable write.
 
 import type { ServiceContext } from "../../services/context.ts";
 
 const PREFIX = ["wren", "inboxActivity"] as const;
 const CLAIM_MS = 10 * 60_000;
-/** As long as Fedify remembers processed activity ids. */
-const DONE_MS = 24 * 3600_000;
 
 /** Runs `work` unless this activity id was (or is being) handled; true when it ran. */
 export async function once(
@@ -36,6 +36,5 @@ export async function once(
     await ctx.storage.kv.delete(key);
     throw error;
   }
-  await ctx.storage.kv.set({ key, value: "done", expiresAt: until(DONE_MS) });
   return true;
 }
