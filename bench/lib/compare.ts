@@ -2,9 +2,9 @@
 // interleaved round by round (so drift of the shared machine hits both alike), reported as the
 // median over rounds of Wren's rate divided by the reference's.
 
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { LoadSpec } from "./load-worker.ts";
 import { runLoad, startBareServer } from "./processes.ts";
 import { median } from "./stats.ts";
@@ -63,7 +63,8 @@ export async function compareWithBare(
   probes: readonly Probe[],
   options: RoundOptions,
 ): Promise<Comparison[]> {
-  const bare = await startBareServer(await recordResponses(wrenUrl, probes));
+  const responses = await recordResponses(wrenUrl, probes);
+  const bare = await startBareServer(responses);
   try {
     const samples = new Map<string, { wren: number[]; bare: number[]; ratio: number[] }>();
     for (let round = 0; round < options.rounds; round++) {
@@ -106,5 +107,6 @@ export async function compareWithBare(
     });
   } finally {
     await bare.stop();
+    await rm(dirname(responses), { recursive: true, force: true });
   }
 }
