@@ -74,7 +74,8 @@ export async function startWrenServer(env: Record<string, string>): Promise<Chil
     } catch {
       // not listening yet
     }
-    if (attempt > 600) throw new Error("wren serve did not become ready within a minute");
+    // A million statuses take over a minute to load today (docs/PERFORMANCE.md).
+    if (attempt > 6000) throw new Error("wren serve did not become ready within ten minutes");
     await new Promise((r) => setTimeout(r, 100));
   }
   return { process: child, stop: stopper(child) };
