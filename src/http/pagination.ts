@@ -34,6 +34,9 @@ export function toIdPage(params: {
   };
 }
 
+const CARRIED_NAME = /^[a-z_]{1,40}(\[\])?$/;
+const MAX_CARRIED_VALUE = 100;
+
 /**
  * Sets the Link header for a page whose newest item has paging id `newestId` and oldest
  * `oldestId` (both undefined for an empty page: no header, as Mastodon does).
@@ -48,10 +51,13 @@ export function setLinkHeader(
   const base = new URL(current.pathname, publicUrl);
   const link = (rel: "next" | "prev", key: "max_id" | "min_id", id: string) => {
     const url = new URL(base);
+    // The list's own filters (only_media, types[]…) carry over; paging ids are replaced, and
+    // anything that cannot be a filter (odd names, long values) is left behind, so a hostile
+    // query cannot blow the header past what clients accept.
     for (const [name, value] of current.searchParams) {
-      if (name !== "max_id" && name !== "min_id" && name !== "since_id") {
-        url.searchParams.append(name, value);
-      }
+      if (name === "max_id" || name === "min_id" || name === "since_id") continue;
+      if (!CARRIED_NAME.test(name) || value.length > MAX_CARRIED_VALUE) continue;
+      url.searchParams.append(name, value);
     }
     url.searchParams.set(key, id);
     return `<${url.toString()}>; rel="${rel}"`;

@@ -7,6 +7,7 @@ import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import { type Poll, pollExpired } from "../domain/poll.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { resolveEmojis } from "./custom-emojis.ts";
+import { tallyVotes } from "./poll-tally.ts";
 
 export interface PollView {
   poll: Poll;
@@ -52,9 +53,13 @@ export async function loadPollViews(
     ctx.storage.polls.getMany(ids),
     viewerId === null ? null : ctx.storage.pollVotes.findFrom(viewerId, ids),
   ]);
-  const found = [...polls.values()];
+  const stored = [...polls.values()];
   // Emojis belong to the poll author's server.
-  const authors = await ctx.storage.accounts.getMany([...new Set(found.map((p) => p.accountId))]);
+  const authors = await ctx.storage.accounts.getMany([...new Set(stored.map((p) => p.accountId))]);
+  // Local polls are counted from their votes (poll-tally.ts); remote ones as published.
+  const found = await Promise.all(
+    stored.map((p) => (authors.get(p.accountId)?.domain === null ? tallyVotes(ctx, p) : p)),
+  );
   const emojis = await resolveEmojis(
     ctx,
     found.map((p) => ({

@@ -59,6 +59,21 @@ describe("public and hashtag timelines", () => {
     assert.deepEqual(await tl("/api/v1/timelines/public?local=false", lee.token), all);
   });
 
+  it("carries list filters into the Link header but not junk parameters", async () => {
+    const junk = "x".repeat(5000);
+    const page = await getList(
+      server,
+      `/api/v1/timelines/public?local=true&limit=2&junk=${junk}&Odd%20Name=1`,
+    );
+    assert.ok(page.next);
+    const next = new URL(page.next as string, server.url).searchParams;
+    assert.equal(next.get("local"), "true");
+    assert.equal(next.get("limit"), "2");
+    assert.equal(next.get("max_id"), page.body[1]?.id);
+    assert.equal(next.get("junk"), null);
+    assert.equal(next.get("Odd Name"), null);
+  });
+
   it("tag: any case, replies included, any/all/none", async () => {
     const cats = [s.cats, s.catsDogs, s.replyToRemote];
     assert.deepEqual(await tl("/api/v1/timelines/tag/cats"), cats);

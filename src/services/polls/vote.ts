@@ -7,6 +7,7 @@
 
 import { AppError } from "../../domain/errors.ts";
 import { type Poll, type PollVote, pollExpired } from "../../domain/poll.ts";
+import { tallyVotes } from "../../views/poll-tally.ts";
 import type { ServiceContext } from "../context.ts";
 import { blocksAuthor, notAllowed } from "../interactions/target.ts";
 import { loadVisiblePoll } from "./get-poll.ts";
@@ -79,16 +80,9 @@ export async function votePoll(
       choices: [...(previous?.choices ?? []), ...choices],
       createdAt: previous?.createdAt ?? now.toISOString(),
     };
-    const updated: Poll = {
-      ...poll,
-      options: poll.options.map((option, index) => ({
-        ...option,
-        votesCount: option.votesCount + choices.filter((c) => c === index).length,
-      })),
-      votesCount: poll.votesCount + choices.length,
-      votersCount: poll.votersCount + (previous ? 0 : 1),
-    };
     await ctx.storage.pollVotes.put(vote);
+    // Counted from the votes, not incremented: this also heals counts a crash left behind.
+    const updated = await tallyVotes(ctx, poll);
     await ctx.storage.polls.put(updated);
     return updated;
   });
