@@ -3,9 +3,9 @@
 // also measures the scale curves and writes docs/PERFORMANCE.md with a chart.
 
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../test/helpers/server.ts";
 import { type Comparison, compareWithBare, type RoundOptions } from "./lib/compare.ts";
 import { startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
@@ -39,17 +39,6 @@ const federationProfile: FederationProfile = quick
       activities: 2_000,
       inboxRounds: 3,
     };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function residentMegabytes(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");

@@ -10,9 +10,8 @@ import type { Account } from "../../src/domain/account.ts";
 import type { Follow } from "../../src/domain/relations.ts";
 import { createActorKeys } from "../../src/federation/keys.ts";
 import { createServices, openStorage } from "../../src/main.ts";
-import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
-import { createPersonalToken } from "../../src/services/oauth/create-personal-token.ts";
 import { actorName, type Peers } from "./peers.ts";
+import { createViewer } from "./seed.ts";
 
 export interface RemoteActor {
   accountId: string;
@@ -49,15 +48,7 @@ export async function seedFederation(
   const storage = await openStorage(config);
   try {
     const { ctx } = createServices(config, storage);
-    const { account: viewer } = await createLocalAccount(ctx, {
-      username: "viewer",
-      email: "viewer@bench.invalid",
-      password: "bench password that is long enough",
-    });
-    const { secret } = await createPersonalToken(ctx, {
-      username: "viewer",
-      scopes: ["read", "write", "follow"],
-    });
+    const { viewer, secret } = await createViewer(ctx);
     // The same pairs Wren will find and sign with (generated now, stored in the kv store).
     const [rsa] = await createActorKeys(storage.kv, ctx.clock).pairsOf(viewer.id);
     const now = ctx.clock.now().toISOString();

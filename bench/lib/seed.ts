@@ -8,6 +8,7 @@ import type { Account } from "../../src/domain/account.ts";
 import type { Status } from "../../src/domain/status.ts";
 import { createServices, openStorage } from "../../src/main.ts";
 import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
+import type { ServiceContext } from "../../src/services/context.ts";
 import { followAccount } from "../../src/services/graph/follow.ts";
 import { createPersonalToken } from "../../src/services/oauth/create-personal-token.ts";
 import { createStatus } from "../../src/services/statuses/create-status.ts";
@@ -52,20 +53,28 @@ export function benchEnv(dataDir: string, port: number): Record<string, string> 
   };
 }
 
+/** The local account every scenario acts as, with a personal token (read write follow). */
+export async function createViewer(
+  ctx: ServiceContext,
+): Promise<{ viewer: Account; secret: string }> {
+  const { account: viewer } = await createLocalAccount(ctx, {
+    username: "viewer",
+    email: "viewer@bench.invalid",
+    password: "bench password that is long enough",
+  });
+  const { secret } = await createPersonalToken(ctx, {
+    username: "viewer",
+    scopes: ["read", "write", "follow"],
+  });
+  return { viewer, secret };
+}
+
 export async function seed(env: Record<string, string>, spec: SeedSpec): Promise<Seeded> {
   const config = loadConfig(env);
   const storage = await openStorage(config);
   try {
     const { ctx } = createServices(config, storage);
-    const { account: viewer } = await createLocalAccount(ctx, {
-      username: "viewer",
-      email: "viewer@bench.invalid",
-      password: "bench password that is long enough",
-    });
-    const { secret } = await createPersonalToken(ctx, {
-      username: "viewer",
-      scopes: ["read", "write", "follow"],
-    });
+    const { viewer, secret } = await createViewer(ctx);
     const template = await createStatus(ctx, {
       accountId: viewer.id,
       applicationId: null,

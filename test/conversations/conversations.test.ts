@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createAppToken, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import {
+  createAppToken,
+  createUsers,
+  createUserWithToken,
+  type TestUser,
+} from "../helpers/accounts.ts";
 import { assertMatchesResponse, assertMatchesSchema } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import {
@@ -50,9 +55,7 @@ describe("direct-message conversations", () => {
 
   before(async () => {
     server = await startTestServer();
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
-    carol = await createUserWithToken(server, "carol");
+    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
   });
   after(() => server.close());
 
@@ -221,9 +224,7 @@ describe("direct-message conversations", () => {
   });
 
   it("gives nothing to recipients who block or mute the author or muted the thread", async () => {
-    const dave = await createUserWithToken(server, "dave");
-    const erin = await createUserWithToken(server, "erin");
-    const frank = await createUserWithToken(server, "frank");
+    const [dave, erin, frank] = await createUsers(server, "dave", "erin", "frank");
     await block(server, bob, dave);
     await mute(server, carol, dave);
     // A mute that keeps notifications still lets direct messages through.

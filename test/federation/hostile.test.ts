@@ -14,6 +14,7 @@ import {
   api,
   createNote,
   deliver,
+  followAccepted,
   notificationTypes,
   remoteAccount,
   settle,
@@ -185,14 +186,7 @@ describe("inbox: hostile peers", () => {
   it("ignores a Move to an actor that does not list the origin in alsoKnownAs", async () => {
     const origin = await peer.actor("origin");
     const stranger = await peer.actor("stranger");
-    await deliver(server, peer, activity(peer, origin, "Follow", { object: alice.account.uri }));
-    const originAccount = await remoteAccount(server, origin);
-    await api(server, "POST", `/api/v1/accounts/${originAccount.id}/follow`, alice.token);
-    const request = await server.wren.ctx.storage.followRequests.get(
-      alice.account.id,
-      originAccount.id,
-    );
-    await deliver(server, peer, activity(peer, origin, "Accept", { object: request?.uri }));
+    const originAccount = await followAccepted(server, peer, origin, alice);
     await deliver(
       server,
       peer,

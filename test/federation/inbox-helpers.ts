@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import type { Account } from "../../src/domain/account.ts";
 import type { Status } from "../../src/domain/status.ts";
+import type { TestUser } from "../helpers/accounts.ts";
 import type { TestServer } from "../helpers/server.ts";
 import {
   AS_CONTEXT,
@@ -112,4 +113,23 @@ export function createNote(
 /** An activity of `actor` with a fresh id on its peer. */
 export function activity(peer: FakePeer, actor: FakeActor, type: string, fields: Json): Json {
   return { "@context": AS_CONTEXT, id: peer.newId("activities"), type, actor: actor.id, ...fields };
+}
+
+/**
+ * `local` follows the peer's `actor` and the peer accepts. The actor first makes itself known
+ * by following `knownVia` (by default `local`). Returns the actor's account.
+ */
+export async function followAccepted(
+  server: TestServer,
+  peer: FakePeer,
+  actor: FakeActor,
+  local: TestUser,
+  knownVia: string = local.account.uri,
+): Promise<Account> {
+  await deliver(server, peer, activity(peer, actor, "Follow", { object: knownVia }));
+  const account = await remoteAccount(server, actor);
+  await api(server, "POST", `/api/v1/accounts/${account.id}/follow`, local.token);
+  const request = await server.wren.ctx.storage.followRequests.get(local.account.id, account.id);
+  await deliver(server, peer, activity(peer, actor, "Accept", { object: request?.uri }));
+  return account;
 }

@@ -12,6 +12,7 @@ import {
   api,
   createNote,
   deliver,
+  followAccepted,
   notificationTypes,
   remoteAccount,
   statusByUri,
@@ -155,14 +156,7 @@ describe("inbox: activities from remote servers", () => {
 
   it("Create stores a post of a followed account in home; a mention notifies", async () => {
     const gina = await peer.actor("gina");
-    await deliver(server, peer, activity(peer, gina, "Follow", { object: alice.account.uri }));
-    const ginaAccount = await remoteAccount(server, gina);
-    await api(server, "POST", `/api/v1/accounts/${ginaAccount.id}/follow`, alice.token);
-    const request = await server.wren.ctx.storage.followRequests.get(
-      alice.account.id,
-      ginaAccount.id,
-    );
-    await deliver(server, peer, activity(peer, gina, "Accept", { object: request?.uri }));
+    const ginaAccount = await followAccepted(server, peer, gina, alice);
 
     const { create, note } = createNote(peer, gina, { content: "<p>First post</p>" });
     await deliver(server, peer, create);
@@ -289,14 +283,7 @@ describe("inbox: activities from remote servers", () => {
   it("Announce of a remote post by a followed account stores the post and the boost", async () => {
     const ned = await peer.actor("ned");
     const ola = await peer.actor("ola");
-    await deliver(server, peer, activity(peer, ned, "Follow", { object: alice.account.uri }));
-    const nedAccount = await remoteAccount(server, ned);
-    await api(server, "POST", `/api/v1/accounts/${nedAccount.id}/follow`, alice.token);
-    const request = await server.wren.ctx.storage.followRequests.get(
-      alice.account.id,
-      nedAccount.id,
-    );
-    await deliver(server, peer, activity(peer, ned, "Accept", { object: request?.uri }));
+    await followAccepted(server, peer, ned, alice);
     // ola's post is only on the peer; ned's Announce names it by id.
     const { note } = createNote(peer, ola, { content: "<p>Original by ola</p>" });
     peer.put(new URL(note.id).pathname, { "@context": AS_CONTEXT, ...note });
@@ -349,14 +336,7 @@ describe("inbox: activities from remote servers", () => {
   it("Move with alsoKnownAs moves local followers to the new account", async () => {
     const old = await peer.actor("rita");
     const moved = await peer.actor("rita2", { alsoKnownAs: [old.id] });
-    await deliver(server, peer, activity(peer, old, "Follow", { object: carol.account.uri }));
-    const oldAccount = await remoteAccount(server, old);
-    await api(server, "POST", `/api/v1/accounts/${oldAccount.id}/follow`, alice.token);
-    const request = await server.wren.ctx.storage.followRequests.get(
-      alice.account.id,
-      oldAccount.id,
-    );
-    await deliver(server, peer, activity(peer, old, "Accept", { object: request?.uri }));
+    const oldAccount = await followAccepted(server, peer, old, alice, carol.account.uri);
     assert.equal((await relationship(alice, oldAccount.id)).following, true);
 
     await deliver(server, peer, activity(peer, old, "Move", { object: old.id, target: moved.id }));

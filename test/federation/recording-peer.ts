@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { generateCryptoKeyPair, verifyRequest } from "@fedify/fedify";
 import type { DocumentLoader } from "@fedify/vocab";
 import type { Account } from "../../src/domain/account.ts";
-import { remoteAccountRecord } from "../helpers/records.ts";
+import { remoteAccountRecord, remoteActorInfo } from "../helpers/records.ts";
 import type { TestServer } from "../helpers/server.ts";
 import type { Json } from "./helpers.ts";
 
@@ -154,20 +154,9 @@ export async function startRecordingPeer(): Promise<RecordingPeer> {
         uri,
         url: uri,
         avatar: null,
-        remote: {
-          inbox: `${uri}/inbox`,
+        remote: remoteActorInfo(uri, wren.wren.ctx.clock.now().toISOString(), {
           sharedInbox: shared ? `${base}/inbox` : null,
-          outbox: `${uri}/outbox`,
-          followers: `${uri}/followers`,
-          following: null,
-          featured: null,
-          alsoKnownAs: [],
-          movedTo: null,
-          followersCount: null,
-          followingCount: null,
-          statusesCount: null,
-          fetchedAt: wren.wren.ctx.clock.now().toISOString(),
-        },
+        }),
       });
       await wren.wren.ctx.storage.accounts.put(account);
       return account;

@@ -6,7 +6,7 @@ import type { webcrypto } from "node:crypto";
 import { signRequest } from "@fedify/fedify";
 import type { Account } from "../../src/domain/account.ts";
 import { createWrenFederation } from "../../src/federation/federation.ts";
-import { remoteAccountRecord } from "../helpers/records.ts";
+import { remoteAccountRecord, remoteActorInfo } from "../helpers/records.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { AP_ACCEPT, type Json } from "./helpers.ts";
 
@@ -52,20 +52,10 @@ export async function rememberPeerAccount(
   const account = remoteAccountRecord(server, username, host, {
     uri,
     url: `${peer.url}/@${username}`,
-    remote: {
-      inbox: `${uri}/inbox`,
+    remote: remoteActorInfo(uri, server.wren.ctx.clock.now().toISOString(), {
       sharedInbox: `${peer.url}/inbox`,
-      outbox: `${uri}/outbox`,
-      followers: `${uri}/followers`,
       following: `${uri}/following`,
-      featured: null,
-      alsoKnownAs: [],
-      movedTo: null,
-      followersCount: null,
-      followingCount: null,
-      statusesCount: null,
-      fetchedAt: server.wren.ctx.clock.now().toISOString(),
-    },
+    }),
   });
   await server.wren.ctx.storage.accounts.put(account);
   return account;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { createUsers, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse, assertMatchesSchema } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { call, type Json, manualClock } from "./helpers.ts";
+import { call, type Json, manualClock, relationshipOf } from "./helpers.ts";
 
 describe("blocks", () => {
   let server: TestServer;
@@ -12,9 +12,7 @@ describe("blocks", () => {
   let carol: TestUser;
   before(async () => {
     server = await startTestServer();
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
-    carol = await createUserWithToken(server, "carol");
+    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
   });
   after(() => server.close());
 
@@ -32,15 +30,10 @@ describe("blocks", () => {
     assert.equal(res.body.following, false);
     assert.equal(res.body.followed_by, false);
 
-    const bobSide = await call(
-      server,
-      "GET",
-      `/api/v1/accounts/relationships?id[]=${alice.account.id}`,
-      bob.token,
-    );
-    assert.equal(bobSide.body[0].blocked_by, true);
-    assert.equal(bobSide.body[0].blocking, false);
-    assert.equal(bobSide.body[0].following, false);
+    const bobSide = await relationshipOf(server, bob, alice);
+    assert.equal(bobSide.blocked_by, true);
+    assert.equal(bobSide.blocking, false);
+    assert.equal(bobSide.following, false);
     for (const user of [alice, bob]) {
       const json = await call(server, "GET", `/api/v1/accounts/${user.account.id}`);
       assert.equal(json.body.followers_count, 0);
@@ -157,21 +150,9 @@ describe("mutes", () => {
   let carol: TestUser;
   before(async () => {
     server = await startTestServer({}, { clock });
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
-    carol = await createUserWithToken(server, "carol");
+    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
   });
   after(() => server.close());
-
-  const relationship = async (viewer: TestUser, other: TestUser): Promise<Json> =>
-    (
-      await call(
-        server,
-        "GET",
-        `/api/v1/accounts/relationships?id[]=${other.account.id}`,
-        viewer.token,
-      )
-    ).body[0];
 
   it("mutes indefinitely, hiding notifications by default", async () => {
     const path = `/api/v1/accounts/${bob.account.id}/mute`;
@@ -182,7 +163,7 @@ describe("mutes", () => {
     assert.equal(res.body.muting_notifications, true);
     assert.equal(res.body.muting_expires_at, null);
     // A mute is one-sided and leaves follows alone.
-    assert.equal((await relationship(bob, alice)).muting, false);
+    assert.equal((await relationshipOf(server, bob, alice)).muting, false);
   });
 
   it("muting again updates the notifications flag", async () => {
@@ -217,9 +198,9 @@ describe("mutes", () => {
     );
 
     clock.advance(3599);
-    assert.equal((await relationship(alice, carol)).muting, true);
+    assert.equal((await relationshipOf(server, alice, carol)).muting, true);
     clock.advance(1);
-    const lapsed = await relationship(alice, carol);
+    const lapsed = await relationshipOf(server, alice, carol);
     assert.equal(lapsed.muting, false);
     assert.equal(lapsed.muting_expires_at, null);
     const after = await call(server, "GET", "/api/v1/mutes", alice.token);

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { createUsers, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse, assertMatchesSchema } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { call, type Json } from "./helpers.ts";
+import { call, type Json, relationshipOf } from "./helpers.ts";
 
 describe("follow requests to a locked account", () => {
   let server: TestServer;
@@ -12,9 +12,7 @@ describe("follow requests to a locked account", () => {
   let bob: TestUser;
   before(async () => {
     server = await startTestServer();
-    locked = await createUserWithToken(server, "locked");
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
+    [locked, alice, bob] = await createUsers(server, "locked", "alice", "bob");
     const res = await server.request("/api/v1/accounts/update_credentials", {
       method: "PATCH",
       token: locked.token,
@@ -24,16 +22,6 @@ describe("follow requests to a locked account", () => {
     assert.equal(res.status, 200);
   });
   after(() => server.close());
-
-  const relationshipOf = async (viewer: TestUser, other: TestUser): Promise<Json> =>
-    (
-      await call(
-        server,
-        "GET",
-        `/api/v1/accounts/relationships?id[]=${other.account.id}`,
-        viewer.token,
-      )
-    ).body[0];
 
   it("following a locked account makes a pending request", async () => {
     const res = await call(
@@ -50,7 +38,7 @@ describe("follow requests to a locked account", () => {
     // The options wait with the request, as Mastodon reports them.
     assert.equal(res.body.showing_reblogs, false);
     assert.equal(res.body.notifying, true);
-    assert.equal((await relationshipOf(locked, alice)).requested_by, true);
+    assert.equal((await relationshipOf(server, locked, alice)).requested_by, true);
     await call(server, "POST", `/api/v1/accounts/${locked.account.id}/follow`, bob.token);
   });
 
@@ -78,7 +66,7 @@ describe("follow requests to a locked account", () => {
     assert.equal(res.body.id, alice.account.id);
     assert.equal(res.body.followed_by, true);
     assert.equal(res.body.requested_by, false);
-    const aliceSide = await relationshipOf(alice, locked);
+    const aliceSide = await relationshipOf(server, alice, locked);
     assert.equal(aliceSide.following, true);
     assert.equal(aliceSide.requested, false);
     assert.equal(aliceSide.showing_reblogs, false);
@@ -98,7 +86,7 @@ describe("follow requests to a locked account", () => {
     assertMatchesResponse("POST", path, 200, res.body);
     assert.equal(res.body.followed_by, false);
     assert.equal(res.body.requested_by, false);
-    const bobSide = await relationshipOf(bob, locked);
+    const bobSide = await relationshipOf(server, bob, locked);
     assert.equal(bobSide.following, false);
     assert.equal(bobSide.requested, false);
     const list = await call(server, "GET", "/api/v1/follow_requests", locked.token);
@@ -155,9 +143,7 @@ describe("unlocking an account", () => {
   after(() => server.close());
 
   it("accepts the follow requests that were waiting", async () => {
-    const owner = await createUserWithToken(server, "owner");
-    const carol = await createUserWithToken(server, "carol");
-    const dave = await createUserWithToken(server, "dave");
+    const [owner, carol, dave] = await createUsers(server, "owner", "carol", "dave");
     const setLocked = (locked: boolean) =>
       call(server, "PATCH", "/api/v1/accounts/update_credentials", owner.token, { locked });
     assert.equal((await setLocked(true)).status, 200);
@@ -176,14 +162,9 @@ describe("unlocking an account", () => {
     const pending = await call(server, "GET", "/api/v1/follow_requests", owner.token);
     assert.deepEqual(pending.body, []);
     for (const follower of [carol, dave]) {
-      const rel = await call(
-        server,
-        "GET",
-        `/api/v1/accounts/relationships?id[]=${owner.account.id}`,
-        follower.token,
-      );
-      assert.equal(rel.body[0].following, true);
-      assert.equal(rel.body[0].requested, false);
+      const rel = await relationshipOf(server, follower, owner);
+      assert.equal(rel.following, true);
+      assert.equal(rel.requested, false);
     }
     const me = await call(server, "GET", "/api/v1/accounts/verify_credentials", owner.token);
     assert.equal(me.body.followers_count, 2);

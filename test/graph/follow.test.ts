@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createAppToken, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import {
+  createAppToken,
+  createUsers,
+  createUserWithToken,
+  type TestUser,
+} from "../helpers/accounts.ts";
 import { assertMatchesResponse, assertMatchesSchema } from "../helpers/openapi.ts";
 import { remoteAccountRecord } from "../helpers/records.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { call, type Json } from "./helpers.ts";
+import { call, type Json, relationshipOf } from "./helpers.ts";
 
 describe("follow, unfollow, remove from followers", () => {
   let server: TestServer;
@@ -13,9 +18,7 @@ describe("follow, unfollow, remove from followers", () => {
   let carol: TestUser;
   before(async () => {
     server = await startTestServer();
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
-    carol = await createUserWithToken(server, "carol");
+    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
   });
   after(() => server.close());
 
@@ -44,14 +47,9 @@ describe("follow, unfollow, remove from followers", () => {
       note: "",
     });
     // Bob sees Alice as a follower.
-    const reverse = await call(
-      server,
-      "GET",
-      `/api/v1/accounts/relationships?id[]=${alice.account.id}`,
-      bob.token,
-    );
-    assert.equal(reverse.body[0].followed_by, true);
-    assert.equal(reverse.body[0].following, false);
+    const reverse = await relationshipOf(server, bob, alice);
+    assert.equal(reverse.followed_by, true);
+    assert.equal(reverse.following, false);
   });
 
   it("re-following changes the options and keeps the follow", async () => {

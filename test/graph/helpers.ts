@@ -1,5 +1,6 @@
 // Small request helpers for the social graph tests: JSON in, status and parsed body out.
 
+import type { TestUser } from "../helpers/accounts.ts";
 import type { TestServer } from "../helpers/server.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked against the OpenAPI schema
@@ -27,6 +28,21 @@ export async function call(
   const res = await server.request(path, init);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+/** `viewer`'s relationship to `other`, as `GET /api/v1/accounts/relationships` answers it. */
+export async function relationshipOf(
+  server: TestServer,
+  viewer: TestUser,
+  other: TestUser,
+): Promise<Json> {
+  const res = await call(
+    server,
+    "GET",
+    `/api/v1/accounts/relationships?id[]=${other.account.id}`,
+    viewer.token,
+  );
+  return res.body[0];
 }
 
 /** A clock the test moves by hand. */

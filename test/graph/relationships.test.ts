@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createAppToken, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import {
+  createAppToken,
+  createUsers,
+  createUserWithToken,
+  type TestUser,
+} from "../helpers/accounts.ts";
 import { assertMatchesResponse, assertMatchesSchema } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { call, type Json } from "./helpers.ts";
@@ -32,11 +37,14 @@ describe("relationships and familiar followers", () => {
   let erin: TestUser;
   before(async () => {
     server = await startTestServer();
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
-    carol = await createUserWithToken(server, "carol");
-    dave = await createUserWithToken(server, "dave");
-    erin = await createUserWithToken(server, "erin");
+    [alice, bob, carol, dave, erin] = await createUsers(
+      server,
+      "alice",
+      "bob",
+      "carol",
+      "dave",
+      "erin",
+    );
     const post = (user: TestUser, target: TestUser, action: string) =>
       call(server, "POST", `/api/v1/accounts/${target.account.id}/${action}`, user.token);
     await post(alice, bob, "follow");

@@ -72,6 +72,16 @@ export async function createUserWithToken(
   return { account, user, app, token: secret };
 }
 
+/** One user with a token (read write follow) per name, made in the order given. */
+export async function createUsers<const N extends readonly string[]>(
+  server: TestServer,
+  ...usernames: N
+): Promise<{ -readonly [K in keyof N]: TestUser }> {
+  const users: TestUser[] = [];
+  for (const username of usernames) users.push(await createUserWithToken(server, username));
+  return users as { -readonly [K in keyof N]: TestUser };
+}
+
 /** A token for the app alone (client_credentials), e.g. for sign-up. */
 export async function createAppToken(
   server: TestServer,

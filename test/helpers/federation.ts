@@ -191,3 +191,27 @@ export async function inHomeTimeline(
   assert.ok(status, `${uri} is not in the home timeline on ${instance.domain}`);
   return status;
 }
+
+export interface AliceAndBob {
+  federation: TestFederation;
+  a: Instance;
+  b: Instance;
+  /** A user of `a`. */
+  alice: TestUser;
+  /** A user of `b`. */
+  bob: TestUser;
+}
+
+/** The usual cast of the two-server tests: two instances, alice on A and bob on B. */
+export async function startAliceAndBob(options: FederationOptions = {}): Promise<AliceAndBob> {
+  const federation = await startFederation(2, options);
+  const [a, b] = federation.instances as [Instance, Instance];
+  try {
+    const alice = await user(a, "alice");
+    const bob = await user(b, "bob");
+    return { federation, a, b, alice, bob };
+  } catch (error) {
+    await federation.close();
+    throw error;
+  }
+}

@@ -1,7 +1,7 @@
 // Storage records for tests that need data no endpoint can make yet (remote accounts before
 // federation, statuses before the status work), written straight through the storage ports.
 
-import type { Account } from "../../src/domain/account.ts";
+import type { Account, RemoteActorInfo } from "../../src/domain/account.ts";
 import type { Status } from "../../src/domain/status.ts";
 import { makeAccount, makeStatus } from "../../src/storage/contract/fixtures.ts";
 import type { TestServer } from "./server.ts";
@@ -30,6 +30,29 @@ export function remoteAccountRecord(
     updatedAt: now,
     ...overrides,
   });
+}
+
+/** The `remote` part of an account record for the actor `uri`, as if fetched at `fetchedAt`. */
+export function remoteActorInfo(
+  uri: string,
+  fetchedAt: string,
+  overrides: Partial<RemoteActorInfo> = {},
+): RemoteActorInfo {
+  return {
+    inbox: `${uri}/inbox`,
+    sharedInbox: null,
+    outbox: `${uri}/outbox`,
+    followers: `${uri}/followers`,
+    following: null,
+    featured: null,
+    alsoKnownAs: [],
+    movedTo: null,
+    followersCount: null,
+    followingCount: null,
+    statusesCount: null,
+    fetchedAt,
+    ...overrides,
+  };
 }
 
 export function statusRecord(

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { TestUser } from "../helpers/accounts.ts";
+import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { movableClock } from "../polls/helpers.ts";
 import {
@@ -16,7 +16,6 @@ import {
   links,
   notifications,
   postStatus,
-  users,
 } from "./helpers.ts";
 
 const HOUR = 3_600_000;
@@ -33,12 +32,7 @@ describe("GET /api/v2/notifications", () => {
 
   before(async () => {
     server = await startTestServer({}, { clock });
-    [alice, bob, carol, dave] = (await users(server, "alice", "bob", "carol", "dave")) as [
-      TestUser,
-      TestUser,
-      TestUser,
-      TestUser,
-    ];
+    [alice, bob, carol, dave] = await createUsers(server, "alice", "bob", "carol", "dave");
     status = await postStatus(server, alice, "group me");
     for (const user of [bob, carol, dave]) {
       await act(server, user, `/api/v1/statuses/${status.id}/favourite`);
@@ -183,7 +177,7 @@ describe("GET /api/v2/notifications", () => {
 
   it("starts a new group once a group spans twelve hours", async () => {
     clock.advance(13 * HOUR);
-    const [erin] = (await users(server, "erin")) as [TestUser];
+    const [erin] = await createUsers(server, "erin");
     await act(server, erin, `/api/v1/statuses/${status.id}/favourite`);
     const body = await callV2(server, alice, "/api/v2/notifications?types[]=favourite");
     assert.deepEqual(

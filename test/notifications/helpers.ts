@@ -3,19 +3,13 @@
 // Mastodon OpenAPI description.
 
 import assert from "node:assert/strict";
-import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import type { TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { call, type Json } from "../statuses/helpers.ts";
 
 export type { Json };
 export { call };
-
-export async function users(server: TestServer, ...names: string[]): Promise<TestUser[]> {
-  const made: TestUser[] = [];
-  for (const name of names) made.push(await createUserWithToken(server, name));
-  return made;
-}
 
 /** POST an action path (…/favourite, …/follow) as `user`, expecting 200. */
 export function act(server: TestServer, user: TestUser, path: string, json?: unknown) {

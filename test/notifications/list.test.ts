@@ -3,19 +3,10 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { createUsers, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import {
-  act,
-  call,
-  callEmpty,
-  type Json,
-  links,
-  notifications,
-  postStatus,
-  users,
-} from "./helpers.ts";
+import { act, call, callEmpty, type Json, links, notifications, postStatus } from "./helpers.ts";
 
 describe("GET /api/v1/notifications and friends", () => {
   let server: TestServer;
@@ -27,11 +18,7 @@ describe("GET /api/v1/notifications and friends", () => {
 
   before(async () => {
     server = await startTestServer();
-    [alice, bob, carol] = (await users(server, "alice", "bob", "carol")) as [
-      TestUser,
-      TestUser,
-      TestUser,
-    ];
+    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
     const status = await postStatus(server, alice, "hello");
     await act(server, carol, `/api/v1/accounts/${alice.account.id}/follow`);
     await act(server, bob, `/api/v1/statuses/${status.id}/favourite`);
@@ -117,7 +104,7 @@ describe("GET /api/v1/notifications and friends", () => {
   });
 
   it("answers the default and maximum limits", async () => {
-    const [dave] = (await users(server, "dave")) as [TestUser];
+    const [dave] = await createUsers(server, "dave");
     const ctx = server.wren.ctx;
     for (let i = 0; i < 85; i++) {
       const id = ctx.ids.next();

@@ -3,19 +3,10 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { TestUser } from "../helpers/accounts.ts";
+import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { MINUTE, movableClock } from "../polls/helpers.ts";
-import {
-  act,
-  call,
-  callEmpty,
-  type Json,
-  notifications,
-  postStatus,
-  summary,
-  users,
-} from "./helpers.ts";
+import { act, call, callEmpty, type Json, notifications, postStatus, summary } from "./helpers.ts";
 
 describe("notification types", () => {
   const clock = movableClock();
@@ -27,12 +18,7 @@ describe("notification types", () => {
 
   before(async () => {
     server = await startTestServer({}, { clock });
-    [alice, bob, carol, dave] = (await users(server, "alice", "bob", "carol", "dave")) as [
-      TestUser,
-      TestUser,
-      TestUser,
-      TestUser,
-    ];
+    [alice, bob, carol, dave] = await createUsers(server, "alice", "bob", "carol", "dave");
   });
   after(() => server.close());
 
@@ -133,7 +119,7 @@ describe("notification types", () => {
 
   it("follow_request: a locked target; gone once answered, and accepting adds no follow", async () => {
     await clearAll();
-    const [locked] = (await users(server, "locked")) as [TestUser];
+    const [locked] = await createUsers(server, "locked");
     await call(server, "PATCH", "/api/v1/accounts/update_credentials", {
       token: locked.token,
       json: { locked: true },

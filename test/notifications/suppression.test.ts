@@ -4,10 +4,10 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { TestUser } from "../helpers/accounts.ts";
+import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { MINUTE, movableClock } from "../polls/helpers.ts";
-import { act, callEmpty, postStatus, summary, users } from "./helpers.ts";
+import { act, callEmpty, postStatus, summary } from "./helpers.ts";
 
 describe("notification suppression", () => {
   const clock = movableClock();
@@ -18,11 +18,7 @@ describe("notification suppression", () => {
 
   before(async () => {
     server = await startTestServer({}, { clock });
-    [alice, bob, carol] = (await users(server, "alice", "bob", "carol")) as [
-      TestUser,
-      TestUser,
-      TestUser,
-    ];
+    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
   });
   after(() => server.close());
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { DomainEvent } from "../../src/domain/events.ts";
-import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { createUsers, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse, assertMatchesSchema } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { call, follow, type Json } from "../statuses/helpers.ts";
@@ -25,10 +25,7 @@ describe("polls: reading and voting", () => {
   const events: DomainEvent[] = [];
   before(async () => {
     server = await startTestServer({}, { clock });
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
-    carol = await createUserWithToken(server, "carol");
-    dave = await createUserWithToken(server, "dave");
+    [alice, bob, carol, dave] = await createUsers(server, "alice", "bob", "carol", "dave");
     server.wren.ctx.events.subscribe(async (event) => {
       if (event.type.startsWith("poll.")) events.push(event);
     });

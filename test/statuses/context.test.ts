@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { call, follow, type Json, post } from "./helpers.ts";
 
@@ -20,9 +20,7 @@ describe("GET /api/v1/statuses/:id/context", () => {
   let privateReply: Json;
   before(async () => {
     server = await startTestServer();
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
-    carol = await createUserWithToken(server, "carol");
+    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
     await follow(server, alice, bob);
     root = await post(server, alice, { status: "root" });
     reply1 = await post(server, bob, { status: "1", in_reply_to_id: root.id });

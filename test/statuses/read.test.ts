@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createAppToken, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import {
+  createAppToken,
+  createUsers,
+  createUserWithToken,
+  type TestUser,
+} from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { call, follow, type Json, post } from "./helpers.ts";
 
@@ -14,9 +19,7 @@ describe("reading statuses", () => {
   const posted: Record<string, Json> = {};
   before(async () => {
     server = await startTestServer();
-    alice = await createUserWithToken(server, "alice");
-    bob = await createUserWithToken(server, "bob");
-    carol = await createUserWithToken(server, "carol");
+    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
     await follow(server, bob, alice);
     for (const visibility of ["public", "unlisted", "private", "direct"]) {
       posted[visibility] = await post(server, alice, { status: visibility, visibility });

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { getList, ids, MANY_REQUESTS, post, postStatus, putStatus } from "./helpers.ts";
 
@@ -22,10 +22,7 @@ describe("account statuses", () => {
 
   before(async () => {
     server = await startTestServer(MANY_REQUESTS);
-    pat = await createUserWithToken(server, "pat");
-    quinn = await createUserWithToken(server, "quinn");
-    viewer = await createUserWithToken(server, "vic");
-    blocked = await createUserWithToken(server, "bo");
+    [pat, quinn, viewer, blocked] = await createUsers(server, "pat", "quinn", "vic", "bo");
     const quinnPost = await postStatus(server, quinn.token, { status: "quinn's post" });
     await post(server, viewer.token, `/api/v1/accounts/${quinn.account.id}/block`);
     await post(server, pat.token, `/api/v1/accounts/${blocked.account.id}/block`);

@@ -2,6 +2,7 @@
 // our own sanitised HTML, and HTML turned back into plain text for <meta> descriptions.
 
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
+import { htmlText } from "../../domain/text/html.ts";
 import { escapeHtml } from "./html.ts";
 
 /** The image URL of an emoji; the caller records its origin for the CSP. */
@@ -38,32 +39,9 @@ export function emojifyHtml(html: string, emojis: readonly CustomEmoji[], urlOf:
     .join("");
 }
 
-const NAMED: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (match, name: string) => {
-    if (name[0] === "#") {
-      const code =
-        name[1] === "x" || name[1] === "X"
-          ? Number.parseInt(name.slice(2), 16)
-          : Number(name.slice(1));
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : match;
-    }
-    return NAMED[name.toLowerCase()] ?? match;
-  });
-}
-
 /** HTML → one line of plain text: paragraphs and line breaks become spaces. */
 export function htmlToText(html: string): string {
-  const spaced = html.replace(/<br\s*\/?>|<\/p>/gi, " ").replace(/<[^>]*>/g, "");
-  return decodeEntities(spaced).replace(/\s+/g, " ").trim();
+  return htmlText(html).replace(/\s+/g, " ").trim();
 }
 
 /** At most `max` characters, cut at a word boundary when one is near, with an ellipsis. */

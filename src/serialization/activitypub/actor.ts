@@ -34,6 +34,21 @@ export interface ActorKeyObjects {
   assertionMethods: Multikey[];
 }
 
+/** The collections, inboxes and keys every actor document carries (local and instance actors). */
+export function actorEndpoints(links: ActorLinks, keys: ActorKeyObjects) {
+  return {
+    inbox: links.inbox,
+    outbox: links.outbox,
+    followers: links.followers,
+    following: links.following,
+    featured: links.featured,
+    featuredTags: links.featuredTags,
+    endpoints: new Endpoints({ sharedInbox: links.sharedInbox }),
+    publicKey: keys.publicKey,
+    assertionMethods: keys.assertionMethods,
+  };
+}
+
 function toImage(ref: ImageRef | null, urls: ApUrls): Image | null {
   const url = imageUrl(ref, urls);
   if (url === null) return null;
@@ -60,15 +75,7 @@ export function toActor(
     discoverable: account.discoverable,
     indexable: account.indexable,
     memorial: false,
-    inbox: links.inbox,
-    outbox: links.outbox,
-    followers: links.followers,
-    following: links.following,
-    featured: links.featured,
-    featuredTags: links.featuredTags,
-    endpoints: new Endpoints({ sharedInbox: links.sharedInbox }),
-    publicKey: keys.publicKey,
-    assertionMethods: keys.assertionMethods,
+    ...actorEndpoints(links, keys),
     icon: toImage(account.avatar, urls),
     image: toImage(account.header, urls),
     attachments: account.fields.map((f) => new PropertyValue({ name: f.name, value: f.valueHtml })),

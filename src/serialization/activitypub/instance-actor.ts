@@ -2,15 +2,15 @@
 // own GETs and follows nobody. It locks its followers (nobody is meant to follow it) and has
 // the same collections and keys as any actor, so peers that check them find them. Pure.
 
-import { Application, type CryptographicKey, Endpoints, type Multikey } from "@fedify/vocab";
-import type { ActorLinks } from "./actor.ts";
+import { Application } from "@fedify/vocab";
+import { type ActorKeyObjects, type ActorLinks, actorEndpoints } from "./actor.ts";
 
 export function toInstanceActor(
   id: URL,
   host: string,
   publicUrl: string,
   links: ActorLinks,
-  keys: { publicKey: CryptographicKey | null; assertionMethods: Multikey[] },
+  keys: ActorKeyObjects,
 ): Application {
   return new Application({
     id,
@@ -20,14 +20,6 @@ export function toInstanceActor(
     manuallyApprovesFollowers: true,
     discoverable: false,
     indexable: false,
-    inbox: links.inbox,
-    outbox: links.outbox,
-    followers: links.followers,
-    following: links.following,
-    featured: links.featured,
-    featuredTags: links.featuredTags,
-    endpoints: new Endpoints({ sharedInbox: links.sharedInbox }),
-    publicKey: keys.publicKey,
-    assertionMethods: keys.assertionMethods,
+    ...actorEndpoints(links, keys),
   });
 }

@@ -5,18 +5,13 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { withKeyLock } from "../interactions/keyed-lock.ts";
-import { deleteReblogsOf } from "../statuses/delete-status.ts";
+import { markDeleted } from "../statuses/delete-status.ts";
 
 /** Returns the deleted status; a status already deleted is returned as it is. */
 export async function deleteRemoteStatus(ctx: ServiceContext, target: Status): Promise<Status> {
   return withKeyLock(`remote-status:${target.uri}`, async () => {
     const status = (await ctx.storage.statuses.get(target.id)) ?? target;
     if (status.deleted || status.local) return status;
-    const at = ctx.clock.now().toISOString();
-    const deleted: Status = { ...status, deleted: true, deletedAt: at };
-    await ctx.storage.statuses.put(deleted);
-    if (status.reblogOfId === null) await deleteReblogsOf(ctx, status.id, at);
-    await ctx.events.publish({ type: "status.deleted", status: deleted });
-    return deleted;
+    return markDeleted(ctx, status);
   });
 }

@@ -5,8 +5,8 @@
 
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
+import { walkPages } from "../paging.ts";
 import { deleteStatus } from "../statuses/delete-status.ts";
-import { walkPages } from "./walk.ts";
 
 export async function deleteRemoteActor(ctx: ServiceContext, account: Account): Promise<void> {
   if (account.domain === null) return;

@@ -7,10 +7,11 @@ import { type Account, isLocal } from "../../domain/account.ts";
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
 import { authorizeFollowRequest } from "../graph/authorize-follow-request.ts";
+import { storeNewFollow } from "../graph/follow.ts";
 import { rejectFollowRequest } from "../graph/reject-follow-request.ts";
 import { removeFromFollowers } from "../graph/remove-from-followers.ts";
 import { unfollowAccount } from "../graph/unfollow.ts";
-import { findInPages } from "./walk.ts";
+import { findInPages } from "../paging.ts";
 
 export type RemoteFollowOutcome = "following" | "requested" | "refused";
 
@@ -58,14 +59,7 @@ export async function receiveFollow(
     await followRequests.put({ ...pending, uri });
     return "requested";
   }
-  if (target.locked) {
-    await followRequests.put(edge);
-    await ctx.events.publish({ type: "account.follow_requested", request: edge });
-    return "requested";
-  }
-  await follows.put(edge);
-  await ctx.events.publish({ type: "account.followed", follow: edge });
-  return "following";
+  return storeNewFollow(ctx, edge, target.locked);
 }
 
 /**

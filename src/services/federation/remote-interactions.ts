@@ -10,6 +10,7 @@ import type { Status } from "../../domain/status.ts";
 import { canReblog } from "../../domain/visibility.ts";
 import type { ServiceContext } from "../context.ts";
 import { withKeyLock } from "../interactions/keyed-lock.ts";
+import { storeReblog } from "../interactions/reblog-record.ts";
 import { votePoll } from "../polls/vote.ts";
 import { deleteStatus } from "../statuses/delete-status.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
@@ -89,35 +90,14 @@ export async function receiveReblog(
       Number.isNaN(published) || published > now.getTime()
         ? now.toISOString()
         : new Date(published).toISOString();
-    const reblog: Status = {
+    return storeReblog(ctx, original, {
       id: ctx.ids.next(),
       accountId: actor.id,
       uri: input.uri,
-      url: input.uri,
-      text: "",
-      contentHtml: "",
-      spoilerText: "",
       visibility,
-      sensitive: false,
-      language: null,
-      inReplyToId: null,
-      inReplyToAccountId: null,
-      conversationId: original.conversationId,
-      reblogOfId: original.id,
-      mentionIds: [],
-      tags: [],
-      mediaIds: [],
-      pollId: null,
-      applicationId: null,
       local: false,
       createdAt,
-      editedAt: null,
-      deleted: false,
-      deletedAt: null,
-    };
-    await ctx.storage.statuses.put(reblog);
-    await ctx.events.publish({ type: "status.reblogged", reblog, original });
-    return reblog;
+    });
   });
 }
 

@@ -8,7 +8,7 @@ import { AppError } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
 import { followAccount } from "../graph/follow.ts";
 import { unfollowAccount } from "../graph/unfollow.ts";
-import { walkPages } from "./walk.ts";
+import { walkPages } from "../paging.ts";
 
 /** Returns how many local followers were moved over. */
 export async function moveRemoteAccount(

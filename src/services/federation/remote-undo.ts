@@ -7,8 +7,8 @@ import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
 import { unblockAccount } from "../graph/unblock.ts";
 import { unfollowAccount } from "../graph/unfollow.ts";
+import { findInPages } from "../paging.ts";
 import { undoRemoteFavourite, undoRemoteReblog } from "./remote-interactions.ts";
-import { findInPages } from "./walk.ts";
 
 export async function undoRemoteByUri(
   ctx: ServiceContext,

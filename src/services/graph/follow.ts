@@ -85,12 +85,21 @@ export async function followAccount(
     options,
   );
   // Only a new follow or request is an event; changing the options of one is not.
-  if (target.locked || !isLocal(target)) {
-    await followRequests.put(edge);
+  return storeNewFollow(ctx, edge, target.locked || !isLocal(target));
+}
+
+/** A new edge becomes a follow request or a follow, with its event (local or remote follower). */
+export async function storeNewFollow(
+  ctx: ServiceContext,
+  edge: Follow,
+  asRequest: boolean,
+): Promise<FollowOutcome> {
+  if (asRequest) {
+    await ctx.storage.followRequests.put(edge);
     await ctx.events.publish({ type: "account.follow_requested", request: edge });
     return "requested";
   }
-  await follows.put(edge);
+  await ctx.storage.follows.put(edge);
   await ctx.events.publish({ type: "account.followed", follow: edge });
   return "following";
 }

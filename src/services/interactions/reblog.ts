@@ -8,6 +8,7 @@ import { canReblog } from "../../domain/visibility.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus, visibleStatuses } from "../statuses/visibility.ts";
 import { withKeyLock } from "./keyed-lock.ts";
+import { storeReblog } from "./reblog-record.ts";
 import { blocksAuthor, notAllowed, originalOf } from "./target.ts";
 
 export type ReblogVisibility = Extract<Visibility, "public" | "unlisted" | "private">;
@@ -38,36 +39,14 @@ export async function reblogStatus(ctx: ServiceContext, input: ReblogInput): Pro
     const id = ctx.ids.next();
     // Mastodon gives a boost the id of its Announce activity as both uri and url.
     const activityUri = `${account.uri}/statuses/${id}/activity`;
-    const reblog: Status = {
+    return storeReblog(ctx, original, {
       id,
       accountId,
       uri: activityUri,
-      url: activityUri,
-      text: "",
-      contentHtml: "",
-      spoilerText: "",
       visibility,
-      sensitive: false,
-      language: null,
-      inReplyToId: null,
-      inReplyToAccountId: null,
-      // Same conversation as the original, so muting the thread through a boost works.
-      conversationId: original.conversationId,
-      reblogOfId: original.id,
-      mentionIds: [],
-      tags: [],
-      mediaIds: [],
-      pollId: null,
-      applicationId: null,
       local: account.domain === null,
       createdAt: ctx.clock.now().toISOString(),
-      editedAt: null,
-      deleted: false,
-      deletedAt: null,
-    };
-    await ctx.storage.statuses.put(reblog);
-    await ctx.events.publish({ type: "status.reblogged", reblog, original });
-    return reblog;
+    });
   });
 }
 

@@ -5,25 +5,10 @@
 import type { DomainEvent } from "../../domain/events.ts";
 import type { Poll } from "../../domain/poll.ts";
 import type { Status } from "../../domain/status.ts";
-import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import type { EventListener } from "../events.ts";
+import { walkPages } from "../paging.ts";
 import { notify, withdraw } from "./notify.ts";
-
-const BATCH = 200;
-
-/** Every item of a newest-first edge list, batch by batch. */
-async function* walk<E extends { id: string }>(
-  list: (page: IdPage) => Promise<E[]>,
-): AsyncGenerator<E> {
-  let maxId: string | undefined;
-  for (;;) {
-    const batch = await list({ limit: BATCH, maxId });
-    yield* batch;
-    if (batch.length < BATCH) return;
-    maxId = batch.at(-1)?.id;
-  }
-}
 
 async function notifyMentioned(
   ctx: ServiceContext,
@@ -40,7 +25,9 @@ async function notifySubscribers(ctx: ServiceContext, status: Status): Promise<v
   if (status.reblogOfId !== null || status.visibility === "direct") return;
   // A reply to someone else is not announced; a thread of one's own is.
   if (status.inReplyToAccountId !== null && status.inReplyToAccountId !== status.accountId) return;
-  for await (const follow of walk((page) => ctx.storage.follows.listTo(status.accountId, page))) {
+  for await (const follow of walkPages((page) =>
+    ctx.storage.follows.listTo(status.accountId, page),
+  )) {
     if (!follow.notify) continue;
     // The follow's language filter keeps the post out of home, so it announces nothing either.
     if (follow.languages && status.language && !follow.languages.includes(status.language)) {
@@ -58,10 +45,14 @@ async function notifySubscribers(ctx: ServiceContext, status: Status): Promise<v
 /** Those who boosted or favourited an edited status hear about the edit. */
 async function notifyInteracted(ctx: ServiceContext, status: Status): Promise<void> {
   const recipients = new Set<string>();
-  for await (const reblog of walk((page) => ctx.storage.statuses.listReblogs(status.id, page))) {
+  for await (const reblog of walkPages((page) =>
+    ctx.storage.statuses.listReblogs(status.id, page),
+  )) {
     if (!reblog.deleted) recipients.add(reblog.accountId);
   }
-  for await (const favourite of walk((page) => ctx.storage.favourites.listTo(status.id, page))) {
+  for await (const favourite of walkPages((page) =>
+    ctx.storage.favourites.listTo(status.id, page),
+  )) {
     recipients.add(favourite.accountId);
   }
   for (const recipientId of recipients) {
@@ -74,7 +65,7 @@ async function notifyPollEnded(ctx: ServiceContext, poll: Poll): Promise<void> {
   const status = await ctx.storage.statuses.get(poll.statusId);
   if (!status || status.deleted) return;
   const recipients = new Set<string>([poll.accountId]);
-  for await (const vote of walk((page) => ctx.storage.pollVotes.listTo(poll.id, page))) {
+  for await (const vote of walkPages((page) => ctx.storage.pollVotes.listTo(poll.id, page))) {
     recipients.add(vote.accountId);
   }
   for (const recipientId of recipients) {

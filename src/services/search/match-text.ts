@@ -3,32 +3,7 @@
 // A term is a word, or a "quoted phrase".
 
 import type { Status } from "../../domain/status.ts";
-
-const ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-};
-
-/** The readable text of stored HTML (remote statuses keep only HTML): tags out, entities decoded. */
-function htmlText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>|<\/p>/gi, " ")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-      if (name[0] === "#") {
-        const code =
-          name[1] === "x" || name[1] === "X"
-            ? Number.parseInt(name.slice(2), 16)
-            : Number.parseInt(name.slice(1), 10);
-        return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-      }
-      return ENTITIES[name.toLowerCase()] ?? whole;
-    });
-}
+import { htmlText } from "../../domain/text/html.ts";
 
 /** Lower-cased text a status is searched by: the typed text (local) or its HTML's text. */
 export function searchableText(status: Status): string {

@@ -28,7 +28,11 @@ export async function deleteStatus(
   accountId: string,
   statusId: string,
 ): Promise<Status> {
-  const status = await loadOwnStatus(ctx, accountId, statusId);
+  return markDeleted(ctx, await loadOwnStatus(ctx, accountId, statusId));
+}
+
+/** Flags the status deleted, its boosts with it, and publishes `status.deleted` (local or remote). */
+export async function markDeleted(ctx: ServiceContext, status: Status): Promise<Status> {
   const at = ctx.clock.now().toISOString();
   const deleted: Status = { ...status, deleted: true, deletedAt: at };
   await ctx.storage.statuses.put(deleted);

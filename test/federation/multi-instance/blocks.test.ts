@@ -10,9 +10,8 @@ import {
   followRemote,
   type Instance,
   relationship,
-  startFederation,
+  startAliceAndBob,
   type TestFederation,
-  user,
 } from "../../helpers/federation.ts";
 
 describe("blocks across servers", () => {
@@ -22,10 +21,7 @@ describe("blocks across servers", () => {
   let alice: TestUser;
   let bob: TestUser;
   before(async () => {
-    federation = await startFederation(2);
-    [a, b] = federation.instances as [Instance, Instance];
-    alice = await user(a, "alice");
-    bob = await user(b, "bob");
+    ({ federation, a, b, alice, bob } = await startAliceAndBob());
   });
   after(() => federation.close());
 

@@ -13,9 +13,8 @@ import {
   followRemote,
   type Instance,
   inHomeTimeline,
-  startFederation,
+  startAliceAndBob,
   type TestFederation,
-  user,
 } from "../../helpers/federation.ts";
 
 /** Far enough ahead to list every waiting job. */
@@ -41,10 +40,7 @@ describe("delivery to a server that is down", () => {
   let alice: TestUser;
   let bob: TestUser;
   before(async () => {
-    federation = await startFederation(2, { clocks: [clock] });
-    [a, b] = federation.instances as [Instance, Instance];
-    alice = await user(a, "alice");
-    bob = await user(b, "bob");
+    ({ federation, a, b, alice, bob } = await startAliceAndBob({ clocks: [clock] }));
     await followRemote(b, bob, a, alice);
   });
   after(() => federation.close());

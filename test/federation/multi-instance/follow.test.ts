@@ -13,7 +13,7 @@ import {
   relationship,
   resolveAccount,
   resolveStatus,
-  startFederation,
+  startAliceAndBob,
   type TestFederation,
   user,
 } from "../../helpers/federation.ts";
@@ -26,10 +26,7 @@ describe("following across servers", () => {
   let bob: TestUser;
   let carol: TestUser;
   before(async () => {
-    federation = await startFederation(2);
-    [a, b] = federation.instances as [Instance, Instance];
-    alice = await user(a, "alice");
-    bob = await user(b, "bob");
+    ({ federation, a, b, alice, bob } = await startAliceAndBob());
     carol = await user(b, "carol");
     await api(b, carol.token, "PATCH", "/api/v1/accounts/update_credentials", { locked: true });
   });

@@ -10,9 +10,8 @@ import {
   followRemote,
   type Instance,
   inHomeTimeline,
-  startFederation,
+  startAliceAndBob,
   type TestFederation,
-  user,
 } from "../../helpers/federation.ts";
 
 describe("polls across servers", () => {
@@ -22,10 +21,7 @@ describe("polls across servers", () => {
   let alice: TestUser;
   let bob: TestUser;
   before(async () => {
-    federation = await startFederation(2);
-    [a, b] = federation.instances as [Instance, Instance];
-    alice = await user(a, "alice");
-    bob = await user(b, "bob");
+    ({ federation, a, b, alice, bob } = await startAliceAndBob());
     await followRemote(a, alice, b, bob);
   });
   after(() => federation.close());

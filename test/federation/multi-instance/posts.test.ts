@@ -13,9 +13,8 @@ import {
   handle,
   type Instance,
   inHomeTimeline,
-  startFederation,
+  startAliceAndBob,
   type TestFederation,
-  user,
 } from "../../helpers/federation.ts";
 
 describe("posts across servers", () => {
@@ -27,10 +26,7 @@ describe("posts across servers", () => {
   /** Bob as A knows him. */
   let bobOnA: Json;
   before(async () => {
-    federation = await startFederation(2);
-    [a, b] = federation.instances as [Instance, Instance];
-    alice = await user(a, "alice");
-    bob = await user(b, "bob");
+    ({ federation, a, b, alice, bob } = await startAliceAndBob());
     bobOnA = await followRemote(a, alice, b, bob);
   });
   after(() => federation.close());

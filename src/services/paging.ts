@@ -1,7 +1,7 @@
 // Every item of a newest-first, id-paged list (edges, an account's statuses), batch by batch,
-// for the federation use cases that act on all of them (a Move, an actor's deletion).
+// for the use cases that act on all of them (notifying followers, a Move, an actor's deletion).
 
-import type { IdPage } from "../../storage/ports.ts";
+import type { IdPage } from "../storage/ports.ts";
 
 const BATCH = 200;
 
