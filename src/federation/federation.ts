@@ -16,6 +16,7 @@ import { registerCollections } from "./collections/index.ts";
 import { hostMeta } from "./host-meta.ts";
 import { answerInboxFailure } from "./inbox/failure.ts";
 import { registerInbox } from "./inbox/index.ts";
+import { refuseDeepInboxBody } from "./inbox/nesting-guard.ts";
 import { createActorKeys } from "./keys.ts";
 import { createFedifyKv } from "./kv.ts";
 import { createJobMessageQueue } from "./message-queue.ts";
@@ -114,6 +115,8 @@ export function createWrenFederation(
         federation.fetch(r, { contextData: ctx }),
       );
       if (legacy) return legacy;
+      const tooDeep = await refuseDeepInboxBody(request);
+      if (tooDeep) return tooDeep;
       const response = await federation
         .fetch(request, {
           contextData: ctx,

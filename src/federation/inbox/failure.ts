@@ -7,7 +7,7 @@ import { getLogger } from "@logtape/logtape";
 
 const logger = getLogger(["wren", "federation", "inbox"]);
 
-const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
+export const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
 
 export function answerInboxFailure(request: Request, error: unknown): Response {
   if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) throw error;
