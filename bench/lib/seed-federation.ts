@@ -10,6 +10,7 @@ import type { Account } from "../../src/domain/account.ts";
 import type { Follow } from "../../src/domain/relations.ts";
 import { createActorKeys } from "../../src/federation/keys.ts";
 import { createServices, openStorage } from "../../src/main.ts";
+import { remoteActorInfo } from "../../test/helpers/records.ts";
 import { actorName, type Peers } from "./peers.ts";
 import { createViewer } from "./seed.ts";
 
@@ -74,21 +75,9 @@ export async function seedFederation(
           url: uri,
           createdAt: now,
           updatedAt: now,
-          remote: {
-            inbox: `${uri}/inbox`,
-            sharedInbox: `${server.origin}/inbox`,
-            outbox: `${uri}/outbox`,
-            followers: `${uri}/followers`,
-            following: null,
-            featured: null,
-            alsoKnownAs: [],
-            movedTo: null,
-            followersCount: null,
-            followingCount: null,
-            // null: the API then counts the statuses we hold (the inbox scenario polls it).
-            statusesCount: null,
-            fetchedAt: now,
-          },
+          // statusesCount stays null: the API then counts the statuses we hold (the inbox
+          // scenario polls it).
+          remote: remoteActorInfo(uri, now, { sharedInbox: `${server.origin}/inbox` }),
           process: server.process,
         });
       }

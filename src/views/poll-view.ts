@@ -56,9 +56,15 @@ export async function loadPollViews(
   const stored = [...polls.values()];
   // Emojis belong to the poll author's server.
   const authors = await ctx.storage.accounts.getMany([...new Set(stored.map((p) => p.accountId))]);
-  // Local polls are counted from their votes (poll-tally.ts); remote ones as published.
+  // Local polls' counts must agree with their votes (poll-tally.ts); remote ones are as
+  // published. Counting voters is cheap, so the full recount runs only when they disagree
+  // (a kill while a voter added choices to a multiple-choice poll is healed by the next vote).
   const found = await Promise.all(
-    stored.map((p) => (authors.get(p.accountId)?.domain === null ? tallyVotes(ctx, p) : p)),
+    stored.map(async (p) => {
+      if (authors.get(p.accountId)?.domain !== null) return p;
+      const voters = await ctx.storage.pollVotes.countTo(p.id);
+      return voters === p.votersCount ? p : tallyVotes(ctx, p);
+    }),
   );
   const emojis = await resolveEmojis(
     ctx,

@@ -3,19 +3,10 @@
 // a client-API error is `{"error": "…"}` JSON, the server stays up, and a rejected request
 // leaves every record file as it was. `npm run test:fuzz` runs it longer with a random seed.
 
-import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { requestArb } from "./arbitraries.ts";
-import {
-  assertAlive,
-  dataFingerprint,
-  describeRequest,
-  type FuzzTarget,
-  problemWith,
-  send,
-  startFuzzTarget,
-} from "./harness.ts";
+import { assertHandledSafely, type FuzzTarget, startFuzzTarget } from "./harness.ts";
 import { checkProperty } from "./settings.ts";
 
 describe("fuzzed client API and web routes", () => {
@@ -30,20 +21,7 @@ describe("fuzzed client API and web routes", () => {
     const tokens = { alice: target.alice.token, bob: target.bob.token };
     const requests = requestArb(target.routes, target.ids, tokens);
     await checkProperty(
-      fc.asyncProperty(requests, async (req) => {
-        const before = await dataFingerprint(dataDir);
-        const res = await send(url, req);
-        const problem = problemWith(req, res);
-        assert.equal(problem, undefined, `${problem}\n  ${describeRequest(req)}`);
-        if (res.status >= 400) {
-          assert.equal(
-            await dataFingerprint(dataDir),
-            before,
-            `a refused request (${res.status}) changed the data: ${describeRequest(req)}`,
-          );
-        }
-        await assertAlive(url);
-      }),
+      fc.asyncProperty(requests, (req) => assertHandledSafely(url, dataDir, req)),
       150,
     );
   });

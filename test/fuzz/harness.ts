@@ -4,6 +4,7 @@
 // merge duplicate headers), and a fingerprint of the data directory to prove a rejected
 // request changed nothing.
 
+import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { request } from "node:http";
@@ -237,6 +238,30 @@ export async function assertAlive(url: string): Promise<void> {
   );
   if (res.status !== 200)
     throw new Error(`the server answers its instance endpoint with ${res.status}`);
+}
+
+/**
+ * The property every fuzzed request must hold: a well-formed answer (no 5xx), no data changed
+ * when the request is refused, and a server that still answers afterwards.
+ */
+export async function assertHandledSafely(
+  url: string,
+  dataDir: string,
+  req: RawRequest,
+  what = "request",
+): Promise<void> {
+  const before = await dataFingerprint(dataDir);
+  const res = await send(url, req);
+  const problem = problemWith(req, res);
+  assert.equal(problem, undefined, `${problem}\n  ${describeRequest(req)}`);
+  if (res.status >= 400) {
+    assert.equal(
+      await dataFingerprint(dataDir),
+      before,
+      `a refused ${what} (${res.status}) changed the data: ${describeRequest(req)}`,
+    );
+  }
+  await assertAlive(url);
 }
 
 /** A request as one readable line for a failure report. */

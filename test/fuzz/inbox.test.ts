@@ -19,10 +19,8 @@ import {
 import { activityArb, activityObjectArb } from "./arbitraries.ts";
 import {
   assertAlive,
-  dataFingerprint,
-  describeRequest,
+  assertHandledSafely,
   type FuzzTarget,
-  problemWith,
   type RawRequest,
   send,
   startFuzzTarget,
@@ -77,20 +75,7 @@ describe("fuzzed inbox deliveries", () => {
         }),
       );
     await checkProperty(
-      fc.asyncProperty(deliveries, async (req) => {
-        const before = await dataFingerprint(dataDir);
-        const res = await send(url, req);
-        const problem = problemWith(req, res);
-        assert.equal(problem, undefined, `${problem}\n  ${describeRequest(req)}`);
-        if (res.status >= 400) {
-          assert.equal(
-            await dataFingerprint(dataDir),
-            before,
-            `a refused delivery (${res.status}) changed the data: ${describeRequest(req)}`,
-          );
-        }
-        await assertAlive(url);
-      }),
+      fc.asyncProperty(deliveries, (req) => assertHandledSafely(url, dataDir, req, "delivery")),
       100,
     );
   });
