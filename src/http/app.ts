@@ -26,6 +26,9 @@ function isUpload(path: string): boolean {
   return UPLOAD_PATHS.has(path) || path.startsWith("/api/v1/media/");
 }
 
+/** Methods whose bodies no route reads. */
+const BODILESS_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 const NEVER_FEDERATION = ["/api/", "/oauth/", "/media/"];
 
 function mayBeFederation(path: string): boolean {
@@ -46,7 +49,11 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
   };
   const ordinaryLimit = bodyLimit({ maxSize: deps.limits.bodyBytes, onError: tooLarge });
   const uploadLimit = bodyLimit({ maxSize: deps.limits.uploadBytes, onError: tooLarge });
-  app.use((c, next) => (isUpload(c.req.path) ? uploadLimit(c, next) : ordinaryLimit(c, next)));
+  app.use((c, next) => {
+    // Reading a GET's body would make the node adapter build a full web Request: skip them.
+    if (BODILESS_METHODS.has(c.req.method)) return next();
+    return isUpload(c.req.path) ? uploadLimit(c, next) : ordinaryLimit(c, next);
+  });
 
   const federationFetch = deps.federationFetch;
   if (federationFetch) {

@@ -12,12 +12,27 @@ export interface EmojiSource {
   texts: readonly string[];
 }
 
+// Texts of stored records are the same string objects on every read, and scanning them for
+// `:shortcode:`s was a visible share of a timeline read: remember the answers, within a bound.
+const MEMO_LIMIT = 50_000;
+const shortcodeMemo = new Map<string, readonly string[]>();
+
+function memoShortcodes(text: string): readonly string[] {
+  let codes = shortcodeMemo.get(text);
+  if (codes === undefined) {
+    if (shortcodeMemo.size >= MEMO_LIMIT) shortcodeMemo.clear();
+    codes = shortcodesIn(text);
+    shortcodeMemo.set(text, codes);
+  }
+  return codes;
+}
+
 /** For each source, in order, the emojis its texts use (first appearance first, no repeats). */
 export async function resolveEmojis(
   ctx: ServiceContext,
   sources: readonly EmojiSource[],
 ): Promise<CustomEmoji[][]> {
-  const wanted = sources.map((source) => [...new Set(source.texts.flatMap(shortcodesIn))]);
+  const wanted = sources.map((source) => [...new Set(source.texts.flatMap(memoShortcodes))]);
   const byDomain = new Map<string | null, Set<string>>();
   sources.forEach((source, i) => {
     const codes = wanted[i] as string[];

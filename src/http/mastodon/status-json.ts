@@ -1,5 +1,7 @@
 // Loads status views and serialises them for the client API: the one way route modules turn
-// Status records (or timeline entries) into Mastodon JSON. Hydration is batched per call.
+// Status records (or timeline entries) into Mastodon JSON. Hydration is batched per call. The
+// hot read routes take the JSON as text (`…Text`), reusing the rendered parts of unchanged
+// statuses (serialization/mastodon/status-text.ts); the rest take objects to embed.
 
 import { notFound } from "../../domain/errors.ts";
 import type { Status, TimelineEntry } from "../../domain/status.ts";
@@ -8,8 +10,9 @@ import {
   type StatusSerializeOptions,
   serializeStatus,
 } from "../../serialization/mastodon/status.ts";
+import { StatusTextRenderer } from "../../serialization/mastodon/status-text.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { loadStatusViews } from "../../views/status-view.ts";
+import { loadStatusViews, type StatusView } from "../../views/status-view.ts";
 import { urlContext } from "./account-json.ts";
 
 export type { StatusJson };
@@ -33,6 +36,49 @@ export async function renderStatuses(
   );
 }
 
+const renderers = new WeakMap<ServiceContext, StatusTextRenderer>();
+
+function textRenderer(ctx: ServiceContext): StatusTextRenderer {
+  let renderer = renderers.get(ctx);
+  if (!renderer) {
+    renderer = new StatusTextRenderer(urlContext(ctx));
+    renderers.set(ctx, renderer);
+  }
+  return renderer;
+}
+
+function liveViews(
+  ctx: ServiceContext,
+  statuses: readonly Status[],
+  viewerId: string | null,
+): Promise<StatusView[]> {
+  return loadStatusViews(
+    ctx,
+    statuses.filter((s) => !s.deleted),
+    viewerId,
+  );
+}
+
+/** renderStatuses as a JSON array's text. */
+export async function renderStatusesText(
+  ctx: ServiceContext,
+  statuses: readonly Status[],
+  viewerId: string | null,
+): Promise<string> {
+  return textRenderer(ctx).statuses(await liveViews(ctx, statuses, viewerId));
+}
+
+/** renderStatus as JSON text. */
+export async function renderStatusText(
+  ctx: ServiceContext,
+  status: Status,
+  viewerId: string | null,
+): Promise<string> {
+  const [view] = await liveViews(ctx, [status], viewerId);
+  if (!view) throw notFound();
+  return textRenderer(ctx).status(view);
+}
+
 /** One status as Mastodon JSON; a status that cannot be shown (see renderStatuses) is a 404. */
 export async function renderStatus(
   ctx: ServiceContext,
@@ -45,16 +91,16 @@ export async function renderStatus(
   return json;
 }
 
-/** Hydrates timeline entries in order, dropping the ones whose status has vanished. */
-export async function renderEntries(
+/** Hydrates timeline entries in order (as JSON text), dropping the ones whose status has vanished. */
+export async function renderEntriesText(
   ctx: ServiceContext,
   entries: readonly TimelineEntry[],
   viewerId: string | null,
-): Promise<StatusJson[]> {
+): Promise<string> {
   const found = await ctx.storage.statuses.getMany(entries.map((e) => e.status_id));
   const statuses = entries.flatMap((e) => {
     const status = found.get(e.status_id);
     return status && !status.deleted ? [status] : [];
   });
-  return renderStatuses(ctx, statuses, viewerId);
+  return renderStatusesText(ctx, statuses, viewerId);
 }

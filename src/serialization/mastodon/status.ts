@@ -50,18 +50,36 @@ export interface StatusSerializeOptions {
   withSource?: boolean;
 }
 
-export function serializeStatus(
-  view: StatusView,
-  urls: UrlContext,
-  options: StatusSerializeOptions = {},
-): StatusJson {
+/** The fields that depend on the viewer, on counters or on other records' state. */
+type LiveField =
+  | "account"
+  | "reblog"
+  | "poll"
+  | "reblogs_count"
+  | "favourites_count"
+  | "replies_count"
+  | "favourited"
+  | "reblogged"
+  | "muted"
+  | "bookmarked"
+  | "pinned"
+  | "filtered"
+  | "text";
+
+/**
+ * The fields that change only with the status record itself, its attachments, mentioned
+ * accounts, custom emojis and application: what a cache of rendered statuses may keep
+ * (serialization/mastodon/status-text.ts).
+ */
+export type StatusContentJson = Omit<StatusJson, LiveField>;
+
+export function serializeStatusContent(view: StatusView, urls: UrlContext): StatusContentJson {
   const { status } = view;
-  const json: StatusJson = {
+  return {
     id: status.id,
     uri: status.uri,
     url: status.url === "" ? null : status.url,
     created_at: status.createdAt,
-    account: serializeAccount(view.account, urls),
     content: status.contentHtml,
     visibility: status.visibility,
     sensitive: status.sensitive,
@@ -73,25 +91,51 @@ export function serializeStatus(
     mentions: view.mentions.map((a) => serializeMention(a)),
     tags: status.tags.map((name) => serializeTag(name, urls.publicUrl)),
     emojis: serializeCustomEmojis(view.emojis, urls),
-    reblogs_count: view.reblogsCount,
-    favourites_count: view.favouritesCount,
-    replies_count: view.repliesCount,
     in_reply_to_id: status.inReplyToId,
     in_reply_to_account_id: status.inReplyToAccountId,
-    reblog: view.reblog ? serializeStatus(view.reblog, urls) : null,
-    poll: view.poll ? serializePoll(view.poll, urls) : null,
     card: null,
     language: status.language,
     edited_at: status.editedAt,
   };
-  if (options.withSource) json.text = status.text;
-  if (view.viewer) {
-    json.favourited = view.viewer.favourited;
-    json.reblogged = view.viewer.reblogged;
-    json.muted = view.viewer.muted;
-    json.bookmarked = view.viewer.bookmarked;
-    if (view.viewer.pinned !== undefined) json.pinned = view.viewer.pinned;
-    json.filtered = [];
-  }
-  return json;
+}
+
+/** The counters and the viewer's flags (absent for anonymous viewers). */
+export function serializeStatusCounters(view: StatusView): Pick<
+  StatusJson,
+  "reblogs_count" | "favourites_count" | "replies_count"
+> &
+  Partial<Pick<StatusJson, "favourited" | "reblogged" | "muted" | "bookmarked" | "pinned">> & {
+    filtered?: never[];
+  } {
+  const counters = {
+    reblogs_count: view.reblogsCount,
+    favourites_count: view.favouritesCount,
+    replies_count: view.repliesCount,
+  };
+  if (!view.viewer) return counters;
+  const { favourited, reblogged, muted, bookmarked, pinned } = view.viewer;
+  return {
+    ...counters,
+    favourited,
+    reblogged,
+    muted,
+    bookmarked,
+    ...(pinned === undefined ? {} : { pinned }),
+    filtered: [],
+  };
+}
+
+export function serializeStatus(
+  view: StatusView,
+  urls: UrlContext,
+  options: StatusSerializeOptions = {},
+): StatusJson {
+  return {
+    ...serializeStatusContent(view, urls),
+    account: serializeAccount(view.account, urls),
+    reblog: view.reblog ? serializeStatus(view.reblog, urls) : null,
+    poll: view.poll ? serializePoll(view.poll, urls) : null,
+    ...serializeStatusCounters(view),
+    ...(options.withSource ? { text: view.status.text } : {}),
+  };
 }

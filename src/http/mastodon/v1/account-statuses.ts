@@ -6,11 +6,12 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { accountStatuses } from "../../../services/timelines/account-statuses.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
+import { jsonText } from "../../json-text.ts";
 import type { Access } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam } from "../../schemas.ts";
-import { renderEntries } from "../status-json.ts";
+import { renderEntriesText } from "../status-json.ts";
 
 const schema = z.object({
   ...pageFields(20, 40),
@@ -46,7 +47,7 @@ export function accountStatusesRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access
         newestId: entries[0]?.status_id,
         oldestId: entries[entries.length - 1]?.status_id,
       });
-      return c.json(await renderEntries(ctx, entries, viewerId));
+      return jsonText(c, await renderEntriesText(ctx, entries, viewerId));
     },
   );
 }

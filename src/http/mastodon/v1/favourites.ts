@@ -5,10 +5,11 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { listFavourites } from "../../../services/interactions/list-favourites.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
+import { jsonText } from "../../json-text.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
-import { renderStatuses } from "../status-json.ts";
+import { renderStatusesText } from "../status-json.ts";
 
 const pageSchema = z.object(pageFields(20, 40));
 
@@ -19,6 +20,6 @@ export function favouritesRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acc
     const params = await readValidParams(c, pageSchema);
     const page = await listFavourites(ctx, viewer.account.id, toIdPage(params));
     setLinkHeader(c, ctx.settings.publicUrl, page);
-    return c.json(await renderStatuses(ctx, page.statuses, viewer.account.id));
+    return jsonText(c, await renderStatusesText(ctx, page.statuses, viewer.account.id));
   });
 }

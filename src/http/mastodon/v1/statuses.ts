@@ -17,12 +17,18 @@ import { statusContext } from "../../../services/statuses/status-context.ts";
 import { statusHistory } from "../../../services/statuses/status-history.ts";
 import { statusSource } from "../../../services/statuses/status-source.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
+import { jsonText } from "../../json-text.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
 import { renderAccount, urlContext } from "../account-json.ts";
 import { bytesOf, mediaAttributesParam } from "../media-params.ts";
-import { renderStatus, renderStatuses } from "../status-json.ts";
+import {
+  renderStatus,
+  renderStatuses,
+  renderStatusesText,
+  renderStatusText,
+} from "../status-json.ts";
 
 const STATUS = "/api/v1/statuses/:id{[0-9]+}";
 
@@ -125,19 +131,22 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
       scheduledAt: params.scheduled_at,
       idempotencyKey: c.req.header("idempotency-key"),
     });
-    return c.json(await renderStatus(ctx, status, viewer.account.id));
+    return jsonText(c, await renderStatusText(ctx, status, viewer.account.id));
   });
 
   app.get("/api/v1/statuses", readOptional, async (c) => {
     const { id } = await readValidParams(c, multiSchema);
     const viewerId = viewerIdOf(c);
-    return c.json(await renderStatuses(ctx, await getStatuses(ctx, viewerId, id), viewerId));
+    return jsonText(
+      c,
+      await renderStatusesText(ctx, await getStatuses(ctx, viewerId, id), viewerId),
+    );
   });
 
   app.get(STATUS, readOptional, async (c) => {
     const viewerId = viewerIdOf(c);
     const status = await getStatus(ctx, viewerId, c.req.param("id"));
-    return c.json(await renderStatus(ctx, status, viewerId));
+    return jsonText(c, await renderStatusText(ctx, status, viewerId));
   });
 
   app.delete(STATUS, writeUser, async (c) => {

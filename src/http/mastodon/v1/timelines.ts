@@ -9,11 +9,12 @@ import { homeTimeline } from "../../../services/timelines/home.ts";
 import { publicTimeline } from "../../../services/timelines/public.ts";
 import { tagTimeline } from "../../../services/timelines/tag.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
+import { jsonText } from "../../json-text.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, listParam } from "../../schemas.ts";
-import { renderEntries } from "../status-json.ts";
+import { renderEntriesText } from "../status-json.ts";
 
 const homeSchema = z.object(pageFields(20, 40));
 
@@ -43,7 +44,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
       newestId: entries[0]?.status_id,
       oldestId: entries[entries.length - 1]?.status_id,
     });
-    return c.json(await renderEntries(ctx, entries, viewerId));
+    return jsonText(c, await renderEntriesText(ctx, entries, viewerId));
   }
 
   app.get(

@@ -1,0 +1,124 @@
+// StatusView → Mastodon Status JSON *text*, for the hot read routes (timelines, a status, an
+// account's statuses). Serializing a timeline page (~35 kB) was the largest single cost of a
+// read, and almost all of it repeats: a status's content, attachments, mentions and tags change
+// only when its record does. So the unchanging part of each status, and each author's account,
+// is kept as JSON text and reused while its inputs are the very same objects (stored records
+// are frozen and replaced on change, so identity is a version); counters, viewer flags and polls
+// are written fresh every time. The text parses to exactly what serializeStatus builds.
+
+import type { Account } from "../../domain/account.ts";
+import type { CustomEmoji } from "../../domain/custom-emoji.ts";
+import type { MediaAttachment } from "../../domain/media.ts";
+import type { Status } from "../../domain/status.ts";
+import type { AccountView } from "../../views/account-view.ts";
+import type { StatusView } from "../../views/status-view.ts";
+import { serializeAccount, type UrlContext } from "./account.ts";
+import { serializePoll } from "./poll.ts";
+import { serializeStatusContent, serializeStatusCounters } from "./status.ts";
+
+interface ContentMemo {
+  media: readonly MediaAttachment[];
+  mentions: readonly Account[];
+  emojis: readonly CustomEmoji[];
+  appName: string | null;
+  appWebsite: string | null;
+  /** The content fields as a JSON object's text without its closing brace. */
+  open: string;
+}
+
+interface AccountMemo {
+  statusesCount: number;
+  followersCount: number;
+  followingCount: number;
+  lastStatusAt: string | null;
+  role: AccountView["role"];
+  emojis: readonly CustomEmoji[];
+  text: string;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** One per URL context (an app instance); memos are dropped with the records they describe. */
+export class StatusTextRenderer {
+  readonly #urls: UrlContext;
+  readonly #content = new WeakMap<Status, ContentMemo>();
+  readonly #accounts = new WeakMap<Account, AccountMemo>();
+
+  constructor(urls: UrlContext) {
+    this.#urls = urls;
+  }
+
+  /** A JSON array of the statuses, in order. */
+  statuses(views: readonly StatusView[]): string {
+    let text = "[";
+    for (let i = 0; i < views.length; i++) {
+      if (i > 0) text += ",";
+      text += this.status(views[i] as StatusView);
+    }
+    return `${text}]`;
+  }
+
+  status(view: StatusView): string {
+    const reblog = view.reblog ? this.status(view.reblog) : "null";
+    const poll = view.poll ? JSON.stringify(serializePoll(view.poll, this.#urls)) : "null";
+    // The counters' object text without its opening brace, appended after the content's.
+    const counters = JSON.stringify(serializeStatusCounters(view)).slice(1);
+    return `${this.#contentOpen(view)},"account":${this.account(view.account)},"reblog":${reblog},"poll":${poll},${counters}`;
+  }
+
+  account(view: AccountView): string {
+    const memo = this.#accounts.get(view.account);
+    if (
+      memo &&
+      memo.statusesCount === view.statusesCount &&
+      memo.followersCount === view.followersCount &&
+      memo.followingCount === view.followingCount &&
+      memo.lastStatusAt === view.lastStatusAt &&
+      memo.role === view.role &&
+      sameItems(memo.emojis, view.emojis)
+    ) {
+      return memo.text;
+    }
+    const text = JSON.stringify(serializeAccount(view, this.#urls));
+    this.#accounts.set(view.account, {
+      statusesCount: view.statusesCount,
+      followersCount: view.followersCount,
+      followingCount: view.followingCount,
+      lastStatusAt: view.lastStatusAt,
+      role: view.role,
+      emojis: view.emojis,
+      text,
+    });
+    return text;
+  }
+
+  #contentOpen(view: StatusView): string {
+    const memo = this.#content.get(view.status);
+    const appName = view.application?.name ?? null;
+    const appWebsite = view.application?.website ?? null;
+    if (
+      memo &&
+      memo.appName === appName &&
+      memo.appWebsite === appWebsite &&
+      sameItems(memo.media, view.media) &&
+      sameItems(memo.mentions, view.mentions) &&
+      sameItems(memo.emojis, view.emojis)
+    ) {
+      return memo.open;
+    }
+    const open = JSON.stringify(serializeStatusContent(view, this.#urls)).slice(0, -1);
+    this.#content.set(view.status, {
+      media: view.media,
+      mentions: view.mentions,
+      emojis: view.emojis,
+      appName,
+      appWebsite,
+      open,
+    });
+    return open;
+  }
+}
