@@ -2,7 +2,8 @@
 // under the load of one or more bench probes (by name, e.g. "public timeline"; default: all
 // reads) and prints the functions with the most self time. Where the bench says a target is
 // missed, this says why. The .cpuprofile files stay in the printed directory (open them in
-// Chrome's DevTools for the full picture).
+// Chrome's DevTools for the full picture). It also prints the server's CPU time per request,
+// which the load of other processes on a shared machine disturbs far less than requests/s.
 
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -36,8 +37,16 @@ const wren = await startWrenServer({
   ...env,
   NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
 });
+/** CPU time the server process has used so far, in milliseconds (user + system). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 try {
   for (const probe of probes) {
+    const before = await cpuMs(wren.process.pid as number);
     const result = await runLoad({
       url: `${env.WREN_PUBLIC_URL}${probe.path}`,
       method: probe.method,
@@ -47,7 +56,12 @@ try {
       ...(probe.body === undefined ? {} : { body: probe.body }),
       ...(probe.paths ? { paths: probe.paths } : {}),
     });
-    process.stdout.write(`${probe.name}: ${Math.round(result.rps)} req/s\n`);
+    const spent = (await cpuMs(wren.process.pid as number)) - before;
+    // CPU per request is steadier than requests/s on a shared machine.
+    const perRequest = (spent * 1000) / Math.max(result.requests, 1);
+    process.stdout.write(
+      `${probe.name}: ${Math.round(result.rps)} req/s, ${Math.round(perRequest)} µs CPU/request\n`,
+    );
   }
 } finally {
   await wren.stop();

@@ -1,10 +1,12 @@
 // Answers with JSON that is already text (rendered by serialization/mastodon/status-text.ts),
-// with the same Content-Type as c.json.
+// with the same Content-Type as c.json. Encoded to bytes here, once: handed a string, the node
+// adapter measures its UTF-8 length and then encodes it again while writing (and a text built
+// by concatenation must be flattened first).
 
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { HttpEnv } from "./env.ts";
 
 export function jsonText(c: Context<HttpEnv>, text: string, status: ContentfulStatusCode = 200) {
-  return c.body(text, status, { "Content-Type": "application/json" });
+  return c.body(Buffer.from(text), status, { "Content-Type": "application/json" });
 }

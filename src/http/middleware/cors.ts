@@ -6,6 +6,7 @@
 
 import type { MiddlewareHandler } from "hono";
 import type { HttpEnv } from "../env.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 
 export const CORS_PATHS = [
   "/api/*",
@@ -25,6 +26,11 @@ const EXPOSED = [
   "Idempotency-Key",
 ].join(",");
 
+const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": EXPOSED,
+};
+
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": EXPOSED,
@@ -39,19 +45,5 @@ export const apiCors: MiddlewareHandler<HttpEnv> = async (c, next) => {
     return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
   }
   await next();
-  // A response with immutable headers (one made by fetch or Response.redirect) is copied first.
-  if (!trySetCorsHeaders(c.res.headers)) {
-    c.res = new Response(c.res.body, c.res);
-    trySetCorsHeaders(c.res.headers);
-  }
+  setResponseHeaders(c, CORS_HEADERS);
 };
-
-function trySetCorsHeaders(headers: Headers): boolean {
-  try {
-    headers.set("Access-Control-Allow-Origin", "*");
-    headers.set("Access-Control-Expose-Headers", EXPOSED);
-    return true;
-  } catch {
-    return false;
-  }
-}

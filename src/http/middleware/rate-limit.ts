@@ -10,9 +10,12 @@ import type { Clock } from "../../domain/clock.ts";
 import { tooManyRequests } from "../../domain/errors.ts";
 import type { HttpEnv } from "../env.ts";
 import { clientAddress } from "./client-address.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 
 interface Window {
   resetAt: number;
+  /** resetAt as the header shows it, formatted once per window. */
+  resetHeader: string;
   used: number;
 }
 
@@ -57,14 +60,15 @@ export function rateLimit(options: RateLimitOptions, clock: Clock): MiddlewareHa
     }
     let window = windows.get(key);
     if (!window || window.resetAt <= now) {
-      window = { resetAt: now + windowMs, used: 0 };
+      const resetAt = now + windowMs;
+      window = { resetAt, resetHeader: new Date(resetAt).toISOString(), used: 0 };
       windows.set(key, window);
     }
     window.used += 1;
     const headers = {
       "X-RateLimit-Limit": String(options.requests),
       "X-RateLimit-Remaining": String(Math.max(options.requests - window.used, 0)),
-      "X-RateLimit-Reset": new Date(window.resetAt).toISOString(),
+      "X-RateLimit-Reset": window.resetHeader,
     };
     if (window.used > options.requests) {
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -75,6 +79,6 @@ export function rateLimit(options: RateLimitOptions, clock: Clock): MiddlewareHa
     // headers stand: they tell the caller the most about when it will be refused.
     const inner = c.res.headers.get("X-RateLimit-Remaining");
     if (inner !== null && Number(inner) <= Number(headers["X-RateLimit-Remaining"])) return;
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    setResponseHeaders(c, headers);
   };
 }

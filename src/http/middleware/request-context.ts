@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { getLogger } from "@logtape/logtape";
 import type { MiddlewareHandler } from "hono";
 import type { HttpEnv } from "../env.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 
 const logger = getLogger(["wren", "http", "request"]);
 const SANE_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -16,7 +17,7 @@ export const requestContext: MiddlewareHandler<HttpEnv> = async (c, next) => {
   c.set("viewer", null);
   const started = performance.now();
   await next();
-  c.header("X-Request-Id", requestId);
+  setResponseHeaders(c, { "X-Request-Id": requestId });
   logger.info("{method} {path} {status} {ms}ms", {
     requestId,
     method: c.req.method,
