@@ -1,6 +1,6 @@
 // `node bench/profile.ts [scenario…]`: runs Wren with `--cpu-prof` on a seeded data directory
-// under the load of one or more bench probes (by name, e.g. "public timeline"; default: all
-// reads) and prints the functions with the most self time. Where the bench says a target is
+// under the load of one or more bench probes (by name, e.g. "public timeline", or ad hoc, e.g.
+// "GET /api/v1/instance"; default: all reads) and prints the functions with the most self time. Where the bench says a target is
 // missed, this says why. The .cpuprofile files stay in the printed directory (open them in
 // Chrome's DevTools for the full picture). It also prints the server's CPU time per request,
 // which the load of other processes on a shared machine disturbs far less than requests/s.
@@ -9,6 +9,7 @@ import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
+import type { Probe } from "./lib/compare.ts";
 import { runLoad, startWrenServer } from "./lib/processes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { readProbes } from "./scenarios/reads.ts";
@@ -30,9 +31,18 @@ const seeded = await seed(env, {
   ownStatuses: 4_000,
   followTargets: 4_000,
 });
-const probes = [...readProbes(seeded), ...writeProbes(seeded)].filter((p) =>
-  wanted.length === 0 ? readProbes(seeded).some((r) => r.name === p.name) : wanted.includes(p.name),
-);
+// Named bench probes, or ad-hoc ones written as "GET /api/v1/…" (sent with the viewer's token).
+const named = [...readProbes(seeded), ...writeProbes(seeded)];
+const adHoc: Probe[] = wanted.flatMap((w) => {
+  const match = /^(GET|POST|PUT|DELETE) (\/\S*)$/.exec(w);
+  if (!match) return [];
+  const [, method, path] = match as unknown as [string, Probe["method"], string];
+  return [{ name: w, method, path, headers: { authorization: `Bearer ${seeded.token}` } }];
+});
+const probes =
+  wanted.length === 0
+    ? readProbes(seeded)
+    : [...named.filter((p) => wanted.includes(p.name)), ...adHoc];
 const wren = await startWrenServer({
   ...env,
   NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
@@ -51,7 +61,7 @@ try {
       url: `${env.WREN_PUBLIC_URL}${probe.path}`,
       method: probe.method,
       connections: 10,
-      duration: 5,
+      duration: Number(process.env.WREN_PROFILE_SECONDS ?? 5),
       ...(probe.headers ? { headers: probe.headers } : {}),
       ...(probe.body === undefined ? {} : { body: probe.body }),
       ...(probe.paths ? { paths: probe.paths } : {}),
