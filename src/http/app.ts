@@ -50,9 +50,18 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
   const ordinaryLimit = bodyLimit({ maxSize: deps.limits.bodyBytes, onError: tooLarge });
   const uploadLimit = bodyLimit({ maxSize: deps.limits.uploadBytes, onError: tooLarge });
   app.use((c, next) => {
-    // Reading a GET's body would make the node adapter build a full web Request: skip them.
+    // Touching the body stream makes the node adapter build a full web Request with a stream
+    // (most of a small POST's cost), so only a chunked body, whose size is known only once read,
+    // is counted while read. Otherwise Content-Length (or its absence: no body) is the size, and
+    // Node's parser never delivers more than it announces.
     if (BODILESS_METHODS.has(c.req.method)) return next();
-    return isUpload(c.req.path) ? uploadLimit(c, next) : ordinaryLimit(c, next);
+    const upload = isUpload(c.req.path);
+    if (c.req.header("transfer-encoding") !== undefined) {
+      return upload ? uploadLimit(c, next) : ordinaryLimit(c, next);
+    }
+    const size = Number(c.req.header("content-length") ?? 0);
+    const max = upload ? deps.limits.uploadBytes : deps.limits.bodyBytes;
+    return size > max ? tooLarge() : next();
   });
 
   const federationFetch = deps.federationFetch;

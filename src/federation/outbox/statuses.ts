@@ -1,6 +1,8 @@
 // Outgoing activities about local statuses: Create on posting, Update on an edit, Delete on
 // deletion, Announce on a boost and Undo(Announce) when the boost is withdrawn. The documents
 // are the ones the object dispatchers and the outbox collection serve (status-documents.ts).
+// The audience comes first: most statuses of a small server have no remote reader, and then
+// nothing needs to be built at all.
 
 import type { Status } from "../../domain/status.ts";
 import {
@@ -22,16 +24,19 @@ export async function viewOf(outbox: Outbox, status: Status): Promise<StatusView
 
 export async function sendCreate(outbox: Outbox, status: Status): Promise<void> {
   if (!status.local || status.reblogOfId !== null) return;
+  const audience = await statusAudience(outbox.ctx, status);
+  if (audience.length === 0) return;
   const view = await viewOf(outbox, status);
   if (!view) return;
   const [activity] = await postActivitiesOf(outbox.ctx, [view]);
   if (!activity) return;
-  const audience = await statusAudience(outbox.ctx, status);
   await outbox.send(view.account.account, audience, activity);
 }
 
 export async function sendUpdate(outbox: Outbox, status: Status): Promise<void> {
   if (!status.local || status.reblogOfId !== null || status.deleted) return;
+  const audience = await statusAudience(outbox.ctx, status, { interactors: true });
+  if (audience.length === 0) return;
   const view = await viewOf(outbox, status);
   if (!view) return;
   // Each edit is told apart by the time it was made.
@@ -42,20 +47,20 @@ export async function sendUpdate(outbox: Outbox, status: Status): Promise<void> 
     view.account.account.uri,
     version,
   );
-  const audience = await statusAudience(outbox.ctx, status, { interactors: true });
   await outbox.send(view.account.account, audience, activity);
 }
 
 export async function sendDelete(outbox: Outbox, status: Status): Promise<void> {
   if (!status.local) return;
   if (status.reblogOfId !== null) return sendUndoAnnounce(outbox, status);
+  const audience = await statusAudience(outbox.ctx, status, { interactors: true });
+  if (audience.length === 0) return;
   const view = await viewOf(outbox, status);
   if (!view) return;
   const author = view.account.account;
   // Addressed as the status was, so a followers-only status's deletion stays among followers.
   const addressing = addressingOf(status.visibility, author, view.mentions);
   const activity = deleteStatusActivity(status, author.uri, addressing);
-  const audience = await statusAudience(outbox.ctx, status, { interactors: true });
   await outbox.send(author, audience, activity);
 }
 
