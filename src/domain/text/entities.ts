@@ -18,7 +18,22 @@ export type TextEntity =
     }
   | { kind: "hashtag"; start: number; end: number; name: string };
 
-export function findEntities(text: string): TextEntity[] {
+// Composing one status scans its text several times (length, mentions, tags, HTML): the last
+// few answers are kept. Entities are plain values, frozen because they are shared.
+const recent = new Map<string, readonly TextEntity[]>();
+const RECENT_LIMIT = 16;
+
+export function findEntities(text: string): readonly TextEntity[] {
+  let found = recent.get(text);
+  if (found === undefined) {
+    if (recent.size >= RECENT_LIMIT) recent.clear();
+    found = Object.freeze(scanEntities(text).map((e) => Object.freeze(e)));
+    recent.set(text, found);
+  }
+  return found;
+}
+
+function scanEntities(text: string): TextEntity[] {
   const links: TextEntity[] = findLinks(text).map((l) => ({ kind: "url", ...l }));
   const others: TextEntity[] = [
     ...findMentions(text).map((m) => ({ kind: "mention" as const, ...m })),

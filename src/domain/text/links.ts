@@ -13,9 +13,13 @@ export interface FoundLink {
 
 const DISPLAY_LIMIT = 30;
 const SCHEME = /^https?:\/\//i;
+const ANY_SCHEME = /https?:\/\//i;
 
 /** http(s) URLs in `text`, with their positions. Bare domains are not links (as in Mastodon). */
 export function findLinks(text: string): FoundLink[] {
+  // Only URLs with their scheme count, so text without one has none: skip the tokenizer, the
+  // largest cost of composing an ordinary post.
+  if (!ANY_SCHEME.test(text)) return [];
   return linkify
     .find(text, "url")
     .filter((match) => SCHEME.test(match.value))

@@ -107,5 +107,22 @@ describe("countStatusCharacters", () => {
 
   it("counts user-perceived characters", () => {
     assert.equal(countStatusCharacters("👍🏽e\u0301"), 2);
+    // Mixed with plain ASCII, and a CR LF pair (one grapheme) that normalisation leaves as \n.
+    assert.equal(countStatusCharacters("ok 👍🏽 e\u0301!"), 7);
+    assert.equal(countStatusCharacters("a\r\nb"), 3);
+  });
+
+  it("finds URLs whatever the case of their scheme, and none without a scheme", () => {
+    assert.equal(countStatusCharacters(`HTTPS://Example.com/${"a".repeat(40)}`), 23);
+    assert.equal(countStatusCharacters("see example.com/abc"), "see example.com/abc".length);
+  });
+
+  it("gives the same answer when asked again (scans are remembered)", () => {
+    const text = `hi @bob https://x.example/${"b".repeat(30)} #tag`;
+    const first = countStatusCharacters(text);
+    assert.equal(countStatusCharacters(text), first);
+    assert.deepEqual(extractTags(text), ["tag"]);
+    assert.deepEqual(extractTags(text), ["tag"]);
+    assert.equal(first, "hi @bob ".length + 23 + " #tag".length);
   });
 });

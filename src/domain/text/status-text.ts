@@ -100,7 +100,11 @@ export function extractTags(text: string): string[] {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
+/** Printable ASCII and newlines: one character is one grapheme (only CR LF would pair up). */
+const SIMPLE_TEXT = /^[\n\x20-\x7e]*$/;
+
 function graphemeLength(text: string): number {
+  if (SIMPLE_TEXT.test(text)) return text.length;
   let n = 0;
   for (const _ of graphemes.segment(text)) n++;
   return n;
