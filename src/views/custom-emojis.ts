@@ -3,6 +3,7 @@
 // remote content), as Mastodon's `emojis` arrays show. Resolved for many items at once: one
 // store lookup per domain, whatever the number of accounts, statuses or announcements.
 
+import { BoundedMemo } from "../domain/bounded-memo.ts";
 import { type CustomEmoji, shortcodesIn } from "../domain/custom-emoji.ts";
 import type { ServiceContext } from "../services/context.ts";
 
@@ -14,13 +15,11 @@ export interface EmojiSource {
 
 // Texts of stored records are the same string objects on every read, and scanning them for
 // `:shortcode:`s was a visible share of a timeline read: remember the answers, within a bound.
-const MEMO_LIMIT = 50_000;
-const shortcodeMemo = new Map<string, readonly string[]>();
+const shortcodeMemo = new BoundedMemo<string, readonly string[]>(20_000);
 
 function memoShortcodes(text: string): readonly string[] {
   let codes = shortcodeMemo.get(text);
   if (codes === undefined) {
-    if (shortcodeMemo.size >= MEMO_LIMIT) shortcodeMemo.clear();
     codes = shortcodesIn(text);
     shortcodeMemo.set(text, codes);
   }

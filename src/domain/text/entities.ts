@@ -2,6 +2,7 @@
 // without overlaps. As in Mastodon's extractor, a URL wins over a mention or hashtag inside it
 // (`https://x.example/@user#tag` is one link), and otherwise the earlier entity wins.
 
+import { BoundedMemo } from "../bounded-memo.ts";
 import { findHashtags } from "./hashtags.ts";
 import { findLinks } from "./links.ts";
 import { findMentions } from "./mentions.ts";
@@ -20,13 +21,11 @@ export type TextEntity =
 
 // Composing one status scans its text several times (length, mentions, tags, HTML): the last
 // few answers are kept. Entities are plain values, frozen because they are shared.
-const recent = new Map<string, readonly TextEntity[]>();
-const RECENT_LIMIT = 16;
+const recent = new BoundedMemo<string, readonly TextEntity[]>(16);
 
 export function findEntities(text: string): readonly TextEntity[] {
   let found = recent.get(text);
   if (found === undefined) {
-    if (recent.size >= RECENT_LIMIT) recent.clear();
     found = Object.freeze(scanEntities(text).map((e) => Object.freeze(e)));
     recent.set(text, found);
   }

@@ -152,4 +152,24 @@ describe("StatusTextRenderer", () => {
     const again = parsed(renderer.status(view)) as { account: { display_name: string } };
     assert.equal(again.account.display_name, alice.displayName);
   });
+
+  it("forgets the least recently rendered beyond its limits", () => {
+    const renderer = new StatusTextRenderer(urls, { statuses: 2, accounts: 2 });
+    const account = { ...alice };
+    const view = statusView({ account: accountView({ account }) });
+    renderer.status(view);
+    account.displayName = "Changed In Place";
+    for (let i = 0; i < 5; i++) {
+      const other = makeAccount({ id: `30${i}`, username: `other${i}` });
+      renderer.status(
+        statusView({
+          status: makeStatus({ id: `40${i}`, accountId: other.id }),
+          account: accountView({ account: other }),
+        }),
+      );
+    }
+    // The first account's memo is gone, so its (changed) record is serialized again.
+    const again = parsed(renderer.status(view)) as { account: { display_name: string } };
+    assert.equal(again.account.display_name, "Changed In Place");
+  });
 });

@@ -4,9 +4,12 @@
 // only when its record does. So the unchanging part of each status, and each author's account,
 // is kept as JSON text and reused while its inputs are the very same objects (stored records
 // are frozen and replaced on change, so identity is a version); counters, viewer flags and polls
-// are written fresh every time. The text parses to exactly what serializeStatus builds.
+// are written fresh every time. The text parses to exactly what serializeStatus builds. The
+// memos are bounded (the most recently rendered statuses and accounts), not one per record: a
+// crawl through every status must not double the memory the records take.
 
 import type { Account } from "../../domain/account.ts";
+import { BoundedMemo } from "../../domain/bounded-memo.ts";
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
 import type { MediaAttachment } from "../../domain/media.ts";
 import type { Status } from "../../domain/status.ts";
@@ -42,14 +45,26 @@ function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   return true;
 }
 
-/** One per URL context (an app instance); memos are dropped with the records they describe. */
+/** About a few pages of every active timeline; each entry holds a status's JSON text. */
+const STATUS_MEMO_LIMIT = 20_000;
+const ACCOUNT_MEMO_LIMIT = 5_000;
+
+/** One per URL context (an app instance). */
 export class StatusTextRenderer {
   readonly #urls: UrlContext;
-  readonly #content = new WeakMap<Status, ContentMemo>();
-  readonly #accounts = new WeakMap<Account, AccountMemo>();
+  readonly #content: BoundedMemo<Status, ContentMemo>;
+  readonly #accounts: BoundedMemo<Account, AccountMemo>;
 
-  constructor(urls: UrlContext) {
+  constructor(
+    urls: UrlContext,
+    limits: { statuses: number; accounts: number } = {
+      statuses: STATUS_MEMO_LIMIT,
+      accounts: ACCOUNT_MEMO_LIMIT,
+    },
+  ) {
     this.#urls = urls;
+    this.#content = new BoundedMemo(limits.statuses);
+    this.#accounts = new BoundedMemo(limits.accounts);
   }
 
   /** A JSON array of the statuses, in order. */
