@@ -70,7 +70,7 @@ try {
     // CPU per request is steadier than requests/s on a shared machine.
     const perRequest = (spent * 1000) / Math.max(result.requests, 1);
     process.stdout.write(
-      `${probe.name}: ${Math.round(result.rps)} req/s, ${Math.round(perRequest)} µs CPU/request\n`,
+      `${probe.name}: ${Math.round(result.rps)} req/s, ${Math.round(perRequest)} µs CPU/request${result.non2xx > 0 ? `, ${result.non2xx} non-2xx` : ""}\n`,
     );
   }
 } finally {
