@@ -10,7 +10,7 @@ import type { Clock } from "../../domain/clock.ts";
 import { tooManyRequests } from "../../domain/errors.ts";
 import type { HttpEnv } from "../env.ts";
 import { clientAddress } from "./client-address.ts";
-import { setResponseHeaders } from "./response-headers.ts";
+import { responseHeader, setResponseHeaders } from "./response-headers.ts";
 
 interface Window {
   resetAt: number;
@@ -77,7 +77,7 @@ export function rateLimit(options: RateLimitOptions, clock: Clock): MiddlewareHa
     await next();
     // Where another limit (checked after this one) is as close or closer to refusing, its
     // headers stand: they tell the caller the most about when it will be refused.
-    const inner = c.res.headers.get("X-RateLimit-Remaining");
+    const inner = responseHeader(c, "X-RateLimit-Remaining");
     if (inner !== null && Number(inner) <= Number(headers["X-RateLimit-Remaining"])) return;
     setResponseHeaders(c, headers);
   };
