@@ -5,21 +5,16 @@
 // Chrome's DevTools for the full picture). It also prints the server's CPU time per request,
 // which the load of other processes on a shared machine disturbs far less than requests/s.
 
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
 import type { Probe } from "./lib/compare.ts";
+import { profileIn, topSelfTime } from "./lib/cpuprofile.ts";
 import { runLoad, startWrenServer } from "./lib/processes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { readProbes } from "./scenarios/reads.ts";
 import { writeProbes } from "./scenarios/writes.ts";
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-}
 
 const wanted = process.argv.slice(2);
 const dataDir = await mkdtemp(join(tmpdir(), "wren-profile-"));
@@ -77,23 +72,6 @@ try {
   await wren.stop();
 }
 
-const [file] = (await readdir(profileDir)).filter((f) => f.endsWith(".cpuprofile"));
-if (!file) throw new Error("no profile written");
-const profile = JSON.parse(await readFile(join(profileDir, file), "utf8")) as {
-  nodes: ProfileNode[];
-};
-const selfHits = new Map<string, number>();
-let total = 0;
-for (const node of profile.nodes) {
-  const hits = node.hitCount ?? 0;
-  total += hits;
-  const { functionName, url, lineNumber } = node.callFrame;
-  const where = url.replace(/^.*\/(node_modules|src)\//, "$1/");
-  const key = `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
-  selfHits.set(key, (selfHits.get(key) ?? 0) + hits);
-}
-const top = [...selfHits].sort((a, b) => b[1] - a[1]).slice(0, 40);
-for (const [key, hits] of top) {
-  process.stdout.write(`${((hits / total) * 100).toFixed(1).padStart(5)}%  ${key}\n`);
-}
-process.stdout.write(`profile: ${join(profileDir, file)}\n`);
+const file = await profileIn(profileDir);
+for (const line of await topSelfTime(file)) process.stdout.write(`${line}\n`);
+process.stdout.write(`profile: ${file}\n`);

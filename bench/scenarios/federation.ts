@@ -5,10 +5,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startPeers } from "../lib/peers.ts";
+import { type Peers, startPeers } from "../lib/peers.ts";
 import { startWrenServer } from "../lib/processes.ts";
 import { benchEnv } from "../lib/seed.ts";
-import { seedFederation } from "../lib/seed-federation.ts";
+import { type FederationSeeded, seedFederation } from "../lib/seed-federation.ts";
 import { type FanoutResult, measureFanout } from "./fanout.ts";
 import { type InboxResult, measureInbox } from "./inbox.ts";
 
@@ -28,12 +28,17 @@ export interface FederationResults {
   inbox: InboxResult;
 }
 
-/** `freePort` is asked only once the peers listen: a port found free before could be theirs. */
-export async function measureFederation(
-  profile: FederationProfile,
+/**
+ * Starts the simulated peers, seeds a data directory and starts Wren on it, runs `measure`,
+ * then stops everything. `freePort` is asked only once the peers listen: a port found free
+ * before could be theirs.
+ */
+export async function withFederation<T>(
+  profile: Pick<FederationProfile, "servers" | "followersPerServer" | "peerProcesses" | "senders">,
   freePort: () => Promise<number>,
   log: (message: string) => void,
-): Promise<FederationResults> {
+  measure: (url: string, peers: Peers, seeded: FederationSeeded) => Promise<T>,
+): Promise<T> {
   log(`starting ${profile.servers} simulated servers…`);
   const peers = await startPeers({
     servers: profile.servers,
@@ -54,22 +59,7 @@ export async function measureFederation(
     const seeded = await seedFederation(env, peers, { senders: profile.senders });
     const wren = await startWrenServer(env);
     try {
-      const url = env.WREN_PUBLIC_URL as string;
-      log(`fan-out to ${profile.servers} servers…`);
-      const fanout = await measureFanout(url, peers, seeded, {
-        rounds: profile.fanoutRounds,
-        timeoutSeconds: 300,
-      });
-      log(`inbox: ${profile.activities} activities from ${profile.senders} senders…`);
-      const inbox = await measureInbox(url, peers, seeded, {
-        activities: profile.activities,
-        rounds: profile.inboxRounds,
-        concurrency: 50,
-        timeoutSeconds: 300,
-      });
-      const { refused } = await peers.stats();
-      if (refused > 0) log(`  fan-out: ${refused} deliveries failed signature verification`);
-      return { fanout, inbox };
+      return await measure(env.WREN_PUBLIC_URL as string, peers, seeded);
     } finally {
       await wren.stop();
     }
@@ -77,4 +67,28 @@ export async function measureFederation(
     await peers.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+export function measureFederation(
+  profile: FederationProfile,
+  freePort: () => Promise<number>,
+  log: (message: string) => void,
+): Promise<FederationResults> {
+  return withFederation(profile, freePort, log, async (url, peers, seeded) => {
+    log(`fan-out to ${profile.servers} servers…`);
+    const fanout = await measureFanout(url, peers, seeded, {
+      rounds: profile.fanoutRounds,
+      timeoutSeconds: 300,
+    });
+    log(`inbox: ${profile.activities} activities from ${profile.senders} senders…`);
+    const inbox = await measureInbox(url, peers, seeded, {
+      activities: profile.activities,
+      rounds: profile.inboxRounds,
+      concurrency: 50,
+      timeoutSeconds: 300,
+    });
+    const { refused } = await peers.stats();
+    if (refused > 0) log(`  fan-out: ${refused} deliveries failed signature verification`);
+    return { fanout, inbox };
+  });
 }

@@ -26,6 +26,8 @@ export interface InboxResult {
   verifiedPerSecond: number;
   /** processedPerSecond / verifiedPerSecond */
   ratio: number;
+  /** Each round's figures, for judging the noise. */
+  perRound: { accepted: number; processed: number; verified: number }[];
 }
 
 async function runInboxLoad(spec: InboxLoadSpec): Promise<InboxLoadResult> {
@@ -158,5 +160,10 @@ export async function measureInbox(
     processedPerSecond,
     verifiedPerSecond,
     ratio: processedPerSecond / verifiedPerSecond,
+    perRound: accepted.map((a, i) => ({
+      accepted: a,
+      processed: done[i] as number,
+      verified: verified[i] as number,
+    })),
   };
 }

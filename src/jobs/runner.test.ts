@@ -14,7 +14,7 @@ import type { JobQueue } from "../services/job-queue.ts";
 import { openJsonFileStorage } from "../storage/json-file/index.ts";
 import type { Storage } from "../storage/ports.ts";
 import { createDurableQueue } from "./durable-queue.ts";
-import { createJobRunner, type JobRunner, retryDelayMs } from "./runner.ts";
+import { CONCURRENCY, createJobRunner, type JobRunner, retryDelayMs } from "./runner.ts";
 
 const START = Date.parse("2025-01-01T00:00:00.000Z");
 const SECOND = 1000;
@@ -280,6 +280,53 @@ describe("job runner over json-file storage", () => {
     assert.deepEqual(totals, [2, 2, 2, 2]);
     assert.equal(await wren.runner.runDue(), 0);
     assert.equal(runs, 2);
+  });
+
+  it("runs jobs enqueued during a pass while a slow one is still running", async () => {
+    const gate = Promise.withResolvers<void>();
+    let slowStarted = false;
+    wren.runner.register("slow", async () => {
+      slowStarted = true;
+      await gate.promise;
+    });
+    const quick: number[] = [];
+    wren.runner.register("quick", async (payload) => {
+      quick.push(payload.n as number);
+    });
+    await wren.queue.enqueue("slow", {});
+    const pass = wren.runner.runDue();
+    while (!slowStarted) await new Promise((resolve) => setImmediate(resolve));
+    // As the durable queue does after an enqueue (wake → runDue): the pass under way takes them.
+    for (let n = 0; n < 3; n++) await wren.queue.enqueue("quick", { n });
+    void wren.runner.runDue();
+    for (let i = 0; i < 200 && quick.length < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const ranMeanwhile = [...quick];
+    // Released either way, so a failure does not leave the pass hanging.
+    gate.resolve();
+    assert.deepEqual(ranMeanwhile.sort(), [0, 1, 2], "quick jobs waited for the slow one");
+    assert.equal(await pass, 4);
+  });
+
+  it("runs many jobs at once, never one twice", async () => {
+    let running = 0;
+    let most = 0;
+    const seen: number[] = [];
+    wren.runner.register("io", async (payload) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      seen.push(payload.n as number);
+      running--;
+    });
+    for (let n = 0; n < CONCURRENCY * 2; n++) await wren.queue.enqueue("io", { n });
+    assert.equal(await wren.runner.runDue(), CONCURRENCY * 2);
+    assert.equal(most, CONCURRENCY);
+    assert.deepEqual(
+      seen.sort((a, b) => a - b),
+      Array.from({ length: CONCURRENCY * 2 }, (_, n) => n),
+    );
   });
 
   it("runs in the same pass a job enqueued by a running job", async () => {

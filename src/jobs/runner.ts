@@ -29,7 +29,12 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-const BATCH = 32;
+/**
+ * Jobs run at once. Most wait on I/O (a durable write, a peer's answer), so many in flight keep
+ * the group commit's batches full; a pool rather than batches, so one slow job (a peer that
+ * takes seconds to answer) does not hold up the next ones.
+ */
+export const CONCURRENCY = 64;
 const MAX_SLEEP_MS = 60_000;
 
 /** Delay before retry number `attempt` (1-based): 10 s, 40 s, 2.7 min… capped at 6 h. */
@@ -71,20 +76,88 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
     }
   }
 
-  async function drain(): Promise<number> {
+  /** Asks the pass under way (if any) to look for due jobs now. */
+  let lookNow: (() => void) | undefined;
+
+  /**
+   * Runs due jobs, up to CONCURRENCY at once, topping up as each finishes (and when woken), until
+   * a look finds none due and none running. A job stays in the store, and in due()'s answer,
+   * until done: the ones taken are skipped. A job that finishes while a look is under way may
+   * still be in that look's answer, so it is left out too (once runOne returns, the job's
+   * removal or rescheduling is durable and the store no longer lists it as due).
+   */
+  function drain(): Promise<number> {
+    const settled = Promise.withResolvers<number>();
+    // Once settled the pass starts nothing more: a later pass could take the same jobs.
+    let closed = false;
+    const resolve = (ran: number) => {
+      closed = true;
+      settled.resolve(ran);
+    };
+    const reject = (error: unknown) => {
+      closed = true;
+      settled.reject(error);
+    };
+    const taken = new Set<string>();
+    let finishedMeanwhile: Set<string> | undefined;
+    let looking = false;
+    let lookAgain = false;
     let ran = 0;
-    for (;;) {
-      const due = await jobs.due(clock.now().toISOString(), BATCH);
-      if (due.length === 0) return ran;
-      await Promise.all(due.map(runOne));
-      ran += due.length;
-    }
+
+    const run = async (job: Job) => {
+      try {
+        await runOne(job);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      taken.delete(job.id);
+      finishedMeanwhile?.add(job.id);
+      ran++;
+      void fill();
+    };
+    const fill = async (): Promise<void> => {
+      if (closed) return;
+      if (looking) {
+        lookAgain = true;
+        return;
+      }
+      looking = true;
+      try {
+        do {
+          lookAgain = false;
+          if (taken.size >= CONCURRENCY) continue;
+          const finished = new Set<string>();
+          finishedMeanwhile = finished;
+          const due = await jobs.due(clock.now().toISOString(), taken.size + CONCURRENCY);
+          finishedMeanwhile = undefined;
+          for (const job of due) {
+            if (closed || taken.size >= CONCURRENCY) break;
+            if (taken.has(job.id) || finished.has(job.id)) continue;
+            taken.add(job.id);
+            void run(job);
+          }
+        } while (lookAgain);
+      } catch (error) {
+        reject(error);
+      } finally {
+        looking = false;
+      }
+      if (taken.size === 0) resolve(ran);
+    };
+    lookNow = () => void fill();
+    void fill();
+    return settled.promise.finally(() => {
+      lookNow = undefined;
+    });
   }
 
   function runDue(): Promise<number> {
     if (running) {
-      // A pass is under way: make it go round once more so new work is not missed.
+      // A pass is under way: it looks for the new work now, and goes round once more at the end
+      // so nothing is missed.
       rerun = true;
+      lookNow?.();
       return running;
     }
     running = (async () => {

@@ -9,7 +9,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { generateCryptoKeyPair } from "@fedify/fedify";
+import { generateCryptoKeyPair, MemoryKvStore } from "@fedify/fedify";
 import { isPublicAddress } from "../../src/federation/public-address.ts";
 import {
   createSafeDocumentLoader,
@@ -18,6 +18,7 @@ import {
   SafeFetchError,
   type SafeFetchOptions,
   safeAuthenticatedLoaderFactory,
+  safeDocumentLoaderFactory,
   safeFetch,
 } from "../../src/federation/safe-fetch.ts";
 import { startTestServer } from "../helpers/server.ts";
@@ -271,6 +272,20 @@ describe("safeFetch", () => {
     assert.ok(context.document);
     await assert.rejects(load(peerUrl("/to-internal-ip")), SafeFetchError);
     await assert.rejects(load(peerUrl("/missing")), /404/);
+  });
+
+  it("hands every context the same cached loader", async () => {
+    // Fedify asks for a loader per request and per queued task; building a cache per call cost
+    // about 8% of the inbox's CPU.
+    const factory = safeDocumentLoaderFactory({
+      userAgent: "WrenTest/1",
+      ...guard(),
+      kv: new MemoryKvStore(),
+    });
+    const first = factory({});
+    assert.equal(factory({}), first);
+    const doc = await first(peerUrl("/doc"));
+    assert.equal((doc.document as { type: string }).type, "Note");
   });
 
   it("signs GETs with draft-cavage, and retries with RFC 9421 when refused", async () => {

@@ -1,0 +1,50 @@
+// `node bench/inbox.ts [--quick] [--rounds N] [--activities N]`: the inbox scenario of
+// `npm run bench` alone (a minute or two instead of the whole bench), for working on inbox
+// throughput. Prints each round and the medians; writes nothing. To profile the server, set
+// WREN_BENCH_WREN_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/…" (see bench/profile.ts).
+
+import { parseArgs } from "node:util";
+import { freePort } from "../test/helpers/server.ts";
+import { withFederation } from "./scenarios/federation.ts";
+import { measureInbox } from "./scenarios/inbox.ts";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    rounds: { type: "string" },
+    activities: { type: "string" },
+  },
+});
+const quick = values.quick as boolean;
+// The full bench's inbox shape (200 senders, each on its own simulated server, 50 connections);
+// fan-out's 10 followers per server are not needed here.
+const senders = quick ? 50 : 200;
+const activities = Number(values.activities ?? (quick ? 500 : 2_000));
+const rounds = Number(values.rounds ?? (quick ? 1 : 3));
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const result = await withFederation(
+  { servers: senders, followersPerServer: 1, peerProcesses: quick ? 1 : 2, senders },
+  freePort,
+  log,
+  (url, peers, seeded) => {
+    log(`inbox: ${activities} activities from ${senders} senders, ${rounds} rounds…`);
+    return measureInbox(url, peers, seeded, {
+      activities,
+      rounds,
+      concurrency: 50,
+      timeoutSeconds: 300,
+    });
+  },
+);
+const r = (n: number) => Math.round(n);
+for (const [i, round] of result.perRound.entries()) {
+  log(
+    `round ${i + 1}: accepted ${r(round.accepted)}/s, processed ${r(round.processed)}/s, ` +
+      `verifyRequest loop ${r(round.verified)}/s`,
+  );
+}
+process.stdout.write(
+  `inbox: accepted ${r(result.acceptedPerSecond)}/s, processed ${r(result.processedPerSecond)}/s, ` +
+    `verifyRequest loop ${r(result.verifiedPerSecond)}/s (medians of ${rounds})\n`,
+);
