@@ -96,7 +96,11 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
       close() {
         closing ??= (async () => {
           try {
+            await ready.statuses.closeWrites();
             await writer.close();
+            // Every status write is durable now and no new one is accepted: the snapshot
+            // describes the files exactly (ADR 6).
+            await ready.statuses.checkpoint();
           } finally {
             await lock.release();
           }

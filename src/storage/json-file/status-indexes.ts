@@ -4,9 +4,9 @@
 // deletion, a restore) moves it between lists by comparing the sets before and after, so every
 // list and count stays exact without scanning.
 
-import type { Status } from "../../domain/status.ts";
 import { UniqueIndex } from "./indexes.ts";
 import { SortedGroups, type SortedIds } from "./sorted-ids.ts";
+import type { StatusSummary } from "./status-summary.ts";
 
 export type Origin = "local" | "remote";
 
@@ -22,12 +22,14 @@ export const listKey = {
 const reblogKey = (accountId: string, statusId: string) => `${accountId}:${statusId}`;
 
 /** Leaves out replies to others but keeps an author's replies to themselves (threads). */
-export function isReplyToOthers(s: Status): boolean {
+export function isReplyToOthers(
+  s: Pick<StatusSummary, "inReplyToId" | "inReplyToAccountId" | "accountId">,
+): boolean {
   return s.inReplyToId !== null && s.inReplyToAccountId !== s.accountId;
 }
 
 /** The lists a status belongs to; none once deleted. */
-function memberships(s: Status | undefined): Set<string> {
+function memberships(s: StatusSummary | undefined): Set<string> {
   const keys = new Set<string>();
   if (s === undefined || s.deleted) return keys;
   keys.add(listKey.account(s.accountId));
@@ -71,8 +73,8 @@ export class StatusIndexes {
     return this.#reblogBy.get(reblogKey(accountId, statusId));
   }
 
-  /** The collection's onChange hook: `previous` and `next` are one status's old and new record. */
-  update(previous: Status | undefined, next: Status | undefined): void {
+  /** Called on every change of one status: `previous` and `next` are its old and new summary. */
+  update(previous: StatusSummary | undefined, next: StatusSummary | undefined): void {
     const before = memberships(previous);
     const after = memberships(next);
     if (previous !== undefined) {
@@ -85,7 +87,8 @@ export class StatusIndexes {
       this.#byUri.delete(previous.uri, previous.id);
     }
     if (next !== undefined) this.#byUri.set(next.uri, next.id);
-    const listed = (s: Status | undefined): s is Status => s !== undefined && !s.deleted;
+    const listed = (s: StatusSummary | undefined): s is StatusSummary =>
+      s !== undefined && !s.deleted;
     if (listed(previous)) {
       if (previous.local) this.#localCount--;
       if (previous.reblogOfId !== null) {
