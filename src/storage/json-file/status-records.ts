@@ -35,6 +35,8 @@ const spec: Pick<CollectionSpec<Status>, "folder" | "depth" | "fileOf"> = {
 export interface StatusRecordsOptions {
   /** Bodies kept in memory (most recently used). */
   cacheSize?: number;
+  /** The snapshot if already read (see readSnapshot); read here otherwise. */
+  snapshot?: SnapshotResult;
   /** Called on every change of a status's summary, including once per status while loading. */
   onChange(previous: StatusSummary | undefined, next: StatusSummary | undefined): void;
 }
@@ -74,8 +76,9 @@ export class StatusRecords {
     writer: DurableWriter,
     options: StatusRecordsOptions,
   ): Promise<StatusRecords> {
-    const records = new StatusRecords(root, writer, options);
-    const snapshot = await readSnapshot(root);
+    const { snapshot: given, ...kept } = options;
+    const records = new StatusRecords(root, writer, kept);
+    const snapshot = given ?? (await readSnapshot(root));
     if (snapshot.ok) {
       records.#loadedFrom = "snapshot";
       for (const summary of snapshot.summaries) records.#add(summary, undefined);

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import type { Status } from "../../domain/status.ts";
 import { makeStatus } from "../contract/fixtures.ts";
 import type { Storage } from "../ports.ts";
+import { TEMP_SUFFIX } from "./durable-writer.ts";
 import { openJsonFileStorage } from "./index.ts";
 import { SNAPSHOT_FILE } from "./status-snapshot.ts";
 import type { JsonFileStatusStore } from "./status-store.ts";
@@ -183,6 +184,19 @@ describe("json-file status snapshot", () => {
     } finally {
       await storage.close();
     }
+  });
+
+  it("lets the start skip sweeping statuses/ for temporary files only while it is valid", async () => {
+    await new Promise((r) => setTimeout(r, 50));
+    const inAccounts = join(dir, `.wren.json.1-1${TEMP_SUFFIX}`);
+    await writeFile(inAccounts, "{");
+    await reopenExpecting("snapshot");
+    assert.equal(await exists(inAccounts), false);
+    // A crash leaving one in statuses/ changed its folder's time: stale, swept, all read.
+    const inStatuses = join(dir, "statuses", "1", `.9.json.1-2${TEMP_SUFFIX}`);
+    await writeFile(inStatuses, "{");
+    await reopenExpecting("stale");
+    assert.equal(await exists(inStatuses), false);
   });
 
   it("is removed before the first status write of a run is made", async () => {

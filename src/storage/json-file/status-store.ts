@@ -13,6 +13,7 @@ import type { SortedIds } from "./sorted-ids.ts";
 import { publicPredicate, statusPredicate } from "./status-filter.ts";
 import { listKey, type Origin, StatusIndexes } from "./status-indexes.ts";
 import { StatusRecords } from "./status-records.ts";
+import type { SnapshotResult } from "./status-snapshot.ts";
 import type { StatusSummary } from "./status-summary.ts";
 
 /** The port plus what only the backend itself uses. */
@@ -28,7 +29,7 @@ export interface JsonFileStatusStore extends StatusStore {
 export async function openStatusStore(
   root: string,
   writer: DurableWriter,
-  options: { cacheSize?: number } = {},
+  options: { cacheSize?: number; snapshot?: SnapshotResult } = {},
 ): Promise<JsonFileStatusStore> {
   const indexes = new StatusIndexes();
   const records = await StatusRecords.open(root, writer, {
