@@ -21,7 +21,7 @@ export interface StatusSummary {
   readonly tags: readonly string[];
 }
 
-const NO_TAGS: readonly string[] = Object.freeze([]);
+export const NO_TAGS: readonly string[] = Object.freeze([]);
 
 /**
  * Shares equal strings that repeat across many statuses (account ids, visibilities): a million
