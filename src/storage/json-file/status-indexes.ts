@@ -51,6 +51,9 @@ export class StatusIndexes {
   /** ActivityPub id → status id, deleted statuses included (they answer with a Tombstone). */
   readonly #byUri = new UniqueIndex();
   #localCount = 0;
+  /** While true (the start-up load), update() leaves the uri index to buildUris(). */
+  #urisDeferred = false;
+  #urisBuilt: Promise<void> = Promise.resolve();
 
   /** A list by name (see listKey); undefined when empty. */
   list(key: string): SortedIds | undefined {
@@ -65,8 +68,33 @@ export class StatusIndexes {
     return this.#localCount;
   }
 
-  findByUri(uri: string): string | undefined {
+  async findByUri(uri: string): Promise<string | undefined> {
+    await this.#urisBuilt;
     return this.#byUri.get(uri);
+  }
+
+  /**
+   * Call before the start-up load: a million uri insertions cost seconds of start-up (about a
+   * sixth of it), and only federation looks statuses up by uri.
+   */
+  deferUris(): void {
+    this.#urisDeferred = true;
+  }
+
+  /**
+   * Call after the load with every status: fills the uri index in slices between other work.
+   * Changes from then on update it directly; the live iterator sees each status's current
+   * summary, so a slice that runs after a change sets the same entry again.
+   */
+  buildUris(all: Iterable<StatusSummary>): void {
+    this.#urisDeferred = false;
+    this.#urisBuilt = (async () => {
+      let done = 0;
+      for (const s of all) {
+        this.#byUri.set(s.uri, s.id);
+        if (++done % 20_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
   }
 
   findReblog(accountId: string, statusId: string): string | undefined {
@@ -83,10 +111,12 @@ export class StatusIndexes {
     if (next !== undefined) {
       for (const key of after) if (!before.has(key)) this.#lists.add(key, next.id);
     }
-    if (previous !== undefined && previous.uri !== next?.uri) {
-      this.#byUri.delete(previous.uri, previous.id);
+    if (!this.#urisDeferred) {
+      if (previous !== undefined && previous.uri !== next?.uri) {
+        this.#byUri.delete(previous.uri, previous.id);
+      }
+      if (next !== undefined) this.#byUri.set(next.uri, next.id);
     }
-    if (next !== undefined) this.#byUri.set(next.uri, next.id);
     const listed = (s: StatusSummary | undefined): s is StatusSummary =>
       s !== undefined && !s.deleted;
     if (listed(previous)) {

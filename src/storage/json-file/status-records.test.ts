@@ -10,7 +10,9 @@ import type { Status } from "../../domain/status.ts";
 import { makeStatus } from "../contract/fixtures.ts";
 import { BodyCache } from "./body-cache.ts";
 import { DurableWriter } from "./durable-writer.ts";
+import { StatusIndexes } from "./status-indexes.ts";
 import { openStatusStore } from "./status-store.ts";
+import { type StatusSummary, summarize } from "./status-summary.ts";
 
 describe("BodyCache", () => {
   it("evicts the least recently used entry", () => {
@@ -69,5 +71,32 @@ describe("json-file status bodies", () => {
     assert.equal((await store.get("10"))?.text, "edited");
     await store.closeWrites();
     await writer.close();
+  });
+});
+
+describe("StatusIndexes uri index built after the load", () => {
+  it("answers like an index built during the load, also for changes made while it builds", async () => {
+    const indexes = new StatusIndexes();
+    indexes.deferUris();
+    const all = new Map<string, StatusSummary>();
+    const set = (s: StatusSummary) => {
+      indexes.update(all.get(s.id), s);
+      all.set(s.id, s);
+    };
+    const summary = (n: number, uri = `https://x.test/s/${n}`) =>
+      summarize(makeStatus({ id: String(n), accountId: "1", uri }));
+    for (let n = 1; n <= 50_000; n++) set(summary(n));
+    indexes.buildUris(all.values());
+    // Made while the first slice has run and the rest waits: one already indexed, one not yet,
+    // and a new status.
+    set(summary(5, "https://x.test/moved/5"));
+    set(summary(45_000, "https://x.test/moved/45000"));
+    set(summary(60_000));
+    assert.equal(await indexes.findByUri("https://x.test/s/5"), undefined);
+    assert.equal(await indexes.findByUri("https://x.test/moved/5"), "5");
+    assert.equal(await indexes.findByUri("https://x.test/s/45000"), undefined);
+    assert.equal(await indexes.findByUri("https://x.test/moved/45000"), "45000");
+    assert.equal(await indexes.findByUri("https://x.test/s/60000"), "60000");
+    assert.equal(await indexes.findByUri("https://x.test/s/49999"), "49999");
   });
 });

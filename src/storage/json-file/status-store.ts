@@ -32,10 +32,12 @@ export async function openStatusStore(
   options: { cacheSize?: number; snapshot?: SnapshotResult } = {},
 ): Promise<JsonFileStatusStore> {
   const indexes = new StatusIndexes();
+  indexes.deferUris();
   const records = await StatusRecords.open(root, writer, {
     ...options,
     onChange: (previous, next) => indexes.update(previous, next),
   });
+  indexes.buildUris(records.summaries());
 
   const lists = (keys: Iterable<string>): SortedIds[] => {
     const found: SortedIds[] = [];
@@ -75,7 +77,7 @@ export async function openStatusStore(
       return found;
     },
     async findByUri(uri) {
-      const id = indexes.findByUri(uri);
+      const id = await indexes.findByUri(uri);
       return id === undefined ? undefined : records.get(id);
     },
     put(status) {
