@@ -199,17 +199,23 @@ export class DurableWriter {
 
 /**
  * Removes temporary files left by a crash anywhere under `root` (they were never renamed into
- * place, so they hold nothing that was acknowledged). Returns the removed paths.
+ * place, so they hold nothing that was acknowledged), except under the `skip` folders (paths
+ * relative to `root`). Returns the removed paths.
  */
-export async function removeLeftoverTempFiles(root: string): Promise<string[]> {
+export async function removeLeftoverTempFiles(
+  root: string,
+  skip: readonly string[] = [],
+): Promise<string[]> {
   const removed: string[] = [];
+  const skipped = new Set(skip.map((folder) => join(root, folder)));
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(ignoreCode("ENOENT"));
     if (!entries) return;
     await forEachLimit(entries, 16, async (entry) => {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile() && entry.name.endsWith(TEMP_SUFFIX)) {
+      if (entry.isDirectory()) {
+        if (!skipped.has(path)) await walk(path);
+      } else if (entry.isFile() && entry.name.endsWith(TEMP_SUFFIX)) {
         await rm(path, { force: true });
         removed.push(path);
       }

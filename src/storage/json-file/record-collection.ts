@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { DurableWriter } from "./durable-writer.ts";
 import { ignoreCode } from "./durable-writer.ts";
 import { forEachLimit } from "./parallel.ts";
+import { WriteOrder } from "./write-order.ts";
 
 export interface CollectionSpec<T> {
   /** Folder under the data directory, e.g. "accounts". */
@@ -29,7 +30,7 @@ export interface CollectionSpec<T> {
  * record read (timelines read dozens per request) was the largest cost of a read, and a frozen
  * record makes an accidental mutation by a caller throw instead of corrupting memory.
  */
-function deepFreeze<V>(value: V): V {
+export function deepFreeze<V>(value: V): V {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     for (const inner of Object.values(value)) deepFreeze(inner);
     Object.freeze(value);
@@ -45,10 +46,7 @@ export class RecordCollection<T extends object> {
   readonly #spec: CollectionSpec<T>;
   readonly #writer: DurableWriter;
   readonly #records = new Map<string, T>();
-  // Concurrent writes of one key may be acknowledged in any order; each write carries a
-  // sequence number and memory only moves forward, so the last call wins in memory as on disk.
-  #sequence = 0;
-  readonly #inFlight = new Map<string, { count: number; applied: number }>();
+  readonly #order = new WriteOrder();
 
   private constructor(root: string, spec: CollectionSpec<T>, writer: DurableWriter) {
     this.#dir = join(root, spec.folder);
@@ -100,12 +98,12 @@ export class RecordCollection<T extends object> {
       // moving it would leave two files for one key behind a crash.
       throw new Error(`Record ${key} of ${this.#spec.folder} cannot move to ${file}`);
     }
-    const sequence = this.#begin(key);
+    const sequence = this.#order.begin(key);
     try {
       await this.#writer.write(join(this.#dir, file), json);
       this.#apply(key, sequence, value);
     } finally {
-      this.#end(key);
+      this.#order.end(key);
     }
   }
 
@@ -116,12 +114,12 @@ export class RecordCollection<T extends object> {
   async remove(key: string): Promise<boolean> {
     const current = this.#records.get(key);
     if (current === undefined) return false;
-    const sequence = this.#begin(key);
+    const sequence = this.#order.begin(key);
     try {
       await this.#writer.remove(join(this.#dir, this.#fileOf(current)));
       this.#apply(key, sequence, undefined);
     } finally {
-      this.#end(key);
+      this.#order.end(key);
     }
     return true;
   }
@@ -130,7 +128,7 @@ export class RecordCollection<T extends object> {
   async take(key: string): Promise<T | undefined> {
     const current = this.#records.get(key);
     if (current === undefined) return undefined;
-    const sequence = this.#begin(key);
+    const sequence = this.#order.begin(key);
     // Hidden at once rather than after the removal is durable: single use matters more here
     // than showing only acknowledged state (the worst case after a crash is a code that still
     // exists on disk but was never handed out twice in this run).
@@ -138,52 +136,30 @@ export class RecordCollection<T extends object> {
     try {
       await this.#writer.remove(join(this.#dir, this.#fileOf(current)));
     } finally {
-      this.#end(key);
+      this.#order.end(key);
     }
     return current;
   }
 
-  #begin(key: string): number {
-    const sequence = ++this.#sequence;
-    const entry = this.#inFlight.get(key);
-    if (entry) entry.count++;
-    else this.#inFlight.set(key, { count: 1, applied: 0 });
-    return sequence;
-  }
-
   #apply(key: string, sequence: number, value: T | undefined): void {
-    const entry = this.#inFlight.get(key);
-    if (entry) {
-      if (sequence < entry.applied) return; // a later write already landed
-      entry.applied = sequence;
-    }
+    if (!this.#order.mayApply(key, sequence)) return;
     const previous = this.#records.get(key);
     if (value === undefined) this.#records.delete(key);
     else this.#records.set(key, value);
     this.#spec.onChange?.(previous, value);
   }
 
-  #end(key: string): void {
-    const entry = this.#inFlight.get(key);
-    if (entry && --entry.count === 0) this.#inFlight.delete(key);
-  }
-
   #fileOf(record: T): string {
-    const file = this.#spec.fileOf(record);
-    const segments = file.replace(/\.json$/, "").split("/");
-    if (segments.length !== this.#spec.depth + 1 || !segments.every((s) => SAFE_SEGMENT.test(s))) {
-      throw new Error(`Unsafe file name for a record of ${this.#spec.folder}: ${file}`);
-    }
-    return file;
+    return safeFileOf(this.#spec, record);
   }
 
   async #loadAll(): Promise<void> {
-    const files = await this.#listFiles();
+    const files = await listRecordFiles(this.#dir, this.#spec.depth);
     const seen = new Map<string, string>();
     await forEachLimit(files, 64, async (file) => {
       const path = join(this.#dir, file);
       const text = await readFile(path, "utf8");
-      const record = this.#parse(path, file, text);
+      const record = deepFreeze(parseRecordFile(this.#spec, path, file, text));
       const key = this.#spec.keyOf(record);
       const other = seen.get(key);
       if (other !== undefined) {
@@ -193,53 +169,72 @@ export class RecordCollection<T extends object> {
       this.#apply(key, 0, record);
     });
   }
+}
 
-  #parse(path: string, file: string, text: string): T {
-    let record: T;
-    try {
-      record = JSON.parse(text) as T;
-    } catch (error) {
-      throw new Error(`Corrupt record file ${path}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    if (typeof record !== "object" || record === null || Array.isArray(record)) {
-      throw new Error(`Corrupt record file ${path}: not a JSON object`);
-    }
-    // The file name is derived from the record; a mismatch means a misplaced or edited file,
-    // which would otherwise shadow or duplicate a real record.
-    let expected: string;
-    try {
-      expected = this.#spec.fileOf(record);
-    } catch (error) {
-      throw new Error(`Corrupt record file ${path}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    if (expected !== file) {
-      throw new Error(`Corrupt record file ${path}: its content belongs in ${expected}`);
-    }
-    return deepFreeze(record);
+/** The record's file, refused unless every segment is a plain id (see SAFE_SEGMENT). */
+export function safeFileOf<T>(
+  spec: Pick<CollectionSpec<T>, "fileOf" | "depth" | "folder">,
+  record: T,
+): string {
+  const file = spec.fileOf(record);
+  const segments = file.replace(/\.json$/, "").split("/");
+  if (segments.length !== spec.depth + 1 || !segments.every((s) => SAFE_SEGMENT.test(s))) {
+    throw new Error(`Unsafe file name for a record of ${spec.folder}: ${file}`);
   }
+  return file;
+}
 
-  /** Relative paths of the `.json` files of the folder (other files are not records). */
-  async #listFiles(): Promise<string[]> {
-    const top = await readdir(this.#dir, { withFileTypes: true }).catch(ignoreCode("ENOENT"));
-    if (!top) return [];
-    if (this.#spec.depth === 0) {
-      return top.filter((e) => e.isFile() && e.name.endsWith(".json")).map((e) => e.name);
-    }
-    const files: string[] = [];
-    await forEachLimit(
-      top.filter((e) => e.isDirectory()),
-      16,
-      async (sub) => {
-        const entries = await readdir(join(this.#dir, sub.name), { withFileTypes: true });
-        for (const e of entries) {
-          if (e.isFile() && e.name.endsWith(".json")) files.push(`${sub.name}/${e.name}`);
-        }
-      },
-    );
-    return files;
+/** Parses one record file and checks that it sits where its content says it belongs. */
+export function parseRecordFile<T>(
+  spec: Pick<CollectionSpec<T>, "fileOf">,
+  path: string,
+  file: string,
+  text: string,
+): T {
+  let record: T;
+  try {
+    record = JSON.parse(text) as T;
+  } catch (error) {
+    throw new Error(`Corrupt record file ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
+  if (typeof record !== "object" || record === null || Array.isArray(record)) {
+    throw new Error(`Corrupt record file ${path}: not a JSON object`);
+  }
+  // The file name is derived from the record; a mismatch means a misplaced or edited file,
+  // which would otherwise shadow or duplicate a real record.
+  let expected: string;
+  try {
+    expected = spec.fileOf(record);
+  } catch (error) {
+    throw new Error(`Corrupt record file ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  if (expected !== file) {
+    throw new Error(`Corrupt record file ${path}: its content belongs in ${expected}`);
+  }
+  return record;
+}
+
+/** Relative paths of the `.json` files of the folder (other files are not records). */
+export async function listRecordFiles(dir: string, depth: 0 | 1): Promise<string[]> {
+  const top = await readdir(dir, { withFileTypes: true }).catch(ignoreCode("ENOENT"));
+  if (!top) return [];
+  if (depth === 0) {
+    return top.filter((e) => e.isFile() && e.name.endsWith(".json")).map((e) => e.name);
+  }
+  const files: string[] = [];
+  await forEachLimit(
+    top.filter((e) => e.isDirectory()),
+    16,
+    async (sub) => {
+      const entries = await readdir(join(dir, sub.name), { withFileTypes: true });
+      for (const e of entries) {
+        if (e.isFile() && e.name.endsWith(".json")) files.push(`${sub.name}/${e.name}`);
+      }
+    },
+  );
+  return files;
 }

@@ -1,13 +1,15 @@
-// StatusFilter as a predicate over stored statuses, applied while walking an id list so a page
+// StatusFilter as a predicate over status summaries (no body read), applied while walking an id list so a page
 // still holds `limit` matching statuses.
 
-import type { Status } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter } from "../ports.ts";
 import { isReplyToOthers } from "./status-indexes.ts";
+import type { StatusSummary } from "./status-summary.ts";
 
 /** undefined when the filter lets everything through (the walk can skip the lookups). */
-export function statusPredicate(filter: StatusFilter = {}): ((s: Status) => boolean) | undefined {
-  const tests: ((s: Status) => boolean)[] = [];
+export function statusPredicate(
+  filter: StatusFilter = {},
+): ((s: StatusSummary) => boolean) | undefined {
+  const tests: ((s: StatusSummary) => boolean)[] = [];
   if (filter.excludeReplies) tests.push((s) => !isReplyToOthers(s));
   if (filter.excludeReblogs) tests.push((s) => s.reblogOfId === null);
   if (filter.onlyMedia) tests.push(hasMedia);
@@ -23,10 +25,10 @@ export function statusPredicate(filter: StatusFilter = {}): ((s: Status) => bool
   return (s) => tests.every((test) => test(s));
 }
 
-export function publicPredicate(filter: PublicFilter): ((s: Status) => boolean) | undefined {
+export function publicPredicate(filter: PublicFilter): ((s: StatusSummary) => boolean) | undefined {
   return filter.onlyMedia ? hasMedia : undefined;
 }
 
-function hasMedia(s: Status): boolean {
-  return s.mediaIds.length > 0;
+function hasMedia(s: StatusSummary): boolean {
+  return s.hasMedia;
 }

@@ -4,9 +4,9 @@
 // deletion, a restore) moves it between lists by comparing the sets before and after, so every
 // list and count stays exact without scanning.
 
-import type { Status } from "../../domain/status.ts";
 import { UniqueIndex } from "./indexes.ts";
 import { SortedGroups, type SortedIds } from "./sorted-ids.ts";
+import type { StatusSummary } from "./status-summary.ts";
 
 export type Origin = "local" | "remote";
 
@@ -22,12 +22,14 @@ export const listKey = {
 const reblogKey = (accountId: string, statusId: string) => `${accountId}:${statusId}`;
 
 /** Leaves out replies to others but keeps an author's replies to themselves (threads). */
-export function isReplyToOthers(s: Status): boolean {
+export function isReplyToOthers(
+  s: Pick<StatusSummary, "inReplyToId" | "inReplyToAccountId" | "accountId">,
+): boolean {
   return s.inReplyToId !== null && s.inReplyToAccountId !== s.accountId;
 }
 
 /** The lists a status belongs to; none once deleted. */
-function memberships(s: Status | undefined): Set<string> {
+function memberships(s: StatusSummary | undefined): Set<string> {
   const keys = new Set<string>();
   if (s === undefined || s.deleted) return keys;
   keys.add(listKey.account(s.accountId));
@@ -49,6 +51,9 @@ export class StatusIndexes {
   /** ActivityPub id → status id, deleted statuses included (they answer with a Tombstone). */
   readonly #byUri = new UniqueIndex();
   #localCount = 0;
+  /** While true (the start-up load), update() leaves the uri index to buildUris(). */
+  #urisDeferred = false;
+  #urisBuilt: Promise<void> = Promise.resolve();
 
   /** A list by name (see listKey); undefined when empty. */
   list(key: string): SortedIds | undefined {
@@ -63,16 +68,41 @@ export class StatusIndexes {
     return this.#localCount;
   }
 
-  findByUri(uri: string): string | undefined {
+  async findByUri(uri: string): Promise<string | undefined> {
+    await this.#urisBuilt;
     return this.#byUri.get(uri);
+  }
+
+  /**
+   * Call before the start-up load: a million uri insertions cost seconds of start-up (about a
+   * sixth of it), and only federation looks statuses up by uri.
+   */
+  deferUris(): void {
+    this.#urisDeferred = true;
+  }
+
+  /**
+   * Call after the load with every status: fills the uri index in slices between other work.
+   * Changes from then on update it directly; the live iterator sees each status's current
+   * summary, so a slice that runs after a change sets the same entry again.
+   */
+  buildUris(all: Iterable<StatusSummary>): void {
+    this.#urisDeferred = false;
+    this.#urisBuilt = (async () => {
+      let done = 0;
+      for (const s of all) {
+        this.#byUri.set(s.uri, s.id);
+        if (++done % 20_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
   }
 
   findReblog(accountId: string, statusId: string): string | undefined {
     return this.#reblogBy.get(reblogKey(accountId, statusId));
   }
 
-  /** The collection's onChange hook: `previous` and `next` are one status's old and new record. */
-  update(previous: Status | undefined, next: Status | undefined): void {
+  /** Called on every change of one status: `previous` and `next` are its old and new summary. */
+  update(previous: StatusSummary | undefined, next: StatusSummary | undefined): void {
     const before = memberships(previous);
     const after = memberships(next);
     if (previous !== undefined) {
@@ -81,11 +111,14 @@ export class StatusIndexes {
     if (next !== undefined) {
       for (const key of after) if (!before.has(key)) this.#lists.add(key, next.id);
     }
-    if (previous !== undefined && previous.uri !== next?.uri) {
-      this.#byUri.delete(previous.uri, previous.id);
+    if (!this.#urisDeferred) {
+      if (previous !== undefined && previous.uri !== next?.uri) {
+        this.#byUri.delete(previous.uri, previous.id);
+      }
+      if (next !== undefined) this.#byUri.set(next.uri, next.id);
     }
-    if (next !== undefined) this.#byUri.set(next.uri, next.id);
-    const listed = (s: Status | undefined): s is Status => s !== undefined && !s.deleted;
+    const listed = (s: StatusSummary | undefined): s is StatusSummary =>
+      s !== undefined && !s.deleted;
     if (listed(previous)) {
       if (previous.local) this.#localCount--;
       if (previous.reblogOfId !== null) {

@@ -1,30 +1,43 @@
 // Statuses: `statuses/<account_id>/<status_id>.json`, one file each, the `deleted` flag kept in
-// the file. In memory: every status by id (deleted ones too, so they can answer 404/410), and the
-// sorted id lists of StatusIndexes (per author, public, per hashtag, replies, reblogs), which
-// serve every list and count without scanning.
+// the file. In memory: a summary of every status (deleted ones too, so they can answer 404/410)
+// and the sorted id lists of StatusIndexes (per author, public, per hashtag, replies, reblogs),
+// which serve every list and count without scanning; bodies are read through StatusRecords'
+// bounded cache only for the page that is returned.
 
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { IdPage, PublicFilter, StatusStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { mergePage } from "./id-merge.ts";
-import { RecordCollection } from "./record-collection.ts";
+import { mapLimit } from "./parallel.ts";
 import type { SortedIds } from "./sorted-ids.ts";
 import { publicPredicate, statusPredicate } from "./status-filter.ts";
 import { listKey, type Origin, StatusIndexes } from "./status-indexes.ts";
+import { StatusRecords } from "./status-records.ts";
+import type { SnapshotResult } from "./status-snapshot.ts";
+import type { StatusSummary } from "./status-summary.ts";
 
-export async function openStatusStore(root: string, writer: DurableWriter): Promise<StatusStore> {
+/** The port plus what only the backend itself uses. */
+export interface JsonFileStatusStore extends StatusStore {
+  /** Refuses new writes, waits for those in flight (first step of the storage's close). */
+  closeWrites(): Promise<void>;
+  /** Writes the start-up snapshot: after closeWrites() and once the writer is closed. */
+  checkpoint(): Promise<void>;
+  /** "snapshot", or why every file was read at start instead. */
+  readonly loadedFrom: string;
+}
+
+export async function openStatusStore(
+  root: string,
+  writer: DurableWriter,
+  options: { cacheSize?: number; snapshot?: SnapshotResult } = {},
+): Promise<JsonFileStatusStore> {
   const indexes = new StatusIndexes();
-  const records = await RecordCollection.load<Status>(
-    root,
-    {
-      folder: "statuses",
-      depth: 1,
-      keyOf: (s) => s.id,
-      fileOf: (s) => `${s.accountId}/${s.id}.json`,
-      onChange: (previous, next) => indexes.update(previous, next),
-    },
-    writer,
-  );
+  indexes.deferUris();
+  const records = await StatusRecords.open(root, writer, {
+    ...options,
+    onChange: (previous, next) => indexes.update(previous, next),
+  });
+  indexes.buildUris(records.summaries());
 
   const lists = (keys: Iterable<string>): SortedIds[] => {
     const found: SortedIds[] = [];
@@ -34,35 +47,43 @@ export async function openStatusStore(root: string, writer: DurableWriter): Prom
     }
     return found;
   };
-  /** Walks the lists with a predicate on the stored record (no copies until the page is cut). */
-  const walk = (keys: Iterable<string>, page: IdPage, test?: (s: Status) => boolean) =>
-    mergePage(lists(keys), page, test && ((id) => test(records.peek(id) as Status)));
-  const load = (ids: readonly string[]) => ids.flatMap((id) => records.get(id) ?? []);
+  /** Walks the lists with a predicate on the summaries (no body read until the page is cut). */
+  const walk = (keys: Iterable<string>, page: IdPage, test?: (s: StatusSummary) => boolean) =>
+    mergePage(lists(keys), page, test && ((id) => test(records.summary(id) as StatusSummary)));
+  // Bounded: a thread's replies can be thousands of files to read when their bodies are cold.
+  const read = (ids: readonly string[]) => mapLimit(ids, 64, (id) => records.get(id));
+  const load = async (ids: readonly string[]): Promise<Status[]> =>
+    (await read(ids)).filter((s) => s !== undefined);
   const entries = (ids: readonly string[]): TimelineEntry[] =>
-    ids.map((id) => ({ account_id: (records.peek(id) as Status).accountId, status_id: id }));
+    ids.map((id) => ({
+      account_id: (records.summary(id) as StatusSummary).accountId,
+      status_id: id,
+    }));
   const origins = (filter: PublicFilter): Origin[] =>
     filter.origin === "all" ? ["local", "remote"] : [filter.origin];
 
   return {
+    get loadedFrom() {
+      return records.loadedFrom;
+    },
+    closeWrites: () => records.close(),
+    checkpoint: () => records.checkpoint(),
     async get(id) {
       return records.get(id);
     },
     async getMany(ids) {
       const found = new Map<string, Status>();
-      for (const id of ids) {
-        const status = records.get(id);
-        if (status) found.set(id, status);
-      }
+      for (const status of await read(ids)) if (status) found.set(status.id, status);
       return found;
     },
     async findByUri(uri) {
-      const id = indexes.findByUri(uri);
+      const id = await indexes.findByUri(uri);
       return id === undefined ? undefined : records.get(id);
     },
-    async put(status) {
-      await records.put(status);
+    put(status) {
+      return records.put(status);
     },
-    async listByAccount(accountId, page, filter) {
+    listByAccount(accountId, page, filter) {
       return load(walk([listKey.account(accountId)], page, statusPredicate(filter)));
     },
     async countByAccount(accountId) {
@@ -83,7 +104,7 @@ export async function openStatusStore(root: string, writer: DurableWriter): Prom
       const keys = origins(filter).map((origin) => listKey.tag(origin, tag));
       return entries(walk(keys, page, publicPredicate(filter)));
     },
-    async listReplies(statusId) {
+    listReplies(statusId) {
       return load(indexes.list(listKey.replies(statusId))?.ascending() ?? []);
     },
     async countReplies(statusId) {
@@ -93,7 +114,7 @@ export async function openStatusStore(root: string, writer: DurableWriter): Prom
       const id = indexes.findReblog(accountId, statusId);
       return id === undefined ? undefined : records.get(id);
     },
-    async listReblogs(statusId, page) {
+    listReblogs(statusId, page) {
       return load(indexes.list(listKey.reblogs(statusId))?.page(page) ?? []);
     },
     async countReblogs(statusId) {

@@ -1,0 +1,102 @@
+// Status bodies read on demand through a bounded cache: what comes back after eviction is the
+// stored status (deeply frozen), and the cache keeps the most recently used bodies.
+
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import type { Status } from "../../domain/status.ts";
+import { makeStatus } from "../contract/fixtures.ts";
+import { BodyCache } from "./body-cache.ts";
+import { DurableWriter } from "./durable-writer.ts";
+import { StatusIndexes } from "./status-indexes.ts";
+import { openStatusStore } from "./status-store.ts";
+import { type StatusSummary, summarize } from "./status-summary.ts";
+
+describe("BodyCache", () => {
+  it("evicts the least recently used entry", () => {
+    const cache = new BodyCache<number>(2);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    assert.equal(cache.get("a"), 1); // a is now the most recent
+    cache.set("c", 3);
+    assert.equal(cache.get("b"), undefined);
+    assert.equal(cache.get("a"), 1);
+    assert.equal(cache.get("c"), 3);
+    assert.equal(cache.size, 2);
+  });
+});
+
+describe("json-file status bodies", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "wren-bodies-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reads evicted bodies back from their files, frozen and equal to what was stored", async () => {
+    const writer = new DurableWriter();
+    const store = await openStatusStore(dir, writer, { cacheSize: 3 });
+    const statuses: Status[] = [];
+    for (let n = 10; n < 30; n++) statuses.push(makeStatus({ id: String(n), accountId: "1" }));
+    await Promise.all(statuses.map((s) => store.put(s)));
+    for (let round = 0; round < 2; round++) {
+      for (const status of statuses) {
+        const read = await store.get(status.id);
+        assert.deepEqual(read, status);
+        assert.ok(Object.isFrozen(read) && Object.isFrozen(read?.tags));
+        assert.throws(() => {
+          (read as { text: string }).text = "changed";
+        });
+      }
+    }
+    const page = await store.listByAccount("1", { limit: 20 });
+    assert.deepEqual(
+      page.map((s) => s.id),
+      statuses.map((s) => s.id).reverse(),
+    );
+    // A hot body is the same object on every read (rendered JSON is cached by identity).
+    const hot = await store.get("29");
+    assert.equal(await store.get("29"), hot);
+    // A change is a new object, also when the old one was evicted meanwhile.
+    const old = await store.get("10");
+    await store.put({ ...statuses[0], text: "edited" } as Status);
+    const changed = await store.get("10");
+    assert.notEqual(changed, old);
+    assert.equal(changed?.text, "edited");
+    for (const status of statuses.slice(1)) await store.get(status.id);
+    assert.equal((await store.get("10"))?.text, "edited");
+    await store.closeWrites();
+    await writer.close();
+  });
+});
+
+describe("StatusIndexes uri index built after the load", () => {
+  it("answers like an index built during the load, also for changes made while it builds", async () => {
+    const indexes = new StatusIndexes();
+    indexes.deferUris();
+    const all = new Map<string, StatusSummary>();
+    const set = (s: StatusSummary) => {
+      indexes.update(all.get(s.id), s);
+      all.set(s.id, s);
+    };
+    const summary = (n: number, uri = `https://x.test/s/${n}`) =>
+      summarize(makeStatus({ id: String(n), accountId: "1", uri }));
+    for (let n = 1; n <= 50_000; n++) set(summary(n));
+    indexes.buildUris(all.values());
+    // Made while the first slice has run and the rest waits: one already indexed, one not yet,
+    // and a new status.
+    set(summary(5, "https://x.test/moved/5"));
+    set(summary(45_000, "https://x.test/moved/45000"));
+    set(summary(60_000));
+    assert.equal(await indexes.findByUri("https://x.test/s/5"), undefined);
+    assert.equal(await indexes.findByUri("https://x.test/moved/5"), "5");
+    assert.equal(await indexes.findByUri("https://x.test/s/45000"), undefined);
+    assert.equal(await indexes.findByUri("https://x.test/moved/45000"), "45000");
+    assert.equal(await indexes.findByUri("https://x.test/s/60000"), "60000");
+    assert.equal(await indexes.findByUri("https://x.test/s/49999"), "49999");
+  });
+});
