@@ -3,7 +3,7 @@
 // status file with exactly the same answers.
 
 import assert from "node:assert/strict";
-import { access, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -12,8 +12,9 @@ import { makeStatus } from "../contract/fixtures.ts";
 import type { Storage } from "../ports.ts";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
 import { openJsonFileStorage } from "./index.ts";
-import { SNAPSHOT_FILE } from "./status-snapshot.ts";
+import { readSnapshot, SNAPSHOT_FILE, writeSnapshot } from "./status-snapshot.ts";
 import type { JsonFileStatusStore } from "./status-store.ts";
+import { summarize } from "./status-summary.ts";
 import { moduleUrl, spawnCode, waitForLine } from "./testing/child.ts";
 
 const ACCOUNTS = ["1", "2", "3"];
@@ -245,6 +246,29 @@ describe("json-file status snapshot", () => {
       assert.equal((await storage.statuses.get("700"))?.deleted, true);
     } finally {
       await storage.close();
+    }
+  });
+});
+
+describe("status snapshot order", () => {
+  it("is written in id order, whatever order the summaries come in", async () => {
+    const root = await mkdtemp(join(tmpdir(), "wren-snapshot-order-"));
+    try {
+      await mkdir(join(root, "statuses"), { recursive: true });
+      // Ids of different lengths too: id order is numeric, not the strings' order.
+      const ids = ["905", "10", "1000", "99", "117674928927932416", "5"];
+      await writeSnapshot(
+        root,
+        ids.map((id) => summarize(makeStatus({ id, accountId: "1" }))),
+      );
+      const read = await readSnapshot(root);
+      assert.ok(read.ok);
+      assert.deepEqual(
+        read.summaries.map((s) => s.id),
+        ["5", "10", "99", "905", "1000", "117674928927932416"],
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
     }
   });
 });

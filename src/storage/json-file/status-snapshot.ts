@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import { open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { compareIds } from "../../domain/ids.ts";
 import { ignoreCode, TEMP_SUFFIX } from "./durable-writer.ts";
 import { NO_TAGS, type StatusSummary, StringPool } from "./status-summary.ts";
 
@@ -116,7 +117,10 @@ export async function writeSnapshot(
         await handle.write(chunk);
         chunk = "";
       };
-      for (const summary of summaries) {
+      // In id order: the next start then files every id list already sorted, so the first read
+      // of a million-entry timeline does not have to sort it.
+      const ordered = [...summaries].sort((x, y) => compareIds(x.id, y.id));
+      for (const summary of ordered) {
         chunk += `${encode(summary)}\n`;
         count++;
         if (chunk.length > 1 << 20) await flush();
