@@ -3,8 +3,8 @@
 // remote content), as Mastodon's `emojis` arrays show. Resolved for many items at once: one
 // store lookup per domain, whatever the number of accounts, statuses or announcements.
 
-import { BoundedMemo } from "../domain/bounded-memo.ts";
 import { type CustomEmoji, shortcodesIn } from "../domain/custom-emoji.ts";
+import { LruCache } from "../domain/lru-cache.ts";
 import type { ServiceContext } from "../services/context.ts";
 
 export interface EmojiSource {
@@ -15,7 +15,7 @@ export interface EmojiSource {
 
 // Texts of stored records are the same string objects on every read, and scanning them for
 // `:shortcode:`s was a visible share of a timeline read: remember the answers, within a bound.
-const shortcodeMemo = new BoundedMemo<string, readonly string[]>(20_000);
+const shortcodeMemo = new LruCache<string, readonly string[]>(20_000);
 
 function memoShortcodes(text: string): readonly string[] {
   let codes = shortcodeMemo.get(text);

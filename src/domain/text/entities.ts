@@ -2,7 +2,7 @@
 // without overlaps. As in Mastodon's extractor, a URL wins over a mention or hashtag inside it
 // (`https://x.example/@user#tag` is one link), and otherwise the earlier entity wins.
 
-import { BoundedMemo } from "../bounded-memo.ts";
+import { LruCache } from "../lru-cache.ts";
 import { findHashtags } from "./hashtags.ts";
 import { findLinks } from "./links.ts";
 import { findMentions } from "./mentions.ts";
@@ -21,7 +21,7 @@ export type TextEntity =
 
 // Composing one status scans its text several times (length, mentions, tags, HTML): the last
 // few answers are kept. Entities are plain values, frozen because they are shared.
-const recent = new BoundedMemo<string, readonly TextEntity[]>(16);
+const recent = new LruCache<string, readonly TextEntity[]>(16);
 
 export function findEntities(text: string): readonly TextEntity[] {
   let found = recent.get(text);

@@ -9,8 +9,8 @@
 // crawl through every status must not double the memory the records take.
 
 import type { Account } from "../../domain/account.ts";
-import { BoundedMemo } from "../../domain/bounded-memo.ts";
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
+import { LruCache } from "../../domain/lru-cache.ts";
 import type { MediaAttachment } from "../../domain/media.ts";
 import type { Status } from "../../domain/status.ts";
 import type { AccountView } from "../../views/account-view.ts";
@@ -52,8 +52,8 @@ const ACCOUNT_MEMO_LIMIT = 5_000;
 /** One per URL context (an app instance). */
 export class StatusTextRenderer {
   readonly #urls: UrlContext;
-  readonly #content: BoundedMemo<Status, ContentMemo>;
-  readonly #accounts: BoundedMemo<Account, AccountMemo>;
+  readonly #content: LruCache<Status, ContentMemo>;
+  readonly #accounts: LruCache<Account, AccountMemo>;
 
   constructor(
     urls: UrlContext,
@@ -63,8 +63,8 @@ export class StatusTextRenderer {
     },
   ) {
     this.#urls = urls;
-    this.#content = new BoundedMemo(limits.statuses);
-    this.#accounts = new BoundedMemo(limits.accounts);
+    this.#content = new LruCache(limits.statuses);
+    this.#accounts = new LruCache(limits.accounts);
   }
 
   /** A JSON array of the statuses, in order. */

@@ -28,17 +28,3 @@ export async function forEachLimit<T>(
   await Promise.all(workers);
   if (failed) throw firstError;
 }
-
-/** Like Promise.all over `items.map(fn)`, with at most `limit` calls in flight. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R> | R,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  const indexes = items.map((_, i) => i);
-  await forEachLimit(indexes, limit, async (i) => {
-    results[i] = await fn(items[i] as T);
-  });
-  return results;
-}

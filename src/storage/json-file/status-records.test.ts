@@ -8,25 +8,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import type { Status } from "../../domain/status.ts";
 import { makeStatus } from "../contract/fixtures.ts";
-import { BodyCache } from "./body-cache.ts";
 import { DurableWriter } from "./durable-writer.ts";
 import { StatusIndexes } from "./status-indexes.ts";
 import { openStatusStore } from "./status-store.ts";
 import { type StatusSummary, summarize } from "./status-summary.ts";
-
-describe("BodyCache", () => {
-  it("evicts the least recently used entry", () => {
-    const cache = new BodyCache<number>(2);
-    cache.set("a", 1);
-    cache.set("b", 2);
-    assert.equal(cache.get("a"), 1); // a is now the most recent
-    cache.set("c", 3);
-    assert.equal(cache.get("b"), undefined);
-    assert.equal(cache.get("a"), 1);
-    assert.equal(cache.get("c"), 3);
-    assert.equal(cache.size, 2);
-  });
-});
 
 describe("json-file status bodies", () => {
   let dir: string;

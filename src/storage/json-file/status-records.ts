@@ -6,8 +6,8 @@
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { LruCache } from "../../domain/lru-cache.ts";
 import type { Status } from "../../domain/status.ts";
-import { BodyCache } from "./body-cache.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { forEachLimit } from "./parallel.ts";
 import {
@@ -50,7 +50,7 @@ export class StatusRecords {
   readonly #writer: DurableWriter;
   readonly #options: StatusRecordsOptions;
   readonly #summaries = new Map<string, StatusSummary>();
-  readonly #bodies: BodyCache<Status>;
+  readonly #bodies: LruCache<string, Status>;
   /** One read per body at a time: a page asked for by many clients at once reads it once. */
   readonly #reading = new Map<string, Promise<Status>>();
   readonly #order = new WriteOrder();
@@ -68,7 +68,7 @@ export class StatusRecords {
     this.#dir = join(root, spec.folder);
     this.#writer = writer;
     this.#options = options;
-    this.#bodies = new BodyCache(options.cacheSize ?? DEFAULT_BODY_CACHE);
+    this.#bodies = new LruCache(options.cacheSize ?? DEFAULT_BODY_CACHE);
   }
 
   static async open(

@@ -8,7 +8,7 @@ import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { IdPage, PublicFilter, StatusStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { mergePage } from "./id-merge.ts";
-import { mapLimit } from "./parallel.ts";
+import { forEachLimit } from "./parallel.ts";
 import type { SortedIds } from "./sorted-ids.ts";
 import { publicPredicate, statusPredicate } from "./status-filter.ts";
 import { listKey, type Origin, StatusIndexes } from "./status-indexes.ts";
@@ -50,8 +50,23 @@ export async function openStatusStore(
   /** Walks the lists with a predicate on the summaries (no body read until the page is cut). */
   const walk = (keys: Iterable<string>, page: IdPage, test?: (s: StatusSummary) => boolean) =>
     mergePage(lists(keys), page, test && ((id) => test(records.summary(id) as StatusSummary)));
-  // Bounded: a thread's replies can be thousands of files to read when their bodies are cold.
-  const read = (ids: readonly string[]) => mapLimit(ids, 64, (id) => records.get(id));
+  // Cached bodies are taken synchronously (a timeline page costs no promise per status); only
+  // cold ones are read, at most 64 at a time (a thread's replies can be thousands of files).
+  const read = async (ids: readonly string[]): Promise<(Status | undefined)[]> => {
+    const out = new Array<Status | undefined>(ids.length);
+    const cold: number[] = [];
+    ids.forEach((id, i) => {
+      const found = records.get(id);
+      if (found instanceof Promise) cold.push(i);
+      else out[i] = found;
+    });
+    if (cold.length > 0) {
+      await forEachLimit(cold, 64, async (i) => {
+        out[i] = await records.get(ids[i] as string);
+      });
+    }
+    return out;
+  };
   const load = async (ids: readonly string[]): Promise<Status[]> =>
     (await read(ids)).filter((s) => s !== undefined);
   const entries = (ids: readonly string[]): TimelineEntry[] =>

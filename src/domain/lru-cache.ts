@@ -1,12 +1,12 @@
-// A bounded most-recently-used cache of status bodies. Timelines read the newest statuses again
-// and again, so a few tens of thousands of bodies keep reads off the disk; older ones are read
-// from their files when asked for and evicted again when not.
+// A bounded cache that forgets the least recently used entry first. One kind for every hot path
+// that keeps things to avoid redoing work: status bodies kept off the disk, rendered status and
+// account JSON, scanned texts.
 
-export class BodyCache<V> {
+export class LruCache<K, V> {
   readonly #capacity: number;
   // A Map iterates in insertion order: re-inserting on every hit keeps the least recently used
   // entry first, where eviction takes it.
-  readonly #entries = new Map<string, V>();
+  readonly #entries = new Map<K, V>();
 
   constructor(capacity: number) {
     this.#capacity = Math.max(0, capacity);
@@ -16,7 +16,7 @@ export class BodyCache<V> {
     return this.#entries.size;
   }
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     const value = this.#entries.get(key);
     if (value !== undefined) {
       this.#entries.delete(key);
@@ -25,12 +25,12 @@ export class BodyCache<V> {
     return value;
   }
 
-  set(key: string, value: V): void {
+  set(key: K, value: V): void {
     this.#entries.delete(key);
     if (this.#capacity === 0) return;
     this.#entries.set(key, value);
     if (this.#entries.size > this.#capacity) {
-      const oldest = this.#entries.keys().next().value as string;
+      const oldest = this.#entries.keys().next().value as K;
       this.#entries.delete(oldest);
     }
   }

@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { LruCache } from "./lru-cache.ts";
+
+describe("LruCache", () => {
+  it("remembers what was set", () => {
+    const cache = new LruCache<string, number>(10);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    assert.equal(cache.get("a"), 1);
+    assert.equal(cache.get("b"), 2);
+    assert.equal(cache.get("c"), undefined);
+  });
+
+  it("evicts the least recently used entry", () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    assert.equal(cache.get("a"), 1); // a is now the most recent
+    cache.set("c", 3);
+    assert.equal(cache.get("b"), undefined);
+    assert.equal(cache.get("a"), 1);
+    assert.equal(cache.get("c"), 3);
+    assert.equal(cache.size, 2);
+  });
+
+  it("never holds more than its capacity", () => {
+    const cache = new LruCache<number, number>(100);
+    for (let i = 0; i < 10_000; i++) cache.set(i, i);
+    assert.ok(cache.size <= 100, `size ${cache.size}`);
+    // The newest entries are there, the oldest are gone.
+    assert.equal(cache.get(9_999), 9_999);
+    assert.equal(cache.get(0), undefined);
+  });
+
+  it("keys on identity for objects, and keeps nothing with capacity 0", () => {
+    const cache = new LruCache<object, string>(2);
+    const key = {};
+    cache.set(key, "kept");
+    assert.equal(cache.get(key), "kept");
+    assert.equal(cache.get({}), undefined);
+    const none = new LruCache<string, number>(0);
+    none.set("a", 1);
+    assert.equal(none.get("a"), undefined);
+  });
+});
