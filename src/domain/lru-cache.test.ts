@@ -43,4 +43,20 @@ describe("LruCache", () => {
     none.set("a", 1);
     assert.equal(none.get("a"), undefined);
   });
+
+  it("always keeps the most recently used half of its capacity", () => {
+    const capacity = 10;
+    const cache = new LruCache<number, number>(capacity);
+    const used: number[] = []; // most recent last, each key once
+    let seed = 7;
+    for (let step = 0; step < 5_000; step++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const key = seed % 40;
+      if (cache.get(key) === undefined) cache.set(key, key * 2);
+      used.splice(used.indexOf(key) >>> 0, used.includes(key) ? 1 : 0);
+      used.push(key);
+      assert.ok(cache.size <= capacity, `size ${cache.size} at step ${step}`);
+      for (const recent of used.slice(-capacity / 2)) assert.equal(cache.get(recent), recent * 2);
+    }
+  });
 });
