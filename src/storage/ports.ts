@@ -124,6 +124,13 @@ export interface StatusStore {
   listByAccount(accountId: string, page: IdPage, filter?: StatusFilter): Promise<Status[]>;
   /** Non-deleted statuses of the account. */
   countByAccount(accountId: string): Promise<number>;
+  /**
+   * Batched for account views (one call per page, not several per author): each account's
+   * countByAccount and when its newest listed status was created (null without one).
+   */
+  accountFacts(
+    accountIds: readonly string[],
+  ): Promise<Map<string, { count: number; lastStatusAt: string | null }>>;
   /** Non-deleted local statuses. */
   countLocal(): Promise<number>;
   /**
@@ -147,6 +154,12 @@ export interface StatusStore {
   /** Non-deleted reblogs of a status, newest first (paged by the reblog's id). */
   listReblogs(statusId: string, page: IdPage): Promise<Status[]>;
   countReblogs(statusId: string): Promise<number>;
+  /** Batched countReplies and countReblogs, for every id given (zeros included). */
+  interactionCounts(
+    statusIds: readonly string[],
+  ): Promise<Map<string, { replies: number; reblogs: number }>>;
+  /** Batched findReblog: the account's reblogs of these statuses, by the original's id. */
+  findReblogs(accountId: string, statusIds: readonly string[]): Promise<Map<string, Status>>;
 }
 
 export interface StatusEditStore {
@@ -171,6 +184,10 @@ export interface EdgeStore<E extends Edge> {
   listTo(targetId: string, page: IdPage): Promise<E[]>;
   countFrom(accountId: string): Promise<number>;
   countTo(targetId: string): Promise<number>;
+  /** Batched countFrom, for every id given (zeros included). */
+  countFromMany(accountIds: readonly string[]): Promise<Map<string, number>>;
+  /** Batched countTo, for every id given (zeros included). */
+  countToMany(targetIds: readonly string[]): Promise<Map<string, number>>;
   /** Batched: which of `targetIds` the account has an edge to (for relationships and flags). */
   findFrom(accountId: string, targetIds: readonly string[]): Promise<Map<string, E>>;
   /** Batched: which of `accountIds` have an edge to the target (e.g. "followed by"). */

@@ -33,50 +33,28 @@ interface FollowCounts {
   pendingRequests: number;
 }
 
-interface StatusFacts {
-  count: number;
-  lastAt: string | null;
-}
-
-/**
- * Per-account lookups run together, all accounts at once. The edge and status stores keep
- * these counters in memory (json-file) or behind indexes (postgres), so each is cheap; what
- * matters is not awaiting them one account after another.
- */
-async function perAccount<T>(
-  ids: readonly string[],
-  load: (id: string) => Promise<T>,
-): Promise<Map<string, T>> {
-  return new Map(await Promise.all(ids.map(async (id) => [id, await load(id)] as const)));
-}
-
+/** One batched call per counter for all the accounts (the stores answer each from memory or one query). */
 async function followCounts(
   ctx: ServiceContext,
   accountIds: readonly string[],
   withPending: boolean,
 ): Promise<Map<string, FollowCounts>> {
   const { follows, followRequests } = ctx.storage;
-  return perAccount(accountIds, async (id) => {
-    const [followers, following, pendingRequests] = await Promise.all([
-      follows.countTo(id),
-      follows.countFrom(id),
-      withPending ? followRequests.countTo(id) : 0,
-    ]);
-    return { followers, following, pendingRequests };
-  });
-}
-
-async function statusFacts(
-  ctx: ServiceContext,
-  accountIds: readonly string[],
-): Promise<Map<string, StatusFacts>> {
-  return perAccount(accountIds, async (id) => {
-    const [count, newest] = await Promise.all([
-      ctx.storage.statuses.countByAccount(id),
-      ctx.storage.statuses.listByAccount(id, { limit: 1 }),
-    ]);
-    return { count, lastAt: newest[0]?.createdAt ?? null };
-  });
+  const [followers, following, pending] = await Promise.all([
+    follows.countToMany(accountIds),
+    follows.countFromMany(accountIds),
+    withPending ? followRequests.countToMany(accountIds) : new Map<string, number>(),
+  ]);
+  return new Map(
+    accountIds.map((id) => [
+      id,
+      {
+        followers: followers.get(id) ?? 0,
+        following: following.get(id) ?? 0,
+        pendingRequests: pending.get(id) ?? 0,
+      },
+    ]),
+  );
 }
 
 async function roles(
@@ -84,7 +62,9 @@ async function roles(
   accounts: readonly Account[],
 ): Promise<Map<string, Role | null>> {
   const localIds = [...new Set(accounts.filter((a) => a.domain === null).map((a) => a.id))];
-  return perAccount(localIds, async (id) => (await ctx.storage.users.get(id))?.role ?? null);
+  if (localIds.length === 0) return new Map();
+  const users = await Promise.all(localIds.map((id) => ctx.storage.users.get(id)));
+  return new Map(localIds.map((id, i) => [id, users[i]?.role ?? null]));
 }
 
 /** The texts of a profile that may carry `:shortcode:`s (Mastodon's account emoji sources). */
@@ -101,7 +81,7 @@ async function buildViews(
   const ids = [...new Set(accounts.map((a) => a.id))];
   const [follows, facts, roleById, emojis] = await Promise.all([
     followCounts(ctx, ids, withPending),
-    statusFacts(ctx, ids),
+    ctx.storage.statuses.accountFacts(ids),
     roles(ctx, accounts),
     resolveEmojis(
       ctx,
@@ -118,7 +98,7 @@ async function buildViews(
       statusesCount: counters?.statusesCount ?? s?.count ?? 0,
       followersCount: counters?.followersCount ?? f?.followers ?? 0,
       followingCount: counters?.followingCount ?? f?.following ?? 0,
-      lastStatusAt: s?.lastAt ?? null,
+      lastStatusAt: s?.lastStatusAt ?? null,
       role: roleById.get(account.id) ?? null,
       emojis: emojis[i] ?? [],
     };

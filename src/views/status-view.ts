@@ -83,8 +83,7 @@ async function viewerSets(
     storage.bookmarks.findFrom(viewerId, ids),
     storage.pins.findFrom(viewerId, ids),
     storage.conversationMutes.findFrom(viewerId, conversations),
-    // No batched port for "my reblogs of these": the stores answer this from an index.
-    mapOf(ids, (id) => storage.statuses.findReblog(viewerId, id)),
+    storage.statuses.findReblogs(viewerId, ids),
   ]);
   return {
     favourited: new Set(favourites.keys()),
@@ -93,6 +92,30 @@ async function viewerSets(
     mutedConversations: new Set(mutes.keys()),
     reblogged: new Set(reblogs.keys()),
   };
+}
+
+async function interactionCounts(
+  ctx: ServiceContext,
+  statusIds: readonly string[],
+): Promise<Batch["counts"]> {
+  if (statusIds.length === 0) return new Map();
+  const [statusCounts, favourites] = await Promise.all([
+    ctx.storage.statuses.interactionCounts(statusIds),
+    ctx.storage.favourites.countToMany(statusIds),
+  ]);
+  return new Map(
+    statusIds.map((id) => {
+      const counts = statusCounts.get(id);
+      return [
+        id,
+        {
+          replies: counts?.replies ?? 0,
+          reblogs: counts?.reblogs ?? 0,
+          favourites: favourites.get(id) ?? 0,
+        },
+      ];
+    }),
+  );
 }
 
 function isPinnable(status: Status): boolean {
@@ -183,14 +206,7 @@ export async function loadStatusViews(
   const [accounts, apps, counts, sets, polls, media] = await Promise.all([
     storage.accounts.getMany(accountIds),
     mapOf(appIds, (id) => storage.apps.get(id)),
-    mapOf(counted, async (id) => {
-      const [replies, reblogs, favourites] = await Promise.all([
-        storage.statuses.countReplies(id),
-        storage.statuses.countReblogs(id),
-        storage.favourites.countTo(id),
-      ]);
-      return { replies, reblogs, favourites };
-    }),
+    interactionCounts(ctx, counted),
     viewerId === null ? null : viewerSets(ctx, viewerId, unique),
     loadPollViews(
       ctx,

@@ -121,6 +121,20 @@ export function edgeContract(t: ContractContext): void {
         assert.equal(await store().countFrom("1"), 5);
         assert.equal(await store().countTo("c"), 3);
         assert.equal(await store().countTo("z"), 0);
+        assert.deepEqual(
+          await store().countFromMany(["1", "9"]),
+          new Map([
+            ["1", 5],
+            ["9", 0],
+          ]),
+        );
+        assert.deepEqual(
+          await store().countToMany(["c", "z"]),
+          new Map([
+            ["c", 3],
+            ["z", 0],
+          ]),
+        );
         assert.deepEqual(await store().allTargetsFrom("1"), ["c", "e", "a", "d", "b"]);
         assert.deepEqual(await store().allTargetsFrom("9"), []);
       });

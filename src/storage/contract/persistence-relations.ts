@@ -17,7 +17,13 @@ export function relationPersistenceContract(t: ContractContext): void {
         makeStatus({ id: "10", accountId: "1", tags: ["Wren"] }),
         makeStatus({ id: "20", accountId: "2", local: false, mediaIds: ["m"], tags: [] }),
         makeStatus({ id: "30", accountId: "2", inReplyToId: "10", inReplyToAccountId: "1" }),
-        makeStatus({ id: "40", accountId: "3", reblogOfId: "10", tags: [] }),
+        makeStatus({
+          id: "40",
+          accountId: "3",
+          reblogOfId: "10",
+          tags: [],
+          createdAt: "2026-01-03T00:00:00.000Z",
+        }),
         makeStatus({ id: "50", accountId: "3", reblogOfId: "20", tags: [], deleted: true }),
         makeStatus({ id: "60", accountId: "1", visibility: "unlisted", conversationId: "10" }),
       ];
@@ -53,6 +59,27 @@ export function relationPersistenceContract(t: ContractContext): void {
       assert.equal(await s.countReblogs("20"), 0);
       assert.deepEqual(ids(await s.listByAccount("2", { limit: 9 }, { onlyMedia: true })), ["20"]);
       assert.equal(await s.countByAccount("3"), 1);
+      // The batched forms answer what the single ones do, zeros and absences included.
+      assert.deepEqual(
+        await s.interactionCounts(["10", "20"]),
+        new Map([
+          ["10", { replies: 1, reblogs: 1 }],
+          ["20", { replies: 0, reblogs: 0 }],
+        ]),
+      );
+      const reblogs = await s.findReblogs("3", ["10", "20", "30"]);
+      assert.deepEqual(
+        [...reblogs].map(([id, reblog]) => [id, reblog.id]),
+        [["10", "40"]],
+      );
+      assert.deepEqual(
+        await s.accountFacts(["3", "2", "9"]),
+        new Map([
+          ["3", { count: 1, lastStatusAt: "2026-01-03T00:00:00.000Z" }],
+          ["2", { count: 2, lastStatusAt: (statuses[2] as { createdAt: string }).createdAt }],
+          ["9", { count: 0, lastStatusAt: null }],
+        ]),
+      );
       assert.equal(await s.countLocal(), 4);
     });
 

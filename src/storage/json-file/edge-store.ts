@@ -110,6 +110,12 @@ export async function openEdgeStore<E extends Edge>(
     async countTo(targetId) {
       return to.size(targetId);
     },
+    async countFromMany(accountIds) {
+      return new Map(accountIds.map((id) => [id, from.size(id)]));
+    },
+    async countToMany(targetIds) {
+      return new Map(targetIds.map((id) => [id, to.size(id)]));
+    },
     async findFrom(accountId, targetIds) {
       const found = new Map<string, E>();
       for (const targetId of targetIds) {

@@ -104,6 +104,23 @@ export async function openStatusStore(
     async countByAccount(accountId) {
       return indexes.count(listKey.account(accountId));
     },
+    async accountFacts(accountIds) {
+      const newestIds = accountIds.map((id) => walk([listKey.account(id)], { limit: 1 })[0]);
+      const newest = await read(newestIds.flatMap((id) => (id === undefined ? [] : [id])));
+      const createdAt = new Map(newest.flatMap((s) => (s ? [[s.id, s.createdAt] as const] : [])));
+      return new Map(
+        accountIds.map((id, i) => {
+          const newestId = newestIds[i];
+          return [
+            id,
+            {
+              count: indexes.count(listKey.account(id)),
+              lastStatusAt: newestId === undefined ? null : (createdAt.get(newestId) ?? null),
+            },
+          ];
+        }),
+      );
+    },
     async countLocal() {
       return indexes.localCount;
     },
@@ -134,6 +151,30 @@ export async function openStatusStore(
     },
     async countReblogs(statusId) {
       return indexes.count(listKey.reblogs(statusId));
+    },
+    async interactionCounts(statusIds) {
+      return new Map(
+        statusIds.map((id) => [
+          id,
+          {
+            replies: indexes.count(listKey.replies(id)),
+            reblogs: indexes.count(listKey.reblogs(id)),
+          },
+        ]),
+      );
+    },
+    async findReblogs(accountId, statusIds) {
+      const reblogIds = statusIds.flatMap((id) => {
+        const reblogId = indexes.findReblog(accountId, id);
+        return reblogId === undefined ? [] : [[id, reblogId] as const];
+      });
+      const reblogs = await read(reblogIds.map(([, reblogId]) => reblogId));
+      const found = new Map<string, Status>();
+      reblogIds.forEach(([id], i) => {
+        const reblog = reblogs[i];
+        if (reblog) found.set(id, reblog);
+      });
+      return found;
     },
   };
 }
