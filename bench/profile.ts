@@ -4,19 +4,24 @@
 // missed, this says why. The .cpuprofile files stay in the printed directory (open them in
 // Chrome's DevTools for the full picture). It also prints the server's CPU time per request,
 // which the load of other processes on a shared machine disturbs far less than requests/s.
+// With `--perf` it samples the server with Linux perf instead (cpu-clock, call stacks) and prints
+// the CPU by where the code lives, per probe (lib/perf-stacks.ts says why that is the truer
+// picture of system-call-heavy work); perf must be installed (Debian: linux-perf).
 
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
 import type { Probe } from "./lib/compare.ts";
 import { profileIn, topSelfTime } from "./lib/cpuprofile.ts";
-import { runLoad, startWrenServer } from "./lib/processes.ts";
+import { recordPerf } from "./lib/perf-stacks.ts";
+import { cpuMilliseconds, runLoad, startWrenServer } from "./lib/processes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { readProbes } from "./scenarios/reads.ts";
 import { writeProbes } from "./scenarios/writes.ts";
 
-const wanted = process.argv.slice(2);
+const usePerf = process.argv.includes("--perf");
+const wanted = process.argv.slice(2).filter((arg) => arg !== "--perf");
 const dataDir = await mkdtemp(join(tmpdir(), "wren-profile-"));
 const profileDir = await mkdtemp(join(tmpdir(), "wren-cpuprofile-"));
 const env = benchEnv(dataDir, await freePort());
@@ -40,18 +45,15 @@ const probes =
     : [...named.filter((p) => wanted.includes(p.name)), ...adHoc];
 const wren = await startWrenServer({
   ...env,
-  NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}`,
+  NODE_OPTIONS: usePerf
+    ? "--perf-basic-prof --interpreted-frames-native-stack"
+    : `--cpu-prof --cpu-prof-dir=${profileDir}`,
 });
-/** CPU time the server process has used so far, in milliseconds (user + system). */
-async function cpuMs(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ") ?? [];
-  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 try {
   for (const probe of probes) {
-    const before = await cpuMs(wren.process.pid as number);
+    const pid = wren.process.pid as number;
+    const stopPerf = usePerf ? recordPerf(pid, join(profileDir, "perf.data")) : undefined;
+    const before = await cpuMilliseconds(pid);
     const result = await runLoad({
       url: `${env.WREN_PUBLIC_URL}${probe.path}`,
       method: probe.method,
@@ -61,17 +63,24 @@ try {
       ...(probe.body === undefined ? {} : { body: probe.body }),
       ...(probe.paths ? { paths: probe.paths } : {}),
     });
-    const spent = (await cpuMs(wren.process.pid as number)) - before;
+    const spent = (await cpuMilliseconds(pid)) - before;
     // CPU per request is steadier than requests/s on a shared machine.
     const perRequest = (spent * 1000) / Math.max(result.requests, 1);
     process.stdout.write(
       `${probe.name}: ${Math.round(result.rps)} req/s, ${Math.round(perRequest)} µs CPU/request${result.non2xx > 0 ? `, ${result.non2xx} non-2xx` : ""}\n`,
     );
+    if (stopPerf) {
+      for (const { owner, share } of (await stopPerf()).slice(0, 25)) {
+        process.stdout.write(`${(share * 100).toFixed(1).padStart(5)}%  ${owner}\n`);
+      }
+    }
   }
 } finally {
   await wren.stop();
 }
 
-const file = await profileIn(profileDir);
-for (const line of await topSelfTime(file)) process.stdout.write(`${line}\n`);
-process.stdout.write(`profile: ${file}\n`);
+if (!usePerf) {
+  const file = await profileIn(profileDir);
+  for (const line of await topSelfTime(file)) process.stdout.write(`${line}\n`);
+  process.stdout.write(`profile: ${file}\n`);
+}

@@ -2,7 +2,7 @@
 // all run with the project's pinned Node (this process's own executable).
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -98,4 +98,14 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   await rm(dir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`load worker exited with ${code}`);
   return JSON.parse(output.trim().split("\n").pop() as string) as LoadResult;
+}
+
+/**
+ * CPU time a process has used so far, in milliseconds (user + system, all threads). Per request,
+ * it is steadier than requests/s on a shared machine.
+ */
+export async function cpuMilliseconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
