@@ -59,9 +59,21 @@ export async function startBareServer(responsesFile: string): Promise<Child & { 
   return { process: child, stop: stopper(child), url: `http://127.0.0.1:${match[1]}` };
 }
 
+export interface WrenServerOptions {
+  /** The checkout to run (default: this one); bench/compare-trees.ts runs two in turn. */
+  tree?: string;
+  /** A command the server runs under, e.g. valgrind and its arguments. */
+  wrapper?: readonly string[];
+}
+
 /** `wren serve` on a prepared data directory; ready once it answers the instance endpoint. */
-export async function startWrenServer(env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, [`${root}src/cli/main.ts`, "serve"], {
+export async function startWrenServer(
+  env: Record<string, string>,
+  options: WrenServerOptions = {},
+): Promise<Child> {
+  const main = join(options.tree ?? root, "src/cli/main.ts");
+  const [command, ...args] = [...(options.wrapper ?? []), process.execPath, main, "serve"];
+  const child = spawn(command as string, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });

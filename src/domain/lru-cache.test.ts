@@ -53,7 +53,8 @@ describe("LruCache", () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
       const key = seed % 40;
       if (cache.get(key) === undefined) cache.set(key, key * 2);
-      used.splice(used.indexOf(key) >>> 0, used.includes(key) ? 1 : 0);
+      const at = used.indexOf(key);
+      if (at >= 0) used.splice(at, 1);
       used.push(key);
       assert.ok(cache.size <= capacity, `size ${cache.size} at step ${step}`);
       for (const recent of used.slice(-capacity / 2)) assert.equal(cache.get(recent), recent * 2);
