@@ -19,15 +19,16 @@ const quick = process.argv.includes("--quick");
 const profile = quick
   ? { sizes: [1_000], rounds: 2, duration: 2, writeTargets: 8_000 }
   : { sizes: [1_000, 100_000, 1_000_000], rounds: 3, duration: 4, writeTargets: 40_000 };
-// Issue 7's fan-out (10,000 followers on 1,000 servers) and inbox scenarios; quick: a tenth.
+// Issue 7's fan-out (10,000 followers on 1,000 servers) and inbox scenarios; quick: a tenth of the
+// fan-out and 300 activities.
 const federationProfile: FederationProfile = quick
   ? {
       servers: 100,
       followersPerServer: 10,
       peerProcesses: 1,
       fanoutRounds: 1,
-      senders: 50,
-      activities: 500,
+      senders: 30,
+      activities: 300,
       inboxRounds: 1,
     }
   : {

@@ -164,6 +164,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     ctx,
     federationFetch: federation.fetch,
     trustedProxies: config.trustedProxies,
+    publicCacheSeconds: config.publicCacheSeconds,
     limits: {
       bodyBytes: config.bodyLimitBytes,
       uploadBytes: config.uploadLimitBytes,

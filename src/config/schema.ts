@@ -91,6 +91,8 @@ export const configSchema = z
     maxImageBytes: positiveInt.default(16 * 1024 * 1024),
     bodyLimitBytes: positiveInt.default(1024 * 1024),
     uploadLimitBytes: positiveInt.default(100 * 1024 * 1024),
+    /** How long anonymous answers of public API reads are kept in memory; Mastodon lets shared caches keep them 15 s. */
+    publicCacheSeconds: z.coerce.number().int().min(0).max(15).default(5),
     rateLimitRequests: positiveInt.default(300),
     rateLimitWindowSeconds: positiveInt.default(300),
     loginRateLimitRequests: positiveInt.default(25),
@@ -175,6 +177,7 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_MAX_IMAGE_BYTES: "maxImageBytes",
   WREN_BODY_LIMIT_BYTES: "bodyLimitBytes",
   WREN_UPLOAD_LIMIT_BYTES: "uploadLimitBytes",
+  WREN_PUBLIC_CACHE_SECONDS: "publicCacheSeconds",
   WREN_RATE_LIMIT_REQUESTS: "rateLimitRequests",
   WREN_RATE_LIMIT_WINDOW_SECONDS: "rateLimitWindowSeconds",
   WREN_LOGIN_RATE_LIMIT_REQUESTS: "loginRateLimitRequests",

@@ -6,6 +6,7 @@ import { bodyLimit } from "hono/body-limit";
 import { payloadTooLarge } from "../domain/errors.ts";
 import type { HttpDeps, HttpEnv } from "./env.ts";
 import { type Access, accessControl } from "./middleware/access.ts";
+import { apiCaching } from "./middleware/api-caching.ts";
 import { resolveClientAddress } from "./middleware/client-address.ts";
 import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
 import { handleError, handleNotFound } from "./middleware/errors.ts";
@@ -78,6 +79,15 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
   }
 
   app.use("/api/*", rateLimit(deps.limits.rateLimit, deps.ctx.clock));
+  // After the rate limit: an answer kept for anonymous readers still counts against their budget.
+  app.use(
+    "/api/*",
+    apiCaching({
+      seconds: deps.publicCacheSeconds,
+      clock: deps.ctx.clock,
+      version: () => deps.ctx.storage.version(),
+    }),
+  );
 
   const access = accessControl(deps.ctx);
   for (const register of ROUTE_MODULES) register(app, deps, access);

@@ -39,6 +39,8 @@ export interface HttpDeps {
   trustedProxies: readonly string[];
   ctx: ServiceContext;
   limits: HttpLimits;
+  /** How long Wren keeps anonymous answers of public reads itself (0–15 s; 0 keeps none). */
+  publicCacheSeconds: number;
   /** Directory served under /media when the local file host is used; null otherwise. */
   mediaDirectory: string | null;
   /**

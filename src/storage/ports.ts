@@ -384,6 +384,13 @@ export interface Storage {
   readonly media: MediaStore;
   /** Federation state: remote document caches, actor key pairs, idempotence marks. */
   readonly kv: KvStore;
+  /**
+   * A number that changes whenever anything this storage answers changes. An answer computed
+   * entirely while it kept one value is still exact as long as it keeps that value, which lets
+   * the HTTP layer keep public answers without missing a write. A backend shared by several
+   * processes must change it for the other processes' writes too.
+   */
+  version(): number;
   /** Finishes pending writes and releases the data directory (lock file). */
   close(): Promise<void>;
 }

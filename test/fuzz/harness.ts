@@ -62,6 +62,7 @@ function registeredRoutes(server: TestServer): Route[] {
     ctx: server.wren.ctx,
     trustedProxies: [],
     mediaDirectory: null,
+    publicCacheSeconds: 0,
     limits: {
       bodyBytes: 1,
       uploadBytes: 1,

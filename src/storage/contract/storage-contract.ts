@@ -27,6 +27,7 @@ import { statusFilterContract } from "./status-filters.ts";
 import { statusContract } from "./statuses.ts";
 import { threadContract } from "./threads.ts";
 import { timelineContract } from "./timelines.ts";
+import { versionContract } from "./version.ts";
 
 export interface ContractSubject {
   /** A freshly opened, empty storage. */
@@ -85,5 +86,6 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     persistenceContract(context);
     relationPersistenceContract(context);
     featurePersistenceContract(context);
+    versionContract(context);
   });
 }

@@ -49,9 +49,23 @@ export class DurableWriter {
   #knownDirs = new Set<string>();
   #tempCounter = 0;
   #concurrency: number;
+  #version = 0;
 
   constructor(options: { concurrency?: number } = {}) {
     this.#concurrency = options.concurrency ?? 64;
+  }
+
+  /**
+   * Counts the changes the stores sharing this writer have made visible (Storage.version). The
+   * writer is the one object they all share; the stores call noteVisibleChange() in the same
+   * synchronous step that changes what they answer.
+   */
+  get version(): number {
+    return this.#version;
+  }
+
+  noteVisibleChange(): void {
+    this.#version++;
   }
 
   /** Replaces the file at `path` with `data`; resolves once it is durable. */

@@ -97,6 +97,7 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
     let closing: Promise<void> | undefined;
     return {
       ...ready,
+      version: () => writer.version,
       close() {
         closing ??= (async () => {
           try {

@@ -143,6 +143,7 @@ export class RecordCollection<T extends object> {
 
   #apply(key: string, sequence: number, value: T | undefined): void {
     if (!this.#order.mayApply(key, sequence)) return;
+    this.#writer.noteVisibleChange();
     const previous = this.#records.get(key);
     if (value === undefined) this.#records.delete(key);
     else this.#records.set(key, value);

@@ -150,6 +150,7 @@ export class StatusRecords {
       throw error;
     }
     if (this.#order.mayApply(value.id, sequence)) {
+      this.#writer.noteVisibleChange();
       this.#bodies.set(value.id, value);
       this.#add(summarize(value), this.#summaries.get(value.id));
     }

@@ -1,0 +1,148 @@
+// How answers of the client API may be cached, as Mastodon declares it, and Wren's own short
+// keeping of the public ones.
+//
+// Every answer under /api varies by Authorization and is `private, no-store`, except an anonymous
+// request's successful answer from one of the public reads Mastodon marks cacheable (public and
+// hashtag timelines, a status, its context, who boosted or favourited it, an account, its statuses,
+// followers and following, a poll): that one is `public, max-age=15`, so a proxy or CDN in front
+// may serve it to anyone for 15 seconds.
+//
+// Wren keeps those same answers in memory itself, and exactly: a kept answer is served only while
+// the storage's version (Storage.version) is the one it was rendered at, so a new, edited or
+// deleted post, a block or a new follower shows at once. The only drift is what changes with the
+// clock alone (a poll's `expired`), bounded by WREN_PUBLIC_CACHE_SECONDS (at most the 15 announced).
+// A burst of logged-out readers (a post shared widely, link previews, crawlers, the logged-out web
+// app) between two writes then costs one rendering per page instead of one per request, and
+// concurrent misses of one page share a single rendering. A signed-in request never reads or fills
+// it: what a viewer sees depends on who they are.
+
+import type { Context, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Clock } from "../../domain/clock.ts";
+import { LruCache } from "../../domain/lru-cache.ts";
+import type { HttpEnv } from "../env.ts";
+import { setResponseHeaders } from "./response-headers.ts";
+
+/** The longest time a public answer may be kept: what Mastodon announces to shared caches. */
+export const PUBLIC_MAX_AGE_SECONDS = 15;
+
+const PUBLIC_READ =
+  /^\/api\/v1\/(?:timelines\/(?:public|tag\/[^/]+)|statuses\/\d+(?:\/(?:context|reblogged_by|favourited_by))?|accounts\/\d+(?:\/(?:statuses|followers|following))?|polls\/\d+)$/;
+
+const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", Vary: "Authorization" };
+const PUBLIC_HEADERS = {
+  "Cache-Control": `public, max-age=${PUBLIC_MAX_AGE_SECONDS}, stale-while-revalidate=30, stale-if-error=86400`,
+  Vary: "Authorization",
+};
+
+interface KeptAnswer {
+  /** The storage version the answer was rendered at. */
+  version: number;
+  expiresAt: number;
+  status: ContentfulStatusCode;
+  body: Uint8Array<ArrayBuffer>;
+  contentType: string;
+  /** Cache-Control, Vary and the page's Link; the rest (CORS, rate limits, ids) are per request. */
+  headers: Record<string, string>;
+}
+
+export interface ApiCachingOptions {
+  /** How long Wren keeps a public answer itself; 0 keeps none. */
+  seconds: number;
+  clock: Clock;
+  /** The storage's version (Storage.version). */
+  version: () => number;
+  /** Distinct pages kept at most. */
+  entries?: number;
+}
+
+/** Whether this request may be answered from, and may fill, the shared cache. */
+export function isPublicRead(c: Context<HttpEnv>): boolean {
+  return (
+    c.req.method === "GET" &&
+    c.req.header("authorization") === undefined &&
+    PUBLIC_READ.test(c.req.path)
+  );
+}
+
+/** The page's identity: its path and query, not the host it was asked on. */
+function keyOf(c: Context<HttpEnv>): string {
+  const url = c.req.url;
+  const query = url.indexOf("?");
+  return query < 0 ? c.req.path : c.req.path + url.slice(query);
+}
+
+async function keep(
+  res: Response,
+  version: number,
+  expiresAt: number,
+): Promise<KeptAnswer | undefined> {
+  if (res.status !== 200) return undefined;
+  const link = res.headers.get("link");
+  const headers: Record<string, string> = link ? { ...PUBLIC_HEADERS, Link: link } : PUBLIC_HEADERS;
+  const contentType = res.headers.get("content-type") ?? "application/json";
+  // A copy: the original is still to be written to this request's client.
+  const body = new Uint8Array(await res.clone().arrayBuffer());
+  return { version, expiresAt, status: 200, body, contentType, headers };
+}
+
+export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEnv> {
+  const lifetime = Math.min(options.seconds, PUBLIC_MAX_AGE_SECONDS) * 1000;
+  const kept = new LruCache<string, KeptAnswer>(options.entries ?? 1_000);
+  const rendering = new Map<string, Promise<KeptAnswer | undefined>>();
+
+  // One header given to c.body (more would make Hono build a web Headers object, a few percent
+  // of a kept answer's cost); the others go straight onto Node's response.
+  const answer = (c: Context<HttpEnv>, found: KeptAnswer) => {
+    const res = c.body(found.body, found.status, { "Content-Type": found.contentType });
+    setResponseHeaders(c, found.headers);
+    return res;
+  };
+
+  return async (c, next) => {
+    if (!isPublicRead(c)) {
+      await next();
+      setResponseHeaders(c, PRIVATE_HEADERS);
+      return;
+    }
+    if (lifetime === 0) {
+      await next();
+      setResponseHeaders(c, c.res.status === 200 ? PUBLIC_HEADERS : PRIVATE_HEADERS);
+      return;
+    }
+    const key = keyOf(c);
+    const now = options.clock.now().getTime();
+    const version = options.version();
+    const current = (found: KeptAnswer | undefined): found is KeptAnswer =>
+      found !== undefined && found.version === version && found.expiresAt > now;
+    const found = kept.get(key);
+    if (current(found)) return answer(c, found);
+
+    const pending = rendering.get(key);
+    if (pending) {
+      const shared = await pending;
+      if (current(shared)) return answer(c, shared);
+    }
+    let settle: (value: KeptAnswer | undefined) => void = () => {};
+    if (!pending) {
+      rendering.set(
+        key,
+        new Promise((resolve) => {
+          settle = resolve;
+        }),
+      );
+    }
+    let fresh: KeptAnswer | undefined;
+    try {
+      await next();
+      fresh = await keep(c.res, version, now + lifetime);
+      if (fresh) kept.set(key, fresh);
+      setResponseHeaders(c, fresh ? PUBLIC_HEADERS : PRIVATE_HEADERS);
+    } finally {
+      if (!pending) {
+        rendering.delete(key);
+        settle(fresh);
+      }
+    }
+  };
+}
