@@ -29,6 +29,10 @@ function harness(seconds = 5) {
     renders++;
     throw notFound();
   });
+  app.get("/api/v1/statuses/:id/context", (c) => {
+    renders++;
+    return c.json({ descendants: "x".repeat(200_000) });
+  });
   app.get("/api/v1/instance", (c) => {
     renders++;
     return c.json({ ok: true });
@@ -112,6 +116,16 @@ describe("API caching", () => {
     assert.equal(instance.headers.get("cache-control"), "private, no-store");
     await h.app.request("/api/v1/instance");
     assert.equal(h.renders, 4);
+  });
+
+  it("renders a very large answer each time, still announced public", async () => {
+    const h = harness();
+    for (let i = 0; i < 2; i++) {
+      const res = await h.app.request("/api/v1/statuses/1/context");
+      assert.equal(res.headers.get("cache-control"), PUBLIC);
+      assert.equal(((await res.json()) as { descendants: string }).descendants.length, 200_000);
+    }
+    assert.equal(h.renders, 2);
   });
 
   it("lets concurrent misses of one page share a single rendering", async () => {

@@ -26,6 +26,13 @@ import { setResponseHeaders } from "./response-headers.ts";
 /** The longest time a public answer may be kept: what Mastodon announces to shared caches. */
 export const PUBLIC_MAX_AGE_SECONDS = 15;
 
+/**
+ * Bounds on the memory kept answers take: a 20-status page is about 35 kB, a 40-status one
+ * about 70 kB; a larger answer (a long thread's context) is rendered each time. At most 64 MB.
+ */
+const KEPT_ANSWERS = 500;
+const LARGEST_KEPT_BYTES = 128 * 1024;
+
 const PUBLIC_READ =
   /^\/api\/v1\/(?:timelines\/(?:public|tag\/[^/]+)|statuses\/\d+(?:\/(?:context|reblogged_by|favourited_by))?|accounts\/\d+(?:\/(?:statuses|followers|following))?|polls\/\d+)$/;
 
@@ -52,8 +59,6 @@ export interface ApiCachingOptions {
   clock: Clock;
   /** The storage's version (Storage.version). */
   version: () => number;
-  /** Distinct pages kept at most. */
-  entries?: number;
 }
 
 /** Whether this request may be answered from, and may fill, the shared cache. */
@@ -83,12 +88,18 @@ async function keep(
   const contentType = res.headers.get("content-type") ?? "application/json";
   // A copy: the original is still to be written to this request's client.
   const body = new Uint8Array(await res.clone().arrayBuffer());
+  if (body.byteLength > LARGEST_KEPT_BYTES) return undefined;
   return { version, expiresAt, status: 200, body, contentType, headers };
+}
+
+/** A public read's own answer: public when it succeeded, private otherwise (errors vary). */
+function announce(c: Context<HttpEnv>): void {
+  setResponseHeaders(c, c.res.status === 200 ? PUBLIC_HEADERS : PRIVATE_HEADERS);
 }
 
 export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEnv> {
   const lifetime = Math.min(options.seconds, PUBLIC_MAX_AGE_SECONDS) * 1000;
-  const kept = new LruCache<string, KeptAnswer>(options.entries ?? 1_000);
+  const kept = new LruCache<string, KeptAnswer>(KEPT_ANSWERS);
   const rendering = new Map<string, Promise<KeptAnswer | undefined>>();
 
   // One header given to c.body (more would make Hono build a web Headers object, a few percent
@@ -107,7 +118,7 @@ export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEn
     }
     if (lifetime === 0) {
       await next();
-      setResponseHeaders(c, c.res.status === 200 ? PUBLIC_HEADERS : PRIVATE_HEADERS);
+      announce(c);
       return;
     }
     const key = keyOf(c);
@@ -137,7 +148,7 @@ export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEn
       await next();
       fresh = await keep(c.res, version, now + lifetime);
       if (fresh) kept.set(key, fresh);
-      setResponseHeaders(c, fresh ? PUBLIC_HEADERS : PRIVATE_HEADERS);
+      announce(c);
     } finally {
       if (!pending) {
         rendering.delete(key);
