@@ -1,8 +1,8 @@
 // The reference server: bare `node:http` answering recorded responses from memory. Started as
-// its own process by the bench; reads `{ "<METHOD> <path>": { status, type, body(base64) } }`
-// from the file named on the command line and prints `LISTENING <port>` once ready. Unknown
-// requests get the response recorded under "* *" (the same bytes for every request of a
-// write scenario whose paths vary).
+// its own process by the bench; reads `{ "<METHOD> <path>[ (signed in)]": { status, type,
+// body(base64) } }` from the file named on the command line and prints `LISTENING <port>` once
+// ready. Unknown requests get the response recorded under "* *" (the same bytes for every request
+// of a write scenario whose paths vary).
 
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -25,7 +25,8 @@ const server = createServer((req, res) => {
   // Read the body like a real server would before answering.
   req.resume();
   req.on("end", () => {
-    const hit = responses.get(`${req.method} ${req.url}`) ?? fallback;
+    const signedIn = req.headers.authorization ? " (signed in)" : "";
+    const hit = responses.get(`${req.method} ${req.url}${signedIn}`) ?? fallback;
     if (!hit) {
       res.writeHead(404).end();
       return;

@@ -49,7 +49,9 @@ async function recordResponses(wrenUrl: string, probes: readonly Probe[]): Promi
       type: res.headers.get("content-type") ?? "application/json",
       body: bytes.toString("base64"),
     };
-    recorded[`${probe.method} ${probe.path}`] = entry;
+    // Signed in and anonymous, one path can answer differently (the public timeline does).
+    const signedIn = probe.headers?.authorization ? " (signed in)" : "";
+    recorded[`${probe.method} ${probe.path}${signedIn}`] = entry;
     if (probe.paths) recorded["* *"] = entry;
   }
   const dir = await mkdtemp(join(tmpdir(), "wren-bench-bare-"));
