@@ -48,6 +48,22 @@ describe("API caching", () => {
     }
   });
 
+  it("serves a kept page with its Link header and per-request headers", async () => {
+    server = await startTestServer();
+    const alice = await createUserWithToken(server, "alice");
+    await post(server, alice, { status: "Older", visibility: "public" });
+    const newer = await post(server, alice, { status: "Newer", visibility: "public" });
+    const first = await server.request("/api/v1/timelines/public?limit=1");
+    const kept = await server.request("/api/v1/timelines/public?limit=1");
+    assert.deepEqual(await kept.json(), await first.json());
+    const link = kept.headers.get("link") ?? "";
+    assert.match(link, new RegExp(`max_id=${newer.id}>; rel="next"`));
+    assert.equal(link, first.headers.get("link"));
+    assert.equal(kept.headers.get("cache-control"), PUBLIC);
+    assert.ok(kept.headers.get("x-ratelimit-remaining"));
+    assert.notEqual(kept.headers.get("x-request-id"), first.headers.get("x-request-id"));
+  });
+
   it("shows anonymous readers a deletion, a new post and a favourite at once", async () => {
     server = await startTestServer();
     const alice = await createUserWithToken(server, "alice");

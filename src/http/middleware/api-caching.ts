@@ -21,7 +21,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Clock } from "../../domain/clock.ts";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { HttpEnv } from "../env.ts";
-import { setResponseHeaders } from "./response-headers.ts";
+import { responseHeader, setResponseHeaders } from "./response-headers.ts";
 
 /** The longest time a public answer may be kept: what Mastodon announces to shared caches. */
 export const PUBLIC_MAX_AGE_SECONDS = 15;
@@ -78,12 +78,13 @@ function keyOf(c: Context<HttpEnv>): string {
 }
 
 async function keep(
-  res: Response,
+  c: Context<HttpEnv>,
   version: number,
   expiresAt: number,
 ): Promise<KeptAnswer | undefined> {
+  const res = c.res;
   if (res.status !== 200) return undefined;
-  const link = res.headers.get("link");
+  const link = responseHeader(c, "link");
   const headers: Record<string, string> = link ? { ...PUBLIC_HEADERS, Link: link } : PUBLIC_HEADERS;
   const contentType = res.headers.get("content-type") ?? "application/json";
   // A copy: the original is still to be written to this request's client.
@@ -146,7 +147,7 @@ export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEn
     let fresh: KeptAnswer | undefined;
     try {
       await next();
-      fresh = await keep(c.res, version, now + lifetime);
+      fresh = await keep(c, version, now + lifetime);
       if (fresh) kept.set(key, fresh);
       announce(c);
     } finally {
