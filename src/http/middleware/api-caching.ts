@@ -147,7 +147,8 @@ export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEn
     let fresh: KeptAnswer | undefined;
     try {
       await next();
-      fresh = await keep(c, version, now + lifetime);
+      // Keeping is an optimisation: an answer that cannot be copied is still sent, just not kept.
+      fresh = await keep(c, version, now + lifetime).catch(() => undefined);
       if (fresh) kept.set(key, fresh);
       announce(c);
     } finally {
