@@ -42,9 +42,23 @@ describe("API caching", () => {
       assert.equal(signedIn.headers.get("cache-control"), "private, no-store", path);
       assert.equal(signedIn.headers.get("vary"), "Authorization", path);
     }
-    for (const path of ["/api/v1/instance", "/api/v1/statuses/1", "/api/v1/timelines/home"]) {
+    for (const path of ["/api/v1/statuses/1", "/api/v1/timelines/home", "/api/v1/markers"]) {
       const res = await server.request(path);
       assert.equal(res.headers.get("cache-control"), "private, no-store", path);
+    }
+    const description = [
+      "/api/v1/instance",
+      "/api/v2/instance",
+      "/api/v1/instance/rules",
+      "/api/v1/instance/peers",
+      "/api/v1/custom_emojis",
+    ];
+    for (const path of description) {
+      for (const token of [undefined, alice.token]) {
+        const res = await server.request(path, token ? { token } : {});
+        assert.equal(res.status, 200, path);
+        assert.match(res.headers.get("cache-control") ?? "", /^public, max-age=300,/, path);
+      }
     }
   });
 

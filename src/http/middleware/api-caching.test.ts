@@ -33,6 +33,10 @@ function harness(seconds = 5) {
     renders++;
     return c.json({ descendants: "x".repeat(200_000) });
   });
+  app.get("/api/v1/markers", (c) => {
+    renders++;
+    return c.json({});
+  });
   app.get("/api/v1/instance", (c) => {
     renders++;
     return c.json({ ok: true });
@@ -112,10 +116,26 @@ describe("API caching", () => {
       assert.equal(missing.status, 404);
       assert.equal(missing.headers.get("cache-control"), "private, no-store");
     }
-    const instance = await h.app.request("/api/v1/instance");
-    assert.equal(instance.headers.get("cache-control"), "private, no-store");
-    await h.app.request("/api/v1/instance");
+    const markers = await h.app.request("/api/v1/markers");
+    assert.equal(markers.headers.get("cache-control"), "private, no-store");
+    await h.app.request("/api/v1/markers");
     assert.equal(h.renders, 4);
+  });
+
+  it("announces and keeps the server's description for every caller, signed in or not", async () => {
+    const h = harness();
+    const auth = { headers: { authorization: "Bearer abc" } };
+    const signedIn = await h.app.request("/api/v1/instance", auth);
+    assert.equal(
+      signedIn.headers.get("cache-control"),
+      "public, max-age=300, stale-while-revalidate=30, stale-if-error=86400",
+    );
+    const anonymous = await h.app.request("/api/v1/instance");
+    assert.equal(anonymous.headers.get("cache-control"), signedIn.headers.get("cache-control"));
+    assert.equal(h.renders, 1);
+    h.write();
+    await h.app.request("/api/v1/instance", auth);
+    assert.equal(h.renders, 2);
   });
 
   it("renders a very large answer each time, still announced public", async () => {

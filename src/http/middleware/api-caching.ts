@@ -1,11 +1,14 @@
 // How answers of the client API may be cached, as Mastodon declares it, and Wren's own short
 // keeping of the public ones.
 //
-// Every answer under /api varies by Authorization and is `private, no-store`, except an anonymous
-// request's successful answer from one of the public reads Mastodon marks cacheable (public and
-// hashtag timelines, a status, its context, who boosted or favourited it, an account, its statuses,
-// followers and following, a poll): that one is `public, max-age=15`, so a proxy or CDN in front
-// may serve it to anyone for 15 seconds.
+// Every answer under /api varies by Authorization and is `private, no-store`, except two kinds of
+// successful GET:
+// - an anonymous request's answer from one of the public reads Mastodon marks cacheable for the
+//   unauthenticated (public and hashtag timelines, a status, its context, who boosted or
+//   favourited it, an account, its statuses, followers and following, a poll): `public,
+//   max-age=15`, so a proxy or CDN in front may serve it to anyone for 15 seconds;
+// - the server's description (instance, its peers and rules, custom emojis), the same for every
+//   caller, signed in or not: `public, max-age=300`.
 //
 // Wren keeps those same answers in memory itself, and exactly: a kept answer is served only while
 // the storage's version (Storage.version) is the one it was rendered at, so a new, edited or
@@ -13,8 +16,8 @@
 // clock alone (a poll's `expired`), bounded by WREN_PUBLIC_CACHE_SECONDS (at most the 15 announced).
 // A burst of logged-out readers (a post shared widely, link previews, crawlers, the logged-out web
 // app) between two writes then costs one rendering per page instead of one per request, and
-// concurrent misses of one page share a single rendering. A signed-in request never reads or fills
-// it: what a viewer sees depends on who they are.
+// concurrent misses of one page share a single rendering. A signed-in request reads or fills it
+// only for the server's description: what else a viewer sees depends on who they are.
 
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -36,11 +39,19 @@ const LARGEST_KEPT_BYTES = 128 * 1024;
 const PUBLIC_READ =
   /^\/api\/v1\/(?:timelines\/(?:public|tag\/[^/]+)|statuses\/\d+(?:\/(?:context|reblogged_by|favourited_by))?|accounts\/\d+(?:\/(?:statuses|followers|following))?|polls\/\d+)$/;
 
-const PRIVATE_HEADERS = { "Cache-Control": "private, no-store", Vary: "Authorization" };
-const PUBLIC_HEADERS = {
-  "Cache-Control": `public, max-age=${PUBLIC_MAX_AGE_SECONDS}, stale-while-revalidate=30, stale-if-error=86400`,
+/** The server's description: no route of it looks at a token, so every caller gets one answer. */
+const SHARED_READ =
+  /^\/api\/(?:v1\/(?:instance(?:\/(?:peers|rules))?|custom_emojis)|v2\/instance)$/;
+
+type Announced = Readonly<Record<string, string>>;
+
+const publicFor = (seconds: number): Announced => ({
+  "Cache-Control": `public, max-age=${seconds}, stale-while-revalidate=30, stale-if-error=86400`,
   Vary: "Authorization",
-};
+});
+const PRIVATE_HEADERS: Announced = { "Cache-Control": "private, no-store", Vary: "Authorization" };
+const PUBLIC_HEADERS = publicFor(PUBLIC_MAX_AGE_SECONDS);
+const SHARED_HEADERS = publicFor(300);
 
 interface KeptAnswer {
   /** The storage version the answer was rendered at. */
@@ -50,7 +61,7 @@ interface KeptAnswer {
   body: Uint8Array<ArrayBuffer>;
   contentType: string;
   /** Cache-Control, Vary and the page's Link; the rest (CORS, rate limits, ids) are per request. */
-  headers: Record<string, string>;
+  headers: Announced;
 }
 
 export interface ApiCachingOptions {
@@ -61,13 +72,16 @@ export interface ApiCachingOptions {
   version: () => number;
 }
 
-/** Whether this request may be answered from, and may fill, the shared cache. */
-export function isPublicRead(c: Context<HttpEnv>): boolean {
-  return (
-    c.req.method === "GET" &&
-    c.req.header("authorization") === undefined &&
-    PUBLIC_READ.test(c.req.path)
-  );
+/**
+ * What a successful answer to this request is announced as, when it may be kept (and served from
+ * what is kept); undefined for everything else.
+ */
+function publicAnnouncement(c: Context<HttpEnv>): Announced | undefined {
+  if (c.req.method !== "GET") return undefined;
+  const path = c.req.path;
+  if (SHARED_READ.test(path)) return SHARED_HEADERS;
+  if (c.req.header("authorization") === undefined && PUBLIC_READ.test(path)) return PUBLIC_HEADERS;
+  return undefined;
 }
 
 /** The page's identity: its path and query, not the host it was asked on. */
@@ -79,13 +93,14 @@ function keyOf(c: Context<HttpEnv>): string {
 
 async function keep(
   c: Context<HttpEnv>,
+  announced: Announced,
   version: number,
   expiresAt: number,
 ): Promise<KeptAnswer | undefined> {
   const res = c.res;
   if (res.status !== 200) return undefined;
   const link = responseHeader(c, "link");
-  const headers: Record<string, string> = link ? { ...PUBLIC_HEADERS, Link: link } : PUBLIC_HEADERS;
+  const headers = link ? { ...announced, Link: link } : announced;
   const contentType = res.headers.get("content-type") ?? "application/json";
   // A copy: the original is still to be written to this request's client.
   const body = new Uint8Array(await res.clone().arrayBuffer());
@@ -94,8 +109,8 @@ async function keep(
 }
 
 /** A public read's own answer: public when it succeeded, private otherwise (errors vary). */
-function announce(c: Context<HttpEnv>): void {
-  setResponseHeaders(c, c.res.status === 200 ? PUBLIC_HEADERS : PRIVATE_HEADERS);
+function announce(c: Context<HttpEnv>, announced: Announced): void {
+  setResponseHeaders(c, c.res.status === 200 ? announced : PRIVATE_HEADERS);
 }
 
 export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEnv> {
@@ -112,14 +127,15 @@ export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEn
   };
 
   return async (c, next) => {
-    if (!isPublicRead(c)) {
+    const announced = publicAnnouncement(c);
+    if (!announced) {
       await next();
       setResponseHeaders(c, PRIVATE_HEADERS);
       return;
     }
     if (lifetime === 0) {
       await next();
-      announce(c);
+      announce(c, announced);
       return;
     }
     const key = keyOf(c);
@@ -148,9 +164,9 @@ export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEn
     try {
       await next();
       // Keeping is an optimisation: an answer that cannot be copied is still sent, just not kept.
-      fresh = await keep(c, version, now + lifetime).catch(() => undefined);
+      fresh = await keep(c, announced, version, now + lifetime).catch(() => undefined);
       if (fresh) kept.set(key, fresh);
-      announce(c);
+      announce(c, announced);
     } finally {
       if (!pending) {
         rendering.delete(key);
