@@ -385,10 +385,12 @@ export interface Storage {
   /** Federation state: remote document caches, actor key pairs, idempotence marks. */
   readonly kv: KvStore;
   /**
-   * A number that changes whenever anything this storage answers changes. An answer computed
-   * entirely while it kept one value is still exact as long as it keeps that value, which lets
-   * the HTTP layer keep public answers without missing a write. A backend shared by several
-   * processes must change it for the other processes' writes too.
+   * A number that changes whenever anything an API answer can show changes: everything this
+   * storage holds but the job queue, whose churn (a few writes per delivery of a fan-out) would
+   * otherwise drop kept answers it never appears in. An answer computed entirely while it kept
+   * one value is still exact as long as it keeps that value, which lets the HTTP layer keep
+   * public answers without missing a write. A backend shared by several processes must change it
+   * for the other processes' writes too.
    */
   version(): number;
   /** Finishes pending writes and releases the data directory (lock file). */

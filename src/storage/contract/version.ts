@@ -1,14 +1,15 @@
-// Storage contract: the version, which changes with every change a read could see (the HTTP
-// layer serves kept public answers only while it is unchanged), and not with reads.
+// Storage contract: the version, which changes with every change an API answer could show (the
+// HTTP layer serves kept public answers only while it is unchanged), and not with reads or jobs.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ContractContext } from "./context.ts";
 import { makeAccount, makeFavourite, makeStatus } from "./fixtures.ts";
+import { makeJob } from "./fixtures-features.ts";
 
 export function versionContract(t: ContractContext): void {
   describe("version", () => {
-    it("changes with every write and removal, not with reads", async () => {
+    it("changes with every write and removal, not with reads or the job queue", async () => {
       const { storage } = t;
       const seen = new Set<number>([storage.version()]);
       const changed = () => {
@@ -29,6 +30,8 @@ export function versionContract(t: ContractContext): void {
       changed();
 
       const before = storage.version();
+      await storage.jobs.put(makeJob({ id: "30" }));
+      await storage.jobs.delete("30");
       await storage.statuses.get("10");
       await storage.accounts.get("1");
       await storage.favourites.countTo("10");

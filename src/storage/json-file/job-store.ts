@@ -36,6 +36,8 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
     {
       folder: "jobs",
       depth: 0,
+      // Every delivery of a fan-out is a few job writes; they must not drop kept public answers.
+      outsideVersion: true,
       keyOf: (j) => j.id,
       fileOf: (j) => `${j.id}.json`,
       onChange(previous, next) {

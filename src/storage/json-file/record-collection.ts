@@ -23,6 +23,8 @@ export interface CollectionSpec<T> {
    * (including once per record while loading), before any reader can observe the change.
    */
   onChange?(previous: T | undefined, next: T | undefined): void;
+  /** Its changes leave Storage.version alone: no API answer shows it (the job queue). */
+  outsideVersion?: boolean;
 }
 
 /**
@@ -143,7 +145,7 @@ export class RecordCollection<T extends object> {
 
   #apply(key: string, sequence: number, value: T | undefined): void {
     if (!this.#order.mayApply(key, sequence)) return;
-    this.#writer.noteVisibleChange();
+    if (!this.#spec.outsideVersion) this.#writer.noteVisibleChange();
     const previous = this.#records.get(key);
     if (value === undefined) this.#records.delete(key);
     else this.#records.set(key, value);
