@@ -100,8 +100,17 @@ describe("following across servers", () => {
       assert.equal(requests[0].acct, `alice@${a.domain}`);
       return requests[0];
     });
-    const notes = await api(b, carol.token, "GET", "/api/v1/notifications?types[]=follow_request");
-    assert.equal(notes[0]?.account.acct, `alice@${a.domain}`);
+    // The notification is written once the request is stored (an event's listener), so it may
+    // show a moment after the request does.
+    await eventually(async () => {
+      const notes = await api(
+        b,
+        carol.token,
+        "GET",
+        "/api/v1/notifications?types[]=follow_request",
+      );
+      assert.equal(notes[0]?.account.acct, `alice@${a.domain}`);
+    });
     // Still only requested on alice's side: nothing was accepted yet.
     const pending = await relationship(a, alice.token, remote.id);
     assert.equal(pending.following, false);
