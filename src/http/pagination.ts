@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { IdPage } from "../storage/ports.ts";
 import type { HttpEnv } from "./env.ts";
 import { setResponseHeaders } from "./middleware/response-headers.ts";
+import { requestTarget } from "./request-target.ts";
 import { idParam, limitParam } from "./schemas.ts";
 
 /** Query fields of a paged list; merge into an endpoint's schema with `.extend(pageFields(…))`. */
@@ -60,16 +61,9 @@ export function setLinkHeader(
   ids: { newestId: string | undefined; oldestId: string | undefined },
 ): void {
   if (ids.newestId === undefined || ids.oldestId === undefined) return;
-  // The request URL as the adapter built it (scheme://host/path?query), taken apart as a string:
-  // parsing it into a URL was a few percent of a timeline request.
-  const full = c.req.url;
-  const hash = full.indexOf("#");
-  const url = hash < 0 ? full : full.slice(0, hash);
-  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-  const queryStart = url.indexOf("?", pathStart);
-  const pathname = url.slice(pathStart, queryStart < 0 ? undefined : queryStart);
-  const search = new URLSearchParams(queryStart < 0 ? "" : url.slice(queryStart + 1));
-  const base = `${originOf(publicUrl)}${pathname}`;
+  const { path, query } = requestTarget(c);
+  const search = new URLSearchParams(query);
+  const base = `${originOf(publicUrl)}${path}`;
   // The list's own filters (only_media, types[]…) carry over; paging ids are replaced, and
   // anything that cannot be a filter (odd names, long values) is left behind, so a hostile
   // query cannot blow the header past what clients accept.

@@ -24,6 +24,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Clock } from "../../domain/clock.ts";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { HttpEnv } from "../env.ts";
+import { requestTarget } from "../request-target.ts";
 import { responseHeader, setResponseHeaders } from "./response-headers.ts";
 
 /** The longest time a public answer may be kept: what Mastodon announces to shared caches. */
@@ -86,9 +87,8 @@ function publicAnnouncement(c: Context<HttpEnv>): Announced | undefined {
 
 /** The page's identity: its path and query, not the host it was asked on. */
 function keyOf(c: Context<HttpEnv>): string {
-  const url = c.req.url;
-  const query = url.indexOf("?");
-  return query < 0 ? c.req.path : c.req.path + url.slice(query);
+  const { path, query } = requestTarget(c);
+  return query === "" ? path : `${path}?${query}`;
 }
 
 async function keep(
