@@ -115,7 +115,7 @@ describe("OAuth authorization code flow", () => {
 
   it("refuses the plain PKCE method and a challenge without a method, as Mastodon does", async () => {
     const challenge = "a".repeat(50);
-    for (const method of [{ code_challenge_method: "plain" }, {}]) {
+    for (const method of [{ code_challenge_method: "plain" }, {}] as Record<string, string>[]) {
       const page = await new Browser(server).get(
         authorizePath({
           client_id: app.client_id,

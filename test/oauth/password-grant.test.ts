@@ -103,11 +103,12 @@ describe("OAuth password grant", () => {
   });
 
   it("requires the client to authenticate", async () => {
-    for (const client of [
+    const clients: Record<string, string>[] = [
       { client_secret: "" },
       { client_secret: "wrong" },
       { client_id: "unknown" },
-    ]) {
+    ];
+    for (const client of clients) {
       const res = await passwordGrant("alice", PASSWORD, client);
       assert.equal(res.status, 401);
       assert.equal((await readJson<ErrorJson>(res)).error, "invalid_client");

@@ -254,7 +254,8 @@ describe("OAuth token endpoint, revocation and scopes", () => {
     it("requires the client secret (RFC 6749 §6), in the body or in HTTP Basic", async () => {
       const first = await userToken(server, app);
       // A stolen refresh token and the (public) client id are not enough, nor the token alone.
-      for (const client of [{ client_id: app.client_id }, {}]) {
+      const clients: Record<string, string>[] = [{ client_id: app.client_id }, {}];
+      for (const client of clients) {
         const res = await postToken(server, {
           grant_type: "refresh_token",
           refresh_token: first.refresh_token,
