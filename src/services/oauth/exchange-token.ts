@@ -58,9 +58,8 @@ export async function exchangeToken(
 }
 
 /**
- * A confidential client proves itself with its secret. Without a secret the client is treated
- * as public: it only names itself, and something else must prove the request (the PKCE
- * verifier, or the refresh token itself).
+ * For the code exchange: a client proves itself with its secret. Without a secret the client
+ * only names itself, and the PKCE verifier must prove the request.
  */
 async function identifyClient(
   ctx: ServiceContext,
