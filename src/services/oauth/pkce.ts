@@ -15,7 +15,8 @@ export function isPkceValue(value: string): boolean {
 
 /**
  * S256, or null for anything else. A missing method is refused too rather than read as RFC
- * 7636's `plain` default: Doorkeeper, with Mastodon's S256-only setting, does the same.
+ * 7636's `plain` default: Doorkeeper (Mastodon's OAuth library) refuses a challenge whose method
+ * is missing or not among the configured ones, and Mastodon publishes S256 as its only one.
  */
 export function parseChallengeMethod(value: string | undefined): CodeChallengeMethod | null {
   return value === "S256" ? value : null;
