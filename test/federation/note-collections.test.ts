@@ -7,36 +7,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { call, post } from "../statuses/helpers.ts";
 import { apDocument, apGet, type Json } from "./helpers.ts";
 import { rememberPeerAccount, signedGet, storeFollow } from "./signed-get.ts";
 
 const pathOf = (uri: string) => new URL(uri).pathname;
 
-/**
- * A client API call that must succeed. (Not the status tests' `call`: the collections are what
- * is checked here, and it validates against a Mastodon description kept outside the project.)
- */
-async function api(
-  server: TestServer,
-  user: TestUser,
-  method: string,
-  path: string,
-  json?: Record<string, unknown>,
-): Promise<Json> {
-  const res = await server.request(path, {
-    method,
-    token: user.token,
-    ...(json
-      ? { headers: { "content-type": "application/json" }, body: JSON.stringify(json) }
-      : {}),
-  });
-  const body: Json = await res.json();
-  assert.equal(res.status, 200, `${method} ${path}: ${JSON.stringify(body)}`);
-  return body;
-}
-
-const post = (server: TestServer, user: TestUser, params: Record<string, unknown>) =>
-  api(server, user, "POST", "/api/v1/statuses", params);
 const list = (value: unknown): unknown[] => (value === undefined ? [] : [value].flat());
 
 describe("replies, likes and shares of a Note", () => {
@@ -119,9 +95,9 @@ describe("replies, likes and shares of a Note", () => {
     });
 
     it("counts favourites and boosts in likes and shares, in the Note and at their ids", async () => {
-      await api(server, bob, "POST", `/api/v1/statuses/${parent.id}/favourite`);
-      await api(server, carol, "POST", `/api/v1/statuses/${parent.id}/favourite`);
-      await api(server, carol, "POST", `/api/v1/statuses/${parent.id}/reblog`);
+      await call(server, "POST", `/api/v1/statuses/${parent.id}/favourite`, { token: bob.token });
+      await call(server, "POST", `/api/v1/statuses/${parent.id}/favourite`, { token: carol.token });
+      await call(server, "POST", `/api/v1/statuses/${parent.id}/reblog`, { token: carol.token });
 
       const note = await apDocument(server, pathOf(parent.uri));
       assert.equal(note.likes.totalItems, 2);
@@ -133,7 +109,7 @@ describe("replies, likes and shares of a Note", () => {
       assert.equal(shares.id, `${parent.uri}/shares`);
       assert.equal(shares.totalItems, 1);
 
-      await api(server, bob, "POST", `/api/v1/statuses/${parent.id}/unfavourite`);
+      await call(server, "POST", `/api/v1/statuses/${parent.id}/unfavourite`, { token: bob.token });
       assert.equal((await apDocument(server, `${pathOf(parent.uri)}/likes`)).totalItems, 1);
     });
 
@@ -175,7 +151,7 @@ describe("replies, likes and shares of a Note", () => {
 
   it("answers 410 for the collections of a deleted public post", async () => {
     const doomed = await post(server, alice, { status: "Soon gone" });
-    await api(server, alice, "DELETE", `/api/v1/statuses/${doomed.id}`);
+    await call(server, "DELETE", `/api/v1/statuses/${doomed.id}`, { token: alice.token });
     for (const name of ["replies", "likes", "shares"]) {
       const res = await apGet(server, `${pathOf(doomed.uri)}/${name}`);
       assert.equal(res.status, 410, name);
@@ -207,7 +183,9 @@ describe("replies, likes and shares of a Note", () => {
 
   it("does not list a boost as a post with collections", async () => {
     const original = await post(server, bob, { status: "Boost me" });
-    const boost = await api(server, alice, "POST", `/api/v1/statuses/${original.id}/reblog`);
+    const boost = await call(server, "POST", `/api/v1/statuses/${original.id}/reblog`, {
+      token: alice.token,
+    });
     const boostPath = `/users/alice/statuses/${boost.id}`;
     assert.equal((await apGet(server, `${boostPath}/replies`)).status, 404);
   });
