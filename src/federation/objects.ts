@@ -89,7 +89,8 @@ export function registerObjects(federation: Federation<ServiceContext>): void {
 const STATUS_ROUTE = /^\/users\/([^/]+)\/statuses\/([0-9]{1,20})(?:\/(replies|likes|shares))?$/;
 
 /**
- * The 410 a deleted public or unlisted status (and each of its Note's collections) answers with, or null for any other request.
+ * The 410 a deleted public or unlisted status (and each of its Note's collections) answers
+ * with, or null for any other request.
  * Fedify calls its not-found hook for this path only after it has checked that the request
  * asks for ActivityPub JSON, so a browser still gets the web page's own answer.
  */

@@ -38,7 +38,7 @@ function aliasesOf(jrd: Jrd, actorUrl: string, subject: string): string[] {
   return [...new Set([actorUrl, ...profiles, ...given])].filter((alias) => alias !== subject);
 }
 
-/** The response with its subject made canonical, or the same response when it is not a local actor's. */
+/** The response with its subject made canonical; the same response when not a local actor's. */
 export async function canonicalWebFingerSubject(
   request: Request,
   response: Response,
