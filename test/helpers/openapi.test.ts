@@ -136,6 +136,13 @@ describe("assertMatchesSchema", () => {
     );
   });
 
+  it("names where the failing keyword is written, even in a schema shared by attributes", () => {
+    assert.throws(() => assertMatchesSchema({ ...account(), statuses_count: "42" }, "Account"), {
+      message:
+        /\$\.statuses_count: must be integer.*\[entities\/Account#\/properties\/statuses_count\/type\]/,
+    });
+  });
+
   it("lists every error, not just the first", () => {
     assert.throws(
       () =>

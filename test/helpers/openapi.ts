@@ -59,9 +59,12 @@ function load(): State {
   ajv.addFormat("iso-639-1", /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/);
   const locations = new WeakMap<object, string>();
   for (const [name, schema] of Object.entries(entities)) {
-    // Registered under its name, so `{ $ref: "Account" }` resolves from any entity.
-    ajv.addSchema({ ...schema, $id: `${ENTITY_BASE_URI}${name}` });
-    indexLocations(schema, `entities/${name}#`, locations);
+    // Registered under its name, so `{ $ref: "Account" }` resolves from any entity. A deep
+    // copy, as entities share small schemas (`string`, …): each failing keyword then has one
+    // place to report.
+    const registered = { ...unshared(schema), $id: `${ENTITY_BASE_URI}${name}` };
+    ajv.addSchema(registered);
+    indexLocations(registered, `entities/${name}#`, locations);
   }
   const templates = operations.map((operation) => {
     const parts = splitPath(operation.template);
@@ -71,14 +74,13 @@ function load(): State {
       paramNames: parts.map((p) => (isParamSegment(p) ? p.slice(1, -1) : null)),
     };
   });
-  for (const { operation } of templates) {
-    for (const [status, body] of Object.entries(operation.responses)) {
-      if (body !== EMPTY)
-        indexLocations(body, `operations ${label(operation)} ${status}#`, locations);
-    }
-  }
   state = { ajv, templates, validators: new Map(), locations };
   return state;
+}
+
+/** A deep copy in which no object appears twice (structuredClone would keep shared ones shared). */
+function unshared(schema: Schema): Schema {
+  return JSON.parse(JSON.stringify(schema)) as Schema;
 }
 
 function indexLocations(node: unknown, pointer: string, out: WeakMap<object, string>): void {
@@ -101,13 +103,18 @@ function label(operation: OperationRow): string {
   return `${operation.method.toUpperCase()} ${operation.template}`;
 }
 
-/** The compiled validator of a schema; `$ref`s resolve against the registered entities. */
-function getValidator(schema: Schema): ValidateFunction {
+/** The compiled validator of a response schema of `operation`; `$ref`s resolve to the entities. */
+function getValidator(schema: Schema, operation: OperationRow, status: number): ValidateFunction {
   const s = load();
   let validate = s.validators.get(schema);
   if (!validate) {
     // A response schema may be a bare `{ $ref: "Account" }`: give it the entities' base.
-    validate = s.ajv.compile({ $id: `${ENTITY_BASE_URI}response-${s.validators.size}`, ...schema });
+    const compiled = {
+      ...unshared(schema),
+      $id: `${ENTITY_BASE_URI}response-${s.validators.size}`,
+    };
+    indexLocations(compiled, `operations ${label(operation)} ${status}#`, s.locations);
+    validate = s.ajv.compile(compiled);
     s.validators.set(schema, validate);
   }
   return validate;
@@ -339,7 +346,7 @@ export function assertMatchesResponse(
     const richer = operation.errorResponses?.[status];
     if (richer !== undefined) {
       validateOrThrow(
-        getValidator(richer),
+        getValidator(richer, operation, status),
         body,
         `the ${status} response schema of ${name} (${describeSchema(richer)})`,
         assertMatchesResponse,
@@ -371,7 +378,7 @@ export function assertMatchesResponse(
     );
   }
   validateOrThrow(
-    getValidator(response),
+    getValidator(response, operation, status),
     body,
     `the ${status} response schema of ${name} (${describeSchema(response)})`,
     assertMatchesResponse,

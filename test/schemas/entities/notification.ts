@@ -57,7 +57,8 @@ export const NotificationGroup = object(
     group_key: string,
     notifications_count: integer,
     type: oneOf(...types),
-    most_recent_notification_id: integer,
+    // The documentation's attribute table says String (its examples show a number); Wren sends a string.
+    most_recent_notification_id: string,
     sample_account_ids: arrayOf(string),
   },
   {
