@@ -259,6 +259,17 @@ const rows: Row[] = [
   ["delete", "/api/v2/filters/keywords/{id}", "deleteFiltersKeywordsByIdV2", { 200: EMPTY }],
   ["get", "/api/v2/search", "getSearchV2", { 200: one("Search") }],
 
+  ["get", "/api/v1/featured_tags", "getFeaturedTags", { 200: many("FeaturedTag") }],
+  ["post", "/api/v1/featured_tags", "createFeaturedTag", { 200: one("FeaturedTag") }],
+  ["delete", "/api/v1/featured_tags/{id}", "deleteFeaturedTag", { 200: EMPTY }],
+  [
+    "get",
+    "/api/v1/accounts/{id}/featured_tags",
+    "getAccountFeaturedTags",
+    { 200: many("FeaturedTag") },
+  ],
+  ["post", "/api/v1/reports", "createReport", { 200: one("Report") }],
+
   // Notifications
   ["get", "/api/v1/notifications", "getNotifications", { 200: many("Notification") }],
   ["get", "/api/v1/notifications/unread_count", "getNotificationsUnreadCount", { 200: count }],
@@ -302,6 +313,7 @@ const rows: Row[] = [
   ["get", "/api/v2/instance", "getInstanceV2", { 200: one("Instance") }],
   ["get", "/api/v1/instance/peers", "getInstancePeers", { 200: strings }],
   ["get", "/api/v1/instance/rules", "getInstanceRules", { 200: many("Rule") }],
+  ["get", "/api/v1/preferences", "getPreferences", { 200: EMPTY }],
   ["get", "/api/v1/custom_emojis", "getCustomEmojis", { 200: many("CustomEmoji") }],
   ["get", "/api/v1/announcements", "getAnnouncements", { 200: many("Announcement") }],
   ["post", "/api/v1/announcements/{id}/dismiss", "postAnnouncementDismiss", { 200: EMPTY }],

@@ -20,6 +20,7 @@ import { Context } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { CustomEmoji } from "./custom-emoji.ts";
 import { ErrorEntity, ValidationError } from "./error.ts";
+import { FeaturedTag } from "./featured-tag.ts";
 import { Filter, FilterKeyword, FilterResult, FilterStatus } from "./filter.ts";
 import { Instance } from "./instance.ts";
 import { List } from "./list.ts";
@@ -29,6 +30,7 @@ import { GroupedNotificationsResults, Notification, NotificationGroup } from "./
 import { Poll } from "./poll.ts";
 import { PreviewCard } from "./preview-card.ts";
 import { FamiliarFollowers, Relationship } from "./relationship.ts";
+import { Report } from "./report.ts";
 import { Rule } from "./rule.ts";
 import { Search } from "./search.ts";
 import {
@@ -57,6 +59,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   CustomEmoji,
   Error: ErrorEntity,
   FamiliarFollowers,
+  FeaturedTag,
   Field,
   Filter,
   FilterKeyword,
@@ -77,6 +80,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   QuoteApproval,
   Reaction,
   Relationship,
+  Report,
   Role,
   Rule,
   Search,
