@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { EMPTY, operations } from "../schemas/operations.ts";
 import {
   assertMatchesResponse,
   assertMatchesSchema,
@@ -167,6 +168,32 @@ describe("assertMatchesSchema", () => {
       name: "AssertionError",
       message: /No schema named "V1_Instance".*V1Instance/,
     });
+  });
+});
+
+describe("the schemas themselves", () => {
+  /** A schema error (bad keyword, `$ref` to no entity) throws something else than a mismatch. */
+  function onlyMismatch(check: () => void): void {
+    try {
+      check();
+    } catch (error) {
+      assert.equal((error as Error).name, "AssertionError", String(error));
+    }
+  }
+
+  it("every entity compiles and every $ref in it names an entity", () => {
+    for (const name of schemaNames()) onlyMismatch(() => assertMatchesSchema({}, name));
+  });
+
+  it("every operation's response schemas compile and are found by their own path", () => {
+    for (const op of operations) {
+      const path = op.template.replace(/\{[^}]+\}/g, "1");
+      assert.equal(findOperation(op.method, path)?.template, op.template, `${op.method} ${path}`);
+      for (const [status, body] of Object.entries(op.responses)) {
+        if (body === EMPTY) continue;
+        onlyMismatch(() => assertMatchesResponse(op.method, path, Number(status), {}));
+      }
+    }
   });
 });
 
