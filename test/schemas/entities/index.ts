@@ -1,0 +1,97 @@
+/**
+ * Every entity schema by the name tests use (`assertMatchesSchema(body, "Account")`) and
+ * entities refer to each other by (`entity("Account")`). Names follow Mastodon's entity
+ * documentation; where it has no name for a flavour, the name Mastodon's OpenAPI
+ * description gives it (CredentialAccount, V1Instance, …) so existing tests keep theirs.
+ */
+import type { Schema } from "../json-schema.ts";
+import {
+  Account,
+  AccountRole,
+  CredentialAccount,
+  Field,
+  MutedAccount,
+  PartialAccountWithAvatar,
+  Role,
+} from "./account.ts";
+import { Announcement, Reaction } from "./announcement.ts";
+import { Application, CredentialApplication } from "./application.ts";
+import { Context } from "./context.ts";
+import { Conversation } from "./conversation.ts";
+import { CustomEmoji } from "./custom-emoji.ts";
+import { ErrorEntity, ValidationError } from "./error.ts";
+import { FeaturedTag } from "./featured-tag.ts";
+import { Filter, FilterKeyword, FilterResult, FilterStatus } from "./filter.ts";
+import { Instance } from "./instance.ts";
+import { List } from "./list.ts";
+import { Marker } from "./marker.ts";
+import { MediaAttachment } from "./media-attachment.ts";
+import { GroupedNotificationsResults, Notification, NotificationGroup } from "./notification.ts";
+import { Poll } from "./poll.ts";
+import { PreviewCard } from "./preview-card.ts";
+import { FamiliarFollowers, Relationship } from "./relationship.ts";
+import { Report } from "./report.ts";
+import { Rule } from "./rule.ts";
+import { Search } from "./search.ts";
+import {
+  Quote,
+  QuoteApproval,
+  ShallowQuote,
+  Status,
+  StatusEdit,
+  StatusMention,
+  StatusSource,
+  StatusTag,
+} from "./status.ts";
+import { Tag } from "./tag.ts";
+import { Token } from "./token.ts";
+import { V1Instance } from "./v1-instance.ts";
+
+export const entities: Readonly<Record<string, Schema>> = {
+  Account,
+  AccountRole,
+  Announcement,
+  Application,
+  Context,
+  Conversation,
+  CredentialAccount,
+  CredentialApplication,
+  CustomEmoji,
+  Error: ErrorEntity,
+  FamiliarFollowers,
+  FeaturedTag,
+  Field,
+  Filter,
+  FilterKeyword,
+  FilterResult,
+  FilterStatus,
+  GroupedNotificationsResults,
+  Instance,
+  List,
+  Marker,
+  MediaAttachment,
+  MutedAccount,
+  Notification,
+  NotificationGroup,
+  PartialAccountWithAvatar,
+  Poll,
+  PreviewCard,
+  Quote,
+  QuoteApproval,
+  Reaction,
+  Relationship,
+  Report,
+  Role,
+  Rule,
+  Search,
+  ShallowQuote,
+  Status,
+  StatusEdit,
+  StatusMention,
+  StatusSource,
+  StatusTag,
+  Tag,
+  Token,
+  V1Instance,
+  ValidationError,
+};

@@ -1,0 +1,350 @@
+/**
+ * Which entity each Mastodon API operation answers, per success status, written from the
+ * method pages of Mastodon's documentation (content/en/methods/*.md). Tests validate a
+ * response with `assertMatchesResponse(method, path, status, body)`, which finds the row
+ * here. Error statuses are not listed: every 4xx/5xx body is an Error entity (see
+ * `errorResponses` for the few with a richer body).
+ *
+ * A status mapped to `EMPTY` is documented with an empty object or no JSON body: a test must
+ * check such a body itself. Operations Wren does not serve and whose entities it never
+ * produces are left out; add a row (and the entity under entities/) when Wren grows one.
+ */
+import { arrayOf, entity, integer, object, type Schema, string, uri } from "./json-schema.ts";
+
+/** Documented without a JSON body worth a schema (e.g. `{}` on success). */
+export const EMPTY: unique symbol = Symbol("documented without a JSON body");
+
+export type ResponseBody = Schema | typeof EMPTY;
+
+export interface OperationRow {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  /** Path template with `{param}` segments, as Mastodon's documentation writes it. */
+  template: string;
+  /** A stable name for the operation, as Mastodon's OpenAPI description names it. */
+  operationId: string;
+  /** Success status → body. */
+  responses: Readonly<Record<number, ResponseBody>>;
+  /** Error status → body, only where it is richer than an Error entity. */
+  errorResponses?: Readonly<Record<number, Schema>>;
+}
+
+const one = entity;
+const many = (name: string): Schema => arrayOf(entity(name));
+const strings = arrayOf(string);
+/** GET/POST /api/v1/markers: the markers by timeline name. */
+const markers: Schema = {
+  type: "object",
+  propertyNames: { enum: ["home", "notifications"] },
+  additionalProperties: entity("Marker"),
+};
+/** The unread_count answers. */
+const count = object({ count: integer });
+/** RFC 8414 authorization server metadata (GET /.well-known/oauth-authorization-server). */
+const oauthServerMetadata = object(
+  {
+    issuer: uri,
+    authorization_endpoint: uri,
+    token_endpoint: uri,
+    revocation_endpoint: uri,
+    scopes_supported: strings,
+    response_types_supported: strings,
+    grant_types_supported: strings,
+    token_endpoint_auth_methods_supported: strings,
+  },
+  {
+    service_documentation: uri,
+    userinfo_endpoint: uri,
+    app_registration_endpoint: uri,
+    code_challenge_methods_supported: strings,
+    response_modes_supported: strings,
+  },
+);
+
+type Row = [OperationRow["method"], string, string, OperationRow["responses"]];
+
+// [method, template, operationId, success status → body]
+const rows: Row[] = [
+  [
+    "get",
+    "/.well-known/oauth-authorization-server",
+    "getWellKnownOauthAuthorizationServer",
+    { 200: oauthServerMetadata },
+  ],
+  ["get", "/oauth/authorize", "getOauthAuthorize", { 200: EMPTY }],
+  ["post", "/oauth/token", "postOauthToken", { 200: one("Token") }],
+  ["post", "/oauth/revoke", "postOauthRevoke", { 200: EMPTY }],
+  ["get", "/oauth/userinfo", "getOauthUserinfo", { 200: EMPTY }],
+  ["post", "/api/v1/apps", "createApp", { 200: one("CredentialApplication") }],
+  [
+    "get",
+    "/api/v1/apps/verify_credentials",
+    "getAppsVerifyCredentials",
+    { 200: one("Application") },
+  ],
+
+  // Accounts
+  ["post", "/api/v1/accounts", "createAccount", { 200: one("Token") }],
+  ["get", "/api/v1/accounts", "getAccounts", { 200: many("Account") }],
+  [
+    "get",
+    "/api/v1/accounts/verify_credentials",
+    "getAccountsVerifyCredentials",
+    { 200: one("CredentialAccount") },
+  ],
+  [
+    "patch",
+    "/api/v1/accounts/update_credentials",
+    "patchAccountsUpdateCredentials",
+    { 200: one("CredentialAccount") },
+  ],
+  ["delete", "/api/v1/profile/avatar", "deleteAvatar", { 200: one("CredentialAccount") }],
+  ["delete", "/api/v1/profile/header", "deleteProfileHeader", { 200: one("CredentialAccount") }],
+  ["get", "/api/v1/accounts/{id}", "getAccount", { 200: one("Account") }],
+  ["get", "/api/v1/accounts/{id}/statuses", "getAccountStatuses", { 200: many("Status") }],
+  ["get", "/api/v1/accounts/{id}/followers", "getAccountFollowers", { 200: many("Account") }],
+  ["get", "/api/v1/accounts/{id}/following", "getAccountFollowing", { 200: many("Account") }],
+  ["get", "/api/v1/accounts/{id}/lists", "getAccountLists", { 200: many("List") }],
+  ["get", "/api/v1/accounts/{id}/endorsements", "getAccountEndorsements", { 200: many("Account") }],
+  ["post", "/api/v1/accounts/{id}/follow", "postAccountFollow", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/unfollow", "postAccountUnfollow", { 200: one("Relationship") }],
+  [
+    "post",
+    "/api/v1/accounts/{id}/remove_from_followers",
+    "postAccountRemoveFromFollowers",
+    { 200: one("Relationship") },
+  ],
+  ["post", "/api/v1/accounts/{id}/block", "postAccountBlock", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/unblock", "postAccountUnblock", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/mute", "postAccountMute", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/unmute", "postAccountUnmute", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/pin", "postAccountPin", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/unpin", "postAccountUnpin", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/endorse", "postAccountEndorse", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/unendorse", "postAccountUnendorse", { 200: one("Relationship") }],
+  ["post", "/api/v1/accounts/{id}/note", "postAccountNote", { 200: one("Relationship") }],
+  [
+    "get",
+    "/api/v1/accounts/relationships",
+    "getAccountRelationships",
+    { 200: many("Relationship") },
+  ],
+  [
+    "get",
+    "/api/v1/accounts/familiar_followers",
+    "getAccountsFamiliarFollowers",
+    { 200: many("FamiliarFollowers") },
+  ],
+  ["get", "/api/v1/accounts/search", "getAccountSearch", { 200: many("Account") }],
+  ["get", "/api/v1/accounts/lookup", "getAccountLookup", { 200: one("Account") }],
+  ["get", "/api/v1/blocks", "getBlocks", { 200: many("Account") }],
+  ["get", "/api/v1/mutes", "getMutes", { 200: many("MutedAccount") }],
+  ["get", "/api/v1/domain_blocks", "getDomainBlocks", { 200: strings }],
+  ["post", "/api/v1/domain_blocks", "createDomainBlock", { 200: EMPTY }],
+  ["delete", "/api/v1/domain_blocks", "deleteDomainBlocks", { 200: EMPTY }],
+  ["get", "/api/v1/endorsements", "getEndorsements", { 200: many("Account") }],
+  ["get", "/api/v1/follow_requests", "getFollowRequests", { 200: many("Account") }],
+  [
+    "post",
+    "/api/v1/follow_requests/{account_id}/authorize",
+    "postFollowRequestAuthorize",
+    { 200: one("Relationship") },
+  ],
+  [
+    "post",
+    "/api/v1/follow_requests/{account_id}/reject",
+    "postFollowRequestReject",
+    { 200: one("Relationship") },
+  ],
+  ["get", "/api/v1/directory", "getDirectory", { 200: many("Account") }],
+  ["get", "/api/v1/suggestions", "getSuggestions", { 200: many("Account") }],
+
+  // Statuses
+  ["post", "/api/v1/statuses", "createStatus", { 200: one("Status") }],
+  ["get", "/api/v1/statuses", "getStatuses", { 200: many("Status") }],
+  ["get", "/api/v1/statuses/{id}", "getStatus", { 200: one("Status") }],
+  ["put", "/api/v1/statuses/{id}", "updateStatus", { 200: one("Status") }],
+  ["delete", "/api/v1/statuses/{id}", "deleteStatus", { 200: one("Status") }],
+  ["get", "/api/v1/statuses/{id}/context", "getStatusContext", { 200: one("Context") }],
+  ["get", "/api/v1/statuses/{id}/history", "getStatusHistory", { 200: many("StatusEdit") }],
+  ["get", "/api/v1/statuses/{id}/source", "getStatusSource", { 200: one("StatusSource") }],
+  ["get", "/api/v1/statuses/{id}/reblogged_by", "getStatusRebloggedBy", { 200: many("Account") }],
+  ["get", "/api/v1/statuses/{id}/favourited_by", "getStatusFavouritedBy", { 200: many("Account") }],
+  ["get", "/api/v1/statuses/{id}/quotes", "getStatusQuotes", { 200: many("Status") }],
+  ["post", "/api/v1/statuses/{id}/favourite", "postStatusFavourite", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/unfavourite", "postStatusUnfavourite", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/reblog", "postStatusReblog", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/unreblog", "postStatusUnreblog", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/bookmark", "postStatusBookmark", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/unbookmark", "postStatusUnbookmark", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/mute", "postStatusMute", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/unmute", "postStatusUnmute", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/pin", "postStatusPin", { 200: one("Status") }],
+  ["post", "/api/v1/statuses/{id}/unpin", "postStatusUnpin", { 200: one("Status") }],
+  [
+    "put",
+    "/api/v1/statuses/{id}/interaction_policy",
+    "updateStatusInteractionPolicy",
+    { 200: one("Status") },
+  ],
+  ["post", "/api/v1/media", "createMedia", { 200: one("MediaAttachment") }],
+  [
+    "post",
+    "/api/v2/media",
+    "createMediaV2",
+    { 200: one("MediaAttachment"), 202: one("MediaAttachment") },
+  ],
+  ["get", "/api/v1/media/{id}", "getMedia", { 200: one("MediaAttachment"), 206: EMPTY }],
+  ["put", "/api/v1/media/{id}", "updateMedia", { 200: one("MediaAttachment") }],
+  ["delete", "/api/v1/media/{id}", "deleteMedia", { 200: EMPTY }],
+  ["get", "/api/v1/polls/{id}", "getPoll", { 200: one("Poll") }],
+  ["post", "/api/v1/polls/{id}/votes", "postPollVotes", { 200: one("Poll") }],
+
+  // Timelines and what a user keeps
+  ["get", "/api/v1/timelines/public", "getTimelinePublic", { 200: many("Status") }],
+  ["get", "/api/v1/timelines/tag/{hashtag}", "getTimelinesTagByHashtag", { 200: many("Status") }],
+  ["get", "/api/v1/timelines/home", "getTimelineHome", { 200: many("Status"), 206: EMPTY }],
+  ["get", "/api/v1/timelines/list/{list_id}", "getTimelinesListByListId", { 200: many("Status") }],
+  ["get", "/api/v1/timelines/direct", "getTimelineDirect", { 200: many("Status") }],
+  ["get", "/api/v1/timelines/link", "getTimelineLink", { 200: many("Status") }],
+  ["get", "/api/v1/conversations", "getConversations", { 200: many("Conversation") }],
+  ["delete", "/api/v1/conversations/{id}", "deleteConversation", { 200: EMPTY }],
+  ["post", "/api/v1/conversations/{id}/read", "postConversationRead", { 200: one("Conversation") }],
+  ["get", "/api/v1/lists", "getLists", { 200: many("List") }],
+  ["post", "/api/v1/lists", "createList", { 200: one("List") }],
+  ["get", "/api/v1/lists/{id}", "getList", { 200: one("List") }],
+  ["put", "/api/v1/lists/{id}", "updateList", { 200: one("List") }],
+  ["delete", "/api/v1/lists/{id}", "deleteList", { 200: EMPTY }],
+  ["get", "/api/v1/lists/{id}/accounts", "getListAccounts", { 200: many("Account") }],
+  ["post", "/api/v1/lists/{id}/accounts", "postListAccounts", { 200: EMPTY }],
+  ["delete", "/api/v1/lists/{id}/accounts", "deleteListAccounts", { 200: EMPTY }],
+  ["get", "/api/v1/markers", "getMarkers", { 200: markers }],
+  ["post", "/api/v1/markers", "createMarker", { 200: markers }],
+  ["get", "/api/v1/bookmarks", "getBookmarks", { 200: many("Status") }],
+  ["get", "/api/v1/favourites", "getFavourites", { 200: many("Status") }],
+  ["get", "/api/v1/followed_tags", "getFollowedTags", { 200: many("Tag") }],
+  ["get", "/api/v1/tags/{name}", "getTagsByName", { 200: one("Tag") }],
+  ["post", "/api/v1/tags/{name}/follow", "postTagFollow", { 200: one("Tag") }],
+  ["post", "/api/v1/tags/{name}/unfollow", "postTagUnfollow", { 200: one("Tag") }],
+  ["post", "/api/v1/tags/{id}/feature", "postTagFeature", { 200: one("Tag") }],
+  ["post", "/api/v1/tags/{id}/unfeature", "postTagUnfeature", { 200: one("Tag") }],
+  ["get", "/api/v2/filters", "getFiltersV2", { 200: many("Filter") }],
+  ["post", "/api/v2/filters", "createFilterV2", { 200: one("Filter") }],
+  ["get", "/api/v2/filters/{id}", "getFilterV2", { 200: one("Filter") }],
+  ["put", "/api/v2/filters/{id}", "updateFilterV2", { 200: one("Filter") }],
+  ["delete", "/api/v2/filters/{id}", "deleteFilterV2", { 200: EMPTY }],
+  [
+    "get",
+    "/api/v2/filters/{filter_id}/keywords",
+    "getFilterKeywordsV2",
+    { 200: many("FilterKeyword") },
+  ],
+  [
+    "post",
+    "/api/v2/filters/{filter_id}/keywords",
+    "postFilterKeywordsV2",
+    { 200: one("FilterKeyword") },
+  ],
+  [
+    "get",
+    "/api/v2/filters/keywords/{id}",
+    "getFiltersKeywordsByIdV2",
+    { 200: one("FilterKeyword") },
+  ],
+  [
+    "put",
+    "/api/v2/filters/keywords/{id}",
+    "updateFiltersKeywordsByIdV2",
+    { 200: one("FilterKeyword") },
+  ],
+  ["delete", "/api/v2/filters/keywords/{id}", "deleteFiltersKeywordsByIdV2", { 200: EMPTY }],
+  ["get", "/api/v2/search", "getSearchV2", { 200: one("Search") }],
+
+  ["get", "/api/v1/featured_tags", "getFeaturedTags", { 200: many("FeaturedTag") }],
+  ["post", "/api/v1/featured_tags", "createFeaturedTag", { 200: one("FeaturedTag") }],
+  ["delete", "/api/v1/featured_tags/{id}", "deleteFeaturedTag", { 200: EMPTY }],
+  [
+    "get",
+    "/api/v1/accounts/{id}/featured_tags",
+    "getAccountFeaturedTags",
+    { 200: many("FeaturedTag") },
+  ],
+  ["post", "/api/v1/reports", "createReport", { 200: one("Report") }],
+
+  // Notifications
+  ["get", "/api/v1/notifications", "getNotifications", { 200: many("Notification") }],
+  ["get", "/api/v1/notifications/unread_count", "getNotificationsUnreadCount", { 200: count }],
+  ["post", "/api/v1/notifications/clear", "createNotificationClear", { 200: EMPTY }],
+  [
+    "get",
+    "/api/v1/notifications/requests",
+    "getNotificationRequests",
+    { 200: arrayOf({ type: "object" }) },
+  ],
+  ["get", "/api/v1/notifications/{id}", "getNotification", { 200: one("Notification") }],
+  ["post", "/api/v1/notifications/{id}/dismiss", "postNotificationDismiss", { 200: EMPTY }],
+  [
+    "get",
+    "/api/v2/notifications",
+    "getNotificationsV2",
+    { 200: one("GroupedNotificationsResults") },
+  ],
+  ["get", "/api/v2/notifications/unread_count", "getNotificationsUnreadCountV2", { 200: count }],
+  [
+    "get",
+    "/api/v2/notifications/{group_key}",
+    "getNotificationsByGroupKeyV2",
+    { 200: one("GroupedNotificationsResults") },
+  ],
+  [
+    "get",
+    "/api/v2/notifications/{group_key}/accounts",
+    "getNotificationAccountsV2",
+    { 200: many("Account") },
+  ],
+  [
+    "post",
+    "/api/v2/notifications/{group_key}/dismiss",
+    "postNotificationDismissV2",
+    { 200: EMPTY },
+  ],
+
+  // The server
+  ["get", "/api/v1/instance", "getInstance", { 200: one("V1Instance") }],
+  ["get", "/api/v2/instance", "getInstanceV2", { 200: one("Instance") }],
+  ["get", "/api/v1/instance/peers", "getInstancePeers", { 200: strings }],
+  ["get", "/api/v1/instance/rules", "getInstanceRules", { 200: many("Rule") }],
+  ["get", "/api/v1/preferences", "getPreferences", { 200: EMPTY }],
+  ["get", "/api/v1/custom_emojis", "getCustomEmojis", { 200: many("CustomEmoji") }],
+  ["get", "/api/v1/announcements", "getAnnouncements", { 200: many("Announcement") }],
+  ["post", "/api/v1/announcements/{id}/dismiss", "postAnnouncementDismiss", { 200: EMPTY }],
+  [
+    "put",
+    "/api/v1/announcements/{id}/reactions/{name}",
+    "updateAnnouncementReaction",
+    { 200: EMPTY },
+  ],
+  [
+    "delete",
+    "/api/v1/announcements/{id}/reactions/{name}",
+    "deleteAnnouncementReaction",
+    { 200: EMPTY },
+  ],
+];
+
+/** A refused sign-up names what is wrong with each attribute. */
+const richerErrors: Record<string, Record<number, Schema>> = {
+  "post /api/v1/accounts": { 422: entity("ValidationError") },
+};
+
+export const operations: readonly OperationRow[] = rows.map(
+  ([method, template, operationId, responses]) => {
+    const errorResponses = richerErrors[`${method} ${template}`];
+    return {
+      method,
+      template,
+      operationId,
+      responses,
+      ...(errorResponses ? { errorResponses } : {}),
+    };
+  },
+);
