@@ -49,6 +49,10 @@ export function benchEnv(dataDir: string, port: number): Record<string, string> 
     WREN_LOG_LEVEL: "error",
     // The load comes from one address and one token: the limits would measure themselves.
     WREN_RATE_LIMIT_REQUESTS: "1000000000",
+    WREN_STATUS_RATE_LIMIT_REQUESTS: "1000000000",
+    WREN_MEDIA_RATE_LIMIT_REQUESTS: "1000000000",
+    WREN_INBOX_RATE_LIMIT_REQUESTS: "1000000000",
+    WREN_INBOX_SENDER_RATE_LIMIT_REQUESTS: "1000000000",
     WREN_MAX_STATUS_CHARACTERS: "5000",
   };
 }

@@ -5,7 +5,7 @@
 // request is Mastodon's JSON 429.
 
 import type { Context, MiddlewareHandler } from "hono";
-import type { HttpDeps, HttpEnv } from "../env.ts";
+import type { HttpDeps, HttpEnv, RateLimitSetting } from "../env.ts";
 import { byAddress, rateLimit } from "../middleware/rate-limit.ts";
 import { type Params, readParams } from "../params.ts";
 import { errorPage } from "./authorize-pages.ts";
@@ -39,18 +39,23 @@ function refuseSignIn(c: Context<HttpEnv>): Response {
   );
 }
 
+/** A login limit's setting, with the memory cap every in-memory limit gets. */
+function limitOf(deps: HttpDeps, setting: RateLimitSetting) {
+  return { ...setting, maxKeys: deps.limits.maxTrackedKeys };
+}
+
 /** For POST /oauth/authorize: the per-address limit, then the per-login one. */
 export function signInThrottles(
   deps: HttpDeps,
 ): [MiddlewareHandler<HttpEnv>, MiddlewareHandler<HttpEnv>] {
   const { clock, settings } = deps.ctx;
   const perAddress = rateLimit(
-    { ...deps.limits.loginRateLimit, key: byAddress, refuse: refuseSignIn },
+    { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress, refuse: refuseSignIn },
     clock,
   );
   const perLogin = rateLimit(
     {
-      ...deps.limits.loginAccountRateLimit,
+      ...limitOf(deps, deps.limits.loginAccountRateLimit),
       key: async (c) => {
         const params = await paramsOrNull(c);
         // Denying signs nobody in, so it guesses nothing.
@@ -67,5 +72,8 @@ export function signInThrottles(
 
 /** For POST /oauth/token: per address, answered in JSON. */
 export function tokenThrottle(deps: HttpDeps): MiddlewareHandler<HttpEnv> {
-  return rateLimit({ ...deps.limits.loginRateLimit, key: byAddress }, deps.ctx.clock);
+  return rateLimit(
+    { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress },
+    deps.ctx.clock,
+  );
 }
