@@ -25,8 +25,12 @@ interface Spent {
   resetAt: string;
 }
 
-/** Compare-and-set retries before giving up under extreme contention on one account. */
-const MAX_ATTEMPTS = 50;
+/**
+ * Compare-and-set attempts before giving up. Every round lets one contender through, so this
+ * bounds how many concurrent spends of one account all succeed; past it the spend is refused
+ * (the caller is, literally, sending too many requests).
+ */
+const MAX_ATTEMPTS = 200;
 
 function keyOf(rule: BudgetRule, accountId: string): string[] {
   return ["wren", "budget", rule.family, accountId];
@@ -62,7 +66,8 @@ export async function spendBudget(
     );
     if (wrote) return { ...answer, allowed: true, remaining: rule.limit - next.used };
   }
-  throw new Error(`The ${rule.family} budget of ${accountId} is contended beyond retrying`);
+  const resetAt = new Date(ctx.clock.now().getTime() + rule.windowSeconds * 1000);
+  return { allowed: false, limit: rule.limit, remaining: 0, resetAt };
 }
 
 /** Gives back a unit taken for an action that did not happen (same window only). */
