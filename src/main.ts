@@ -56,7 +56,12 @@ function rateLimitSettings(
   config: Config,
 ): Pick<
   HttpLimits,
-  "maxTrackedKeys" | "statusBudget" | "mediaBudget" | "inboxPerAddress" | "inboxPerSender"
+  | "maxTrackedKeys"
+  | "statusBudget"
+  | "mediaBudget"
+  | "followBudget"
+  | "inboxPerAddress"
+  | "inboxPerSender"
 > {
   const inboxWindow = config.inboxRateLimitWindowSeconds;
   return {
@@ -68,6 +73,10 @@ function rateLimitSettings(
     mediaBudget: {
       requests: config.mediaRateLimitRequests,
       windowSeconds: config.mediaRateLimitWindowSeconds,
+    },
+    followBudget: {
+      requests: config.followRateLimitRequests,
+      windowSeconds: config.followRateLimitWindowSeconds,
     },
     inboxPerAddress: { requests: config.inboxRateLimitRequests, windowSeconds: inboxWindow },
     inboxPerSender: { requests: config.inboxSenderRateLimitRequests, windowSeconds: inboxWindow },

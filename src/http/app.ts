@@ -41,10 +41,12 @@ function mayBeFederation(path: string): boolean {
 function budgetedRoutes(limits: HttpDeps["limits"]): BudgetedRoute[] {
   const statuses = { family: "statuses", ...budgetRule(limits.statusBudget) };
   const media = { family: "media", ...budgetRule(limits.mediaBudget) };
+  const follows = { family: "follows", ...budgetRule(limits.followBudget) };
   return [
     { method: "POST", path: /^\/api\/v1\/statuses\/?$/, rule: statuses },
     { method: "POST", path: /^\/api\/v[12]\/media\/?$/, rule: media },
     { method: "PUT", path: /^\/api\/v1\/media\/?$/, rule: media },
+    { method: "POST", path: /^\/api\/v1\/accounts\/\d+\/follow\/?$/, rule: follows },
   ];
 }
 

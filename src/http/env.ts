@@ -35,6 +35,8 @@ export interface HttpLimits {
   statusBudget: RateLimitSetting;
   /** Media one account may upload per window, counted in storage (Mastodon: 30 per 30 minutes). */
   mediaBudget: RateLimitSetting;
+  /** Follows one account may ask per window, counted in storage (Mastodon: 400 per day). */
+  followBudget: RateLimitSetting;
   /** Inbox deliveries per client address. */
   inboxPerAddress: RateLimitSetting;
   /** Accepted inbox deliveries per sending server (the signature key's host). */

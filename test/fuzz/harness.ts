@@ -72,6 +72,7 @@ function registeredRoutes(server: TestServer): Route[] {
       maxTrackedKeys: 1,
       statusBudget: { requests: 1, windowSeconds: 1 },
       mediaBudget: { requests: 1, windowSeconds: 1 },
+      followBudget: { requests: 1, windowSeconds: 1 },
       inboxPerAddress: { requests: 1, windowSeconds: 1 },
       inboxPerSender: { requests: 1, windowSeconds: 1 },
     },

@@ -82,6 +82,7 @@ describe("per-account budgets", () => {
         WREN_STATUS_RATE_LIMIT_WINDOW_SECONDS: "3600",
         WREN_MEDIA_RATE_LIMIT_REQUESTS: "2",
         WREN_MEDIA_RATE_LIMIT_WINDOW_SECONDS: "1800",
+        WREN_FOLLOW_RATE_LIMIT_REQUESTS: "1",
         WREN_RATE_LIMIT_REQUESTS: "100000",
       },
       { clock },
@@ -118,5 +119,19 @@ describe("per-account budgets", () => {
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get("x-ratelimit-limit"), "2");
     assert.equal((await uploadImage(server, bob)).status, 200);
+  });
+
+  it("limits follows per account", async () => {
+    const carol = await createUserWithToken(server, "carol");
+    const follow = async (target: TestUser) => {
+      const res = await server.request(`/api/v1/accounts/${target.account.id}/follow`, {
+        method: "POST",
+        token: alice.token,
+      });
+      await res.body?.cancel();
+      return res.status;
+    };
+    assert.equal(await follow(bob), 200);
+    assert.equal(await follow(carol), 429);
   });
 });
