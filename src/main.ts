@@ -45,7 +45,7 @@ export interface RunningWren {
   /** The job runner; tests move the clock and call `jobs.runDue()`. */
   jobs: JobRunner;
   config: Config;
-  /** How many callers the in-memory rate limits track now (each capped; see docs/adr/0009). */
+  /** How many callers the API and inbox rate limits hold in memory now (each capped; ADR 0009). */
   trackedCallers(): number;
   /** Stops accepting requests, lets running ones finish, flushes storage, releases the lock. */
   close(): Promise<void>;

@@ -56,7 +56,7 @@ function budgetRule(setting: { requests: number; windowSeconds: number }) {
 
 export interface WrenHttp {
   app: Hono<HttpEnv>;
-  /** How many callers the in-memory limits track now (capped by limits.maxTrackedKeys each). */
+  /** How many callers the API and inbox limits hold now (each capped by limits.maxTrackedKeys). */
   trackedCallers(): number;
 }
 
