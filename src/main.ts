@@ -56,6 +56,7 @@ function rateLimitSettings(
   config: Config,
 ): Pick<
   HttpLimits,
+  | "accountRateLimit"
   | "maxTrackedKeys"
   | "statusBudget"
   | "mediaBudget"
@@ -65,6 +66,10 @@ function rateLimitSettings(
 > {
   const inboxWindow = config.inboxRateLimitWindowSeconds;
   return {
+    accountRateLimit: {
+      requests: config.accountRateLimitRequests,
+      windowSeconds: config.rateLimitWindowSeconds,
+    },
     maxTrackedKeys: config.rateLimitMaxTrackedKeys,
     statusBudget: {
       requests: config.statusRateLimitRequests,

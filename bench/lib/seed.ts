@@ -49,6 +49,7 @@ export function benchEnv(dataDir: string, port: number): Record<string, string> 
     WREN_LOG_LEVEL: "error",
     // The load comes from one address and one token: the limits would measure themselves.
     WREN_RATE_LIMIT_REQUESTS: "1000000000",
+    WREN_ACCOUNT_RATE_LIMIT_REQUESTS: "1000000000",
     WREN_STATUS_RATE_LIMIT_REQUESTS: "1000000000",
     WREN_MEDIA_RATE_LIMIT_REQUESTS: "1000000000",
     WREN_FOLLOW_RATE_LIMIT_REQUESTS: "1000000000",

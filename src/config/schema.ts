@@ -99,6 +99,7 @@ export const configSchema = z
     loginRateLimitWindowSeconds: positiveInt.default(300),
     loginAccountRateLimitRequests: positiveInt.default(25),
     loginAccountRateLimitWindowSeconds: positiveInt.default(3600),
+    accountRateLimitRequests: positiveInt.default(1500),
     /** Callers each in-memory rate limit tracks at most (bounds its memory). */
     rateLimitMaxTrackedKeys: positiveInt.default(100_000),
     statusRateLimitRequests: positiveInt.default(300),
@@ -195,6 +196,7 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_LOGIN_RATE_LIMIT_WINDOW_SECONDS: "loginRateLimitWindowSeconds",
   WREN_LOGIN_ACCOUNT_RATE_LIMIT_REQUESTS: "loginAccountRateLimitRequests",
   WREN_LOGIN_ACCOUNT_RATE_LIMIT_WINDOW_SECONDS: "loginAccountRateLimitWindowSeconds",
+  WREN_ACCOUNT_RATE_LIMIT_REQUESTS: "accountRateLimitRequests",
   WREN_RATE_LIMIT_MAX_TRACKED_KEYS: "rateLimitMaxTrackedKeys",
   WREN_STATUS_RATE_LIMIT_REQUESTS: "statusRateLimitRequests",
   WREN_STATUS_RATE_LIMIT_WINDOW_SECONDS: "statusRateLimitWindowSeconds",

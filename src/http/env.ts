@@ -29,6 +29,8 @@ export interface HttpLimits {
   loginRateLimit: RateLimitSetting;
   /** Password sign-ins per login name, from any address (Mastodon: 25 per hour). */
   loginAccountRateLimit: RateLimitSetting;
+  /** Requests of one user, all its tokens together (Mastodon: 1,500 per 5 minutes). */
+  accountRateLimit: RateLimitSetting;
   /** Cap on the callers each in-memory limit tracks at once (bounds its memory). */
   maxTrackedKeys: number;
   /** Statuses one account may post per window, counted in storage (Mastodon: 300 per 3 hours). */

@@ -69,6 +69,7 @@ function registeredRoutes(server: TestServer): Route[] {
       rateLimit: { requests: 1, windowSeconds: 1 },
       loginRateLimit: { requests: 1, windowSeconds: 1 },
       loginAccountRateLimit: { requests: 1, windowSeconds: 1 },
+      accountRateLimit: { requests: 1, windowSeconds: 1 },
       maxTrackedKeys: 1,
       statusBudget: { requests: 1, windowSeconds: 1 },
       mediaBudget: { requests: 1, windowSeconds: 1 },

@@ -30,6 +30,7 @@ export interface TestServer {
  * a test about these limits sets its own (its env wins).
  */
 export const RELAXED_LIMITS: Readonly<Record<string, string>> = {
+  WREN_ACCOUNT_RATE_LIMIT_REQUESTS: "1000000000",
   WREN_STATUS_RATE_LIMIT_REQUESTS: "1000000000",
   WREN_MEDIA_RATE_LIMIT_REQUESTS: "1000000000",
   WREN_FOLLOW_RATE_LIMIT_REQUESTS: "1000000000",

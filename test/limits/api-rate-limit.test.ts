@@ -3,6 +3,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { issueAccessToken } from "../../src/services/oauth/issue-access-token.ts";
 import { createUserWithToken } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -74,5 +75,41 @@ describe("the API rate limit's memory", () => {
       assert.equal(res.status, 200);
     }
     assert.equal(server.wren.trackedCallers(), CAP);
+  });
+});
+
+describe("the per-user API limit", () => {
+  const PER_USER = 4;
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({
+      WREN_RATE_LIMIT_REQUESTS: "1000",
+      WREN_ACCOUNT_RATE_LIMIT_REQUESTS: String(PER_USER),
+    });
+  });
+  after(() => server.close());
+
+  it("counts all of one user's tokens together", async () => {
+    const alice = await createUserWithToken(server, "alice");
+    const tokens = [alice.token];
+    for (let i = 0; i < PER_USER; i++) {
+      const { secret } = await issueAccessToken(server.wren.ctx, {
+        app: alice.app,
+        accountId: alice.account.id,
+        scopes: ["read"],
+        withRefreshToken: false,
+      });
+      tokens.push(secret);
+    }
+    const statuses: number[] = [];
+    for (const token of tokens) {
+      const res = await server.request("/api/v1/accounts/verify_credentials", { token });
+      await res.body?.cancel();
+      statuses.push(res.status);
+    }
+    assert.deepEqual(statuses, [...Array(PER_USER).fill(200), 429]);
+    const bob = await createUserWithToken(server, "bob");
+    const res = await server.request("/api/v1/accounts/verify_credentials", { token: bob.token });
+    assert.equal(res.status, 200);
   });
 });

@@ -56,6 +56,14 @@ export function tokenOrAddress(ctx: ServiceContext): RateLimitKey {
   };
 }
 
+/** The account of a verified user token (all its tokens together); other requests pass. */
+export function byAccount(ctx: ServiceContext): RateLimitKey {
+  return async (c) => {
+    const account = (await verifiedCaller(c, ctx))?.account;
+    return account ? `account:${account.id}` : null;
+  };
+}
+
 export const byAddress: RateLimitKey = (c) => `ip:${clientAddress(c)}`;
 
 const refuseWithJson = (): never => {
