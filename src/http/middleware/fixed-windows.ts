@@ -2,7 +2,19 @@
 // with a hard cap on how many keys are tracked. Keys come from callers (addresses, tokens), so
 // without a cap a stream of new keys would grow the map for the whole window; at the cap the
 // finished windows are dropped first, then the oldest ones (those nearest their reset), so a
-// flood of new callers can cost an old caller its count but never unbounded memory.
+// flood of new callers can cost an old caller its count but never unbounded memory. Long keys
+// are kept as digests, so the cap bounds bytes too, not only entries.
+
+import { createHash } from "node:crypto";
+
+/** Keys longer than this (a login name is whatever a form sent) are kept as their digest. */
+const LONGEST_KEPT_KEY = 128;
+
+function compact(key: string): string {
+  return key.length <= LONGEST_KEPT_KEY
+    ? key
+    : `sha256:${createHash("sha256").update(key).digest("base64url")}`;
+}
 
 export interface Window {
   resetAt: number;
@@ -28,7 +40,8 @@ export class FixedWindows {
   }
 
   /** The caller's current window, with this request counted. */
-  hit(key: string, now: number): Window {
+  hit(callerKey: string, now: number): Window {
+    const key = compact(callerKey);
     let window = this.#windows.get(key);
     if (window && window.resetAt <= now) {
       this.#windows.delete(key);
@@ -45,8 +58,8 @@ export class FixedWindows {
   }
 
   /** The caller's current window without counting anything; undefined when it has none. */
-  peek(key: string, now: number): Window | undefined {
-    const window = this.#windows.get(key);
+  peek(callerKey: string, now: number): Window | undefined {
+    const window = this.#windows.get(compact(callerKey));
     return window && window.resetAt > now ? window : undefined;
   }
 
