@@ -31,7 +31,8 @@ export interface AuthorizationCode {
   scopes: string[];
   redirectUri: string;
   codeChallenge: string | null;
-  codeChallengeMethod: "S256" | "plain" | null;
+  /** Only S256 is issued; a code stored with another method never verifies. */
+  codeChallengeMethod: "S256" | null;
   expiresAt: string;
   createdAt: string;
 }

@@ -11,7 +11,7 @@
 // Fedify's object handler only answers 200 or not found).
 
 import type { Federation, RequestContext } from "@fedify/fedify";
-import { Activity, Object as ApObject } from "@fedify/vocab";
+import { Activity, Object as ApObject, Tombstone } from "@fedify/vocab";
 import type { Status } from "../domain/status.ts";
 import { toTombstone } from "../serialization/activitypub/to-note.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -55,12 +55,23 @@ async function readableView(
   return view;
 }
 
+/**
+ * The view of the post (not a boost: a boost has no object of its own, its id is the Announce
+ * at …/activity) at these path values, if the requester may read its Note. The Note's
+ * collections (collections/status-collections.ts) answer exactly when the Note does.
+ */
+export async function readablePost(
+  fctx: RequestContext<ServiceContext>,
+  values: Values,
+): Promise<StatusView | undefined> {
+  const status = await ownStatus(fctx.data, values);
+  if (!status || status.reblogOfId !== null) return undefined;
+  return readableView(fctx, status);
+}
+
 export function registerObjects(federation: Federation<ServiceContext>): void {
   federation.setObjectDispatcher(ApObject, STATUS_PATH, async (fctx, values) => {
-    const status = await ownStatus(fctx.data, values);
-    // A boost has no object of its own: its id is the Announce at …/activity.
-    if (!status || status.reblogOfId !== null) return null;
-    const view = await readableView(fctx, status);
+    const view = await readablePost(fctx, values);
     return view ? noteOf(fctx.data, view) : null;
   });
 
@@ -74,10 +85,12 @@ export function registerObjects(federation: Federation<ServiceContext>): void {
   });
 }
 
-const STATUS_ROUTE = /^\/users\/([^/]+)\/statuses\/([0-9]{1,20})$/;
+// A status, or one of its Note's collections (which go with it).
+const STATUS_ROUTE = /^\/users\/([^/]+)\/statuses\/([0-9]{1,20})(?:\/(replies|likes|shares))?$/;
 
 /**
- * The 410 a deleted public or unlisted status answers with, or null for any other request.
+ * The 410 a deleted public or unlisted status (and each of its Note's collections) answers
+ * with, or null for any other request.
  * Fedify calls its not-found hook for this path only after it has checked that the request
  * asks for ActivityPub JSON, so a browser still gets the web page's own answer.
  */
@@ -100,7 +113,11 @@ export async function goneStatusResponse(
   // Private and direct statuses are not revealed to have existed.
   if (status.visibility !== "public" && status.visibility !== "unlisted") return null;
   if (status.reblogOfId !== null) return null;
-  const body = await toTombstone(status).toJsonLd();
+  const collection = match[3];
+  const tombstone = collection
+    ? new Tombstone({ id: new URL(`${status.uri}/${collection}`) })
+    : toTombstone(status);
+  const body = await tombstone.toJsonLd();
   return new Response(request.method === "HEAD" ? null : JSON.stringify(body), {
     status: 410,
     headers: { "Content-Type": "application/activity+json", Vary: "Accept" },

@@ -1,5 +1,5 @@
 // The ActivityPub documents of local statuses, with the links a StatusView does not carry (the
-// id of the status replied to), looked up once per batch. Used by the object dispatchers, the
+// id of the status replied to, the first page of its replies), looked up once per batch. Used by the object dispatchers, the
 // outbox collection and the outbox bridge, so a Note reads the same wherever a peer meets it.
 
 import type { Announce, Create, Note, Question } from "@fedify/vocab";
@@ -12,6 +12,7 @@ import {
 } from "../serialization/activitypub/to-post-activity.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { StatusView } from "../views/status-view.ts";
+import { firstRepliesPage } from "./collections/replies-page.ts";
 import { apUrls } from "./urls.ts";
 
 /** NoteLinks of each status, keyed by status id. */
@@ -21,12 +22,13 @@ export async function noteLinksOf(
 ): Promise<Map<string, NoteLinks>> {
   const parentIds = [...new Set(statuses.flatMap((s) => (s.inReplyToId ? [s.inReplyToId] : [])))];
   const parents = parentIds.length > 0 ? await ctx.storage.statuses.getMany(parentIds) : new Map();
+  const replies = await Promise.all(statuses.map((status) => firstRepliesPage(ctx, status)));
   const out = new Map<string, NoteLinks>();
-  for (const status of statuses) {
+  statuses.forEach((status, i) => {
     // A deleted parent keeps its uri: the reply still answers it (peers know the Tombstone).
     const parent = status.inReplyToId ? parents.get(status.inReplyToId) : undefined;
-    out.set(status.id, { inReplyTo: parent?.uri ?? null });
-  }
+    out.set(status.id, { inReplyTo: parent?.uri ?? null, replies: replies[i] });
+  });
   return out;
 }
 

@@ -1,12 +1,16 @@
-// Fedify answers an `acct:` WebFinger query with the resource exactly as asked (`acct:ALICE@…`)
-// as the subject. Peers store the subject as the account's handle, so Wren answers with the
-// canonical spelling instead, as Mastodon does: the stored username (the actor's identifier,
-// which `mapHandle` resolved case-insensitively) at the configured domain.
+// Fedify answers a WebFinger query with the resource exactly as asked as the subject: the
+// `acct:ALICE@…` spelling, or the actor URL itself. Peers store the subject as the account's
+// handle, so Wren answers with the canonical handle instead, as Mastodon does, whichever was
+// asked: the stored username (the actor's identifier, which `mapHandle` resolved
+// case-insensitively) at the configured domain; the actor URL and profile page go in `aliases`.
 
 const WEBFINGER_PATH = "/.well-known/webfinger";
 
+const PROFILE_PAGE = "http://webfinger.net/rel/profile-page";
+
 interface Jrd {
   subject?: unknown;
+  aliases?: unknown;
   links?: { rel?: unknown; href?: unknown }[];
 }
 
@@ -23,7 +27,18 @@ function actorIdentifier(href: unknown, publicUrl: string): string | undefined {
   }
 }
 
-/** The response with its subject made canonical, or the same response when it is not an acct: answer. */
+/** The actor URL, the profile page, then the aliases Fedify gave that are not the subject. */
+function aliasesOf(jrd: Jrd, actorUrl: string, subject: string): string[] {
+  const profiles = (jrd.links ?? []).flatMap((link) =>
+    link.rel === PROFILE_PAGE && typeof link.href === "string" ? [link.href] : [],
+  );
+  const given = Array.isArray(jrd.aliases)
+    ? jrd.aliases.filter((alias): alias is string => typeof alias === "string")
+    : [];
+  return [...new Set([actorUrl, ...profiles, ...given])].filter((alias) => alias !== subject);
+}
+
+/** The response with its subject made canonical; the same response when not a local actor's. */
 export async function canonicalWebFingerSubject(
   request: Request,
   response: Response,
@@ -37,11 +52,12 @@ export async function canonicalWebFingerSubject(
   } catch {
     return response;
   }
-  if (typeof jrd.subject !== "string" || !/^acct:/i.test(jrd.subject)) return response;
+  if (typeof jrd.subject !== "string") return response;
   const self = jrd.links?.find((link) => link.rel === "self");
   const identifier = actorIdentifier(self?.href, settings.publicUrl);
-  if (identifier === undefined) return response;
-  const body = JSON.stringify({ ...jrd, subject: `acct:${identifier}@${settings.domain}` });
+  if (identifier === undefined || typeof self?.href !== "string") return response;
+  const subject = `acct:${identifier}@${settings.domain}`;
+  const body = JSON.stringify({ ...jrd, subject, aliases: aliasesOf(jrd, self.href, subject) });
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   return new Response(request.method === "HEAD" ? null : body, { status: 200, headers });

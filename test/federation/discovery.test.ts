@@ -47,14 +47,18 @@ describe("discovery", () => {
     }
   });
 
-  it("resolves the actor URL", async () => {
-    const jrd = await getJson(
-      server,
-      `/.well-known/webfinger?resource=${encodeURIComponent(`${server.url}/users/alice`)}`,
-    );
-    assert.equal(jrd.subject, `${server.url}/users/alice`);
-    assert.ok(jrd.aliases.includes(`acct:alice@${host}`));
-    assert.equal(jrd.links.find((l: Json) => l.rel === "self").href, `${server.url}/users/alice`);
+  it("answers the acct: handle as subject, the actor URL and profile page as aliases", async () => {
+    // Asked by handle or by actor URL (as Mastodon's search does for a pasted link), the
+    // answer is the same: peers store the subject as the account's handle.
+    for (const resource of [`acct:alice@${host}`, `${server.url}/users/alice`]) {
+      const jrd = await getJson(
+        server,
+        `/.well-known/webfinger?resource=${encodeURIComponent(resource)}`,
+      );
+      assert.equal(jrd.subject, `acct:alice@${host}`, resource);
+      assert.deepEqual(jrd.aliases, [`${server.url}/users/alice`, `${server.url}/@alice`]);
+      assert.equal(jrd.links.find((l: Json) => l.rel === "self").href, `${server.url}/users/alice`);
+    }
   });
 
   it("answers 404 for unknown or foreign accounts and 400 without a resource", async () => {
@@ -158,5 +162,15 @@ describe("WebFinger subject", () => {
       assert.equal(jrd.subject, `acct:Zoe_Q@${host}`, asked);
       assert.equal(jrd.links.find((l: Json) => l.rel === "self").href, `${server.url}/users/Zoe_Q`);
     }
+  });
+
+  it("answers the stored spelling for the actor URL too", async () => {
+    const jrd = await getJson(
+      server,
+      `/.well-known/webfinger?resource=${encodeURIComponent(`${server.url}/users/Zoe_Q`)}`,
+    );
+    assert.equal(jrd.subject, `acct:Zoe_Q@${host}`);
+    assert.ok(jrd.aliases.includes(`${server.url}/users/Zoe_Q`));
+    assert.ok(!jrd.aliases.includes(jrd.subject));
   });
 });

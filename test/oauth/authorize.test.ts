@@ -78,7 +78,8 @@ describe("OAuth authorization code flow", () => {
     const code = location.searchParams.get("code") as string;
     assert.ok(code.length >= 40);
 
-    // A public client: no secret, the verifier proves it started the flow.
+    // A public client: no secret, the verifier proves it started the flow. It gets no refresh
+    // token, since refreshing needs the client secret it did not show.
     const tokenRes = await exchangeCode(server, code, {
       client_id: app.client_id,
       code_verifier: verifier,
@@ -90,7 +91,7 @@ describe("OAuth authorization code flow", () => {
     assertMatchesResponse("POST", "/oauth/token", 200, token);
     assert.equal(token.token_type, "Bearer");
     assert.equal(token.scope, "read write");
-    assert.equal(typeof token.refresh_token, "string");
+    assert.equal("refresh_token" in token, false);
     assert.ok(Math.abs(token.created_at - Date.now() / 1000) < 60);
 
     const verify = await server.request("/api/v1/apps/verify_credentials", {
@@ -108,23 +109,62 @@ describe("OAuth authorization code flow", () => {
       code_verifier: verifier,
     });
     assert.equal(res.status, 200);
+    // A client that authenticated gets a refresh token.
+    assert.equal(typeof (await readJson<TokenJson>(res)).refresh_token, "string");
   });
 
-  it("accepts the plain PKCE method", async () => {
-    const verifier = "a".repeat(50);
+  it("refuses the plain PKCE method and a challenge without a method, as Mastodon does", async () => {
+    const challenge = "a".repeat(50);
+    for (const method of [{ code_challenge_method: "plain" }, {}] as Record<string, string>[]) {
+      const page = await new Browser(server).get(
+        authorizePath({
+          client_id: app.client_id,
+          redirect_uri: REDIRECT,
+          response_type: "code",
+          state: "s2",
+          code_challenge: challenge,
+          ...method,
+        }),
+      );
+      assert.equal(page.status, 302);
+      const location = new URL(page.headers.get("location") as string);
+      assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+      assert.equal(location.searchParams.get("error"), "invalid_request");
+      assert.equal(
+        location.searchParams.get("error_description"),
+        "The code_challenge_method must be S256.",
+      );
+      assert.equal(location.searchParams.get("state"), "s2");
+      assert.equal(location.searchParams.has("code"), false);
+    }
+
+    // The form's hidden fields are re-checked: switching them to plain gets no code either.
     const { browser, fields } = await openSignInForm(server, app, {
-      code_challenge: verifier,
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: "S256",
+    });
+    const forged = await signIn(browser, {
+      ...fields,
+      code_challenge: challenge,
       code_challenge_method: "plain",
     });
-    const res = await signIn(browser, fields);
-    const code = new URL(res.headers.get("location") as string).searchParams.get("code") as string;
-    assert.equal(new URL(res.headers.get("location") as string).searchParams.has("state"), false);
-    const token = await exchangeCode(server, code, {
-      client_id: app.client_id,
-      code_verifier: verifier,
-    });
-    assert.equal(token.status, 200);
-    assert.equal((await readJson<TokenJson>(token)).scope, "read");
+    assert.equal(forged.status, 302);
+    const location = new URL(forged.headers.get("location") as string);
+    assert.equal(location.searchParams.get("error"), "invalid_request");
+    assert.equal(location.searchParams.has("code"), false);
+
+    // With the out-of-band URI there is nowhere to redirect: the error is a page.
+    const oob = await new Browser(server).get(
+      authorizePath({
+        client_id: app.client_id,
+        redirect_uri: OOB,
+        response_type: "code",
+        code_challenge: challenge,
+        code_challenge_method: "plain",
+      }),
+    );
+    assert.equal(oob.status, 400);
+    assert.match(await oob.text(), /The code_challenge_method must be S256\./);
   });
 
   it("shows the code on a page for the out-of-band redirect URI", async () => {

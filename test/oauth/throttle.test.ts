@@ -1,6 +1,7 @@
 // Login throttling over real HTTP: password sign-ins at POST /oauth/authorize are limited per
-// client address and per login name, token requests per address; refusals are 429s carrying
-// Mastodon's X-RateLimit-* headers, a page for the browser form and JSON for the token endpoint.
+// client address and per account (whatever name it is given by, and shared with the password
+// grant), token requests per address; refusals are 429s carrying Mastodon's X-RateLimit-*
+// headers, a page for the browser form and JSON for the token endpoint.
 
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
@@ -11,6 +12,7 @@ import {
   authorizePath,
   type Browser,
   createUser,
+  credentialsOf,
   type ErrorJson,
   openSignInForm,
   PASSWORD,
@@ -248,5 +250,76 @@ describe("login throttling per login name", () => {
       new URL(deny.headers.get("location") as string).searchParams.get("error"),
       "access_denied",
     );
+  });
+});
+
+describe("login throttling per account", () => {
+  const LIMIT = 2;
+  let server: TestServer;
+  let app: RegisteredApp;
+  before(async () => {
+    server = await startTestServer({
+      WREN_LOGIN_RATE_LIMIT_REQUESTS: "100",
+      WREN_LOGIN_ACCOUNT_RATE_LIMIT_REQUESTS: String(LIMIT),
+      WREN_LOGIN_ACCOUNT_RATE_LIMIT_WINDOW_SECONDS: "3600",
+    });
+    for (const name of ["alice", "bob", "carol"]) await createUser(server, name);
+    app = await registerApp(server);
+  });
+  after(() => server.close());
+
+  function passwordGrant(username: string, password: string): Promise<Response> {
+    return postToken(server, {
+      grant_type: "password",
+      ...credentialsOf(app),
+      username,
+      password,
+    });
+  }
+
+  it("counts the email address and the username of one account on one counter", async () => {
+    const { browser, fields } = await openSignInForm(server, app);
+    assert.equal((await attempt(browser, fields, "alice", "wrong")).status, 401);
+    assert.equal((await attempt(browser, fields, "ALICE@mail.example", "wrong")).status, 401);
+    // Two guesses spent the account's two: neither name gets a third.
+    await assertSignInRefused(await attempt(browser, fields, "alice", PASSWORD), LIMIT, Date.now());
+    await assertSignInRefused(
+      await attempt(browser, fields, "alice@mail.example", PASSWORD),
+      LIMIT,
+      Date.now(),
+    );
+  });
+
+  it("shares the counter between the sign-in page and the password grant", async () => {
+    const { browser, fields } = await openSignInForm(server, app);
+    assert.equal((await attempt(browser, fields, "bob", "wrong")).status, 401);
+    const guess = await passwordGrant("bob@mail.example", "wrong");
+    assert.equal(guess.status, 400);
+    assert.equal((await readJson<ErrorJson>(guess)).error, "invalid_grant");
+    assert.deepEqual(rateHeaders(guess), { limit: String(LIMIT), remaining: "0" });
+
+    // Spent through either door, refused at both: JSON at the token endpoint, a page in the form.
+    const refused = await passwordGrant("bob", PASSWORD);
+    assert.equal(refused.status, 429);
+    assert.match(refused.headers.get("content-type") ?? "", /^application\/json/);
+    assert.deepEqual(await readJson<ErrorJson>(refused), { error: "Too many requests" });
+    await assertSignInRefused(await attempt(browser, fields, "bob", PASSWORD), LIMIT, Date.now());
+
+    // Other grants at the token endpoint are not password attempts and are not counted.
+    const appToken = await postToken(server, {
+      grant_type: "client_credentials",
+      ...credentialsOf(app),
+    });
+    assert.equal(appToken.status, 200);
+    // And carol, another account, still signs in by the password grant.
+    assert.equal((await passwordGrant("carol", PASSWORD)).status, 200);
+  });
+
+  it("counts a login that names no account by the name as given", async () => {
+    assert.equal((await passwordGrant("nobody", "guess")).status, 400);
+    assert.equal((await passwordGrant("@Nobody", "guess")).status, 400);
+    assert.equal((await passwordGrant("nobody", "guess")).status, 429);
+    // Another unknown name has its own count.
+    assert.equal((await passwordGrant("somebody@mail.example", "guess")).status, 400);
   });
 });

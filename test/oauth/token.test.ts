@@ -119,8 +119,8 @@ describe("OAuth token endpoint, revocation and scopes", () => {
   });
 
   describe("grant types and malformed requests", () => {
-    it("answers unsupported_grant_type for the password grant and nonsense", async () => {
-      for (const grant_type of ["password", "implicit", "x"]) {
+    it("answers unsupported_grant_type for the implicit grant and nonsense", async () => {
+      for (const grant_type of ["implicit", "x"]) {
         const res = await postToken(server, {
           grant_type,
           ...credentialsOf(app),
@@ -136,6 +136,8 @@ describe("OAuth token endpoint, revocation and scopes", () => {
         [{ grant_type: "authorization_code", redirect_uri: REDIRECT }, "code"],
         [{ grant_type: "authorization_code", code: "x" }, "redirect_uri"],
         [{ grant_type: "refresh_token" }, "refresh_token"],
+        [{ grant_type: "password", password: "x" }, "username"],
+        [{ grant_type: "password", username: "alice" }, "password"],
       ];
       for (const [body, missing] of cases) {
         const res = await postToken(server, {
@@ -247,6 +249,29 @@ describe("OAuth token endpoint, revocation and scopes", () => {
         client_secret: "wrong",
       });
       assert.equal(wrongSecret.status, 401);
+    });
+
+    it("requires the client secret (RFC 6749 §6), in the body or in HTTP Basic", async () => {
+      const first = await userToken(server, app);
+      // A stolen refresh token and the (public) client id are not enough, nor the token alone.
+      const clients: Record<string, string>[] = [{ client_id: app.client_id }, {}];
+      for (const client of clients) {
+        const res = await postToken(server, {
+          grant_type: "refresh_token",
+          refresh_token: first.refresh_token,
+          ...client,
+        });
+        assert.equal(res.status, 401);
+        assert.equal((await readJson(res)).error, "invalid_client");
+      }
+      // The refusals spent nothing: the client with its secret (here by Basic) still refreshes.
+      const viaBasic = await postToken(
+        server,
+        { grant_type: "refresh_token", refresh_token: first.refresh_token },
+        basic(app.client_id, app.client_secret),
+      );
+      assert.equal(viaBasic.status, 200);
+      assertMatchesSchema(await readJson(viaBasic), "Token");
     });
   });
 
@@ -369,7 +394,12 @@ describe("OAuth token endpoint, revocation and scopes", () => {
     assert.deepEqual(body.response_types_supported, ["code"]);
     assert.deepEqual(body.code_challenge_methods_supported, ["S256"]);
     assert.ok((body.scopes_supported as string[]).includes("admin:write:canonical_email_blocks"));
-    assert.ok((body.grant_types_supported as string[]).includes("refresh_token"));
+    assert.deepEqual(body.grant_types_supported, [
+      "authorization_code",
+      "password",
+      "client_credentials",
+      "refresh_token",
+    ]);
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
   });
 

@@ -1,10 +1,18 @@
 // Login throttling, after Mastodon's rack-attack rules: password sign-ins are limited per client
-// address (25 per 5 minutes) and per login name from any address (25 per hour), so a password
+// address (25 per 5 minutes) and per account from any address (25 per hour), so a password
 // cannot be guessed without bound from one machine or from many. The token endpoint is limited
 // per address too. A refused sign-in is a page (the person is in a browser); a refused token
 // request is Mastodon's JSON 429.
+//
+// The per-account count is one counter for both ways of trying a password, the sign-in page and
+// the password grant, and for every name of the account (its email address and its username in
+// any spelling): the login is resolved to the account before counting. A login that names no
+// account is counted by the name as given (and, like every attempt, by client address).
+// Counters are in process memory, like every rate limit here (see middleware/rate-limit.ts).
 
 import type { Context, MiddlewareHandler } from "hono";
+import { tooManyRequests } from "../../domain/errors.ts";
+import { findUserByLogin } from "../../services/auth/authenticate-password.ts";
 import type { HttpDeps, HttpEnv, RateLimitSetting } from "../env.ts";
 import { byAddress, rateLimit } from "../middleware/rate-limit.ts";
 import { type Params, readParams } from "../params.ts";
@@ -19,11 +27,21 @@ export function loginKey(login: string, domain: string): string | null {
   return key === "" ? null : key;
 }
 
+/** The per-account counter a login is counted on: its account's, else the name's own. */
+async function loginCounter(deps: HttpDeps, login: string): Promise<string | null> {
+  const trimmed = login.trim();
+  if (trimmed === "") return null;
+  const user = await findUserByLogin(deps.ctx, trimmed);
+  if (user) return `account:${user.accountId}`;
+  const key = loginKey(trimmed, deps.ctx.settings.domain);
+  return key === null ? null : `login:${key}`;
+}
+
 async function paramsOrNull(c: Context<HttpEnv>): Promise<Params | null> {
   try {
     return await readParams(c);
   } catch {
-    // Unreadable bodies are the handler's to answer (with its 400 page); nothing to count.
+    // Unreadable bodies are the handler's to answer (with its 400); nothing to count.
     return null;
   }
 }
@@ -44,36 +62,78 @@ function limitOf(deps: HttpDeps, setting: RateLimitSetting) {
   return { ...setting, maxKeys: deps.limits.maxTrackedKeys };
 }
 
-/** For POST /oauth/authorize: the per-address limit, then the per-login one. */
-export function signInThrottles(
-  deps: HttpDeps,
-): [MiddlewareHandler<HttpEnv>, MiddlewareHandler<HttpEnv>] {
-  const { clock, settings } = deps.ctx;
-  const perAddress = rateLimit(
-    { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress, refuse: refuseSignIn },
-    clock,
-  );
-  const perLogin = rateLimit(
+/** Where a password attempt came in: the sign-in form or the token endpoint's password grant. */
+type Door = "sign-in" | "token";
+
+/** The login a request tries a password for, or null when it tries none. */
+function attemptedLogin(door: Door, params: Params): string | null {
+  if (door === "token") {
+    return params.grant_type === "password" && typeof params.username === "string"
+      ? params.username
+      : null;
+  }
+  // Denying signs nobody in, so it guesses nothing.
+  if (params.decision === "deny" || typeof params.login !== "string") return null;
+  return params.login;
+}
+
+interface AccountThrottle {
+  sharedBy: (door: Door) => MiddlewareHandler<HttpEnv>;
+}
+
+const accountThrottles = new WeakMap<HttpDeps, AccountThrottle>();
+
+/** One per-account limiter per app (per `deps`), whichever door a request comes through. */
+function accountThrottle(deps: HttpDeps): AccountThrottle {
+  const existing = accountThrottles.get(deps);
+  if (existing) return existing;
+  const doors = new WeakMap<Context<HttpEnv>, Door>();
+  const limiter = rateLimit(
     {
       ...limitOf(deps, deps.limits.loginAccountRateLimit),
       key: async (c) => {
         const params = await paramsOrNull(c);
-        // Denying signs nobody in, so it guesses nothing.
-        if (!params || params.decision === "deny" || typeof params.login !== "string") return null;
-        const login = loginKey(params.login, settings.domain);
-        return login === null ? null : `login:${login}`;
+        const login = params && attemptedLogin(doors.get(c) ?? "sign-in", params);
+        return login === null ? null : loginCounter(deps, login);
       },
-      refuse: refuseSignIn,
+      refuse: (c) => {
+        if (doors.get(c) === "token") throw tooManyRequests("Too many requests");
+        return refuseSignIn(c);
+      },
     },
-    clock,
+    deps.ctx.clock,
   );
-  return [perAddress, perLogin];
+  const throttle: AccountThrottle = {
+    sharedBy: (door) => (c, next) => {
+      doors.set(c, door);
+      return limiter(c, next);
+    },
+  };
+  accountThrottles.set(deps, throttle);
+  return throttle;
 }
 
-/** For POST /oauth/token: per address, answered in JSON. */
-export function tokenThrottle(deps: HttpDeps): MiddlewareHandler<HttpEnv> {
-  return rateLimit(
+/** For POST /oauth/authorize: the per-address limit, then the per-account one. */
+export function signInThrottles(
+  deps: HttpDeps,
+): [MiddlewareHandler<HttpEnv>, MiddlewareHandler<HttpEnv>] {
+  const perAddress = rateLimit(
+    { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress, refuse: refuseSignIn },
+    deps.ctx.clock,
+  );
+  return [perAddress, accountThrottle(deps).sharedBy("sign-in")];
+}
+
+/**
+ * For POST /oauth/token: every request per address, answered in JSON; then password-grant
+ * attempts per account, on the same counters as the sign-in page.
+ */
+export function tokenThrottles(
+  deps: HttpDeps,
+): [MiddlewareHandler<HttpEnv>, MiddlewareHandler<HttpEnv>] {
+  const perAddress = rateLimit(
     { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress },
     deps.ctx.clock,
   );
+  return [perAddress, accountThrottle(deps).sharedBy("token")];
 }

@@ -7,10 +7,10 @@ import { revokeToken } from "../../services/oauth/revoke-token.ts";
 import type { RouteModule } from "../app.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { clientCredentials, readOAuthParams, stringParam } from "./client-credentials.ts";
-import { tokenThrottle } from "./throttles.ts";
+import { tokenThrottles } from "./throttles.ts";
 
 export const registerTokenRoutes: RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps) => {
-  app.post("/oauth/token", tokenThrottle(deps), async (c) => {
+  app.post("/oauth/token", ...tokenThrottles(deps), async (c) => {
     const params = await readOAuthParams(c);
     const issued = await exchangeToken(deps.ctx, {
       ...clientCredentials(c, params),
@@ -20,6 +20,8 @@ export const registerTokenRoutes: RouteModule = (app: Hono<HttpEnv>, deps: HttpD
       codeVerifier: stringParam(params, "code_verifier"),
       refreshToken: stringParam(params, "refresh_token"),
       scope: stringParam(params, "scope"),
+      username: stringParam(params, "username"),
+      password: stringParam(params, "password"),
     });
     // RFC 6749 §5.1: token answers must not be cached.
     c.header("Cache-Control", "no-store");

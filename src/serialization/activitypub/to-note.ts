@@ -24,12 +24,15 @@ import type { StatusView } from "../../views/status-view.ts";
 import { tagUrl } from "../mastodon/tag.ts";
 import { toEmoji } from "./emoji.ts";
 import { MastodonNote, MastodonQuestion, mediaDocument } from "./mastodon-extensions.ts";
+import { type RepliesPage, toCountCollection, toRepliesCollection } from "./note-collections.ts";
 import type { ApUrls } from "./urls.ts";
 
 /** What a Note links to beyond its StatusView (the caller looks it up). */
 export interface NoteLinks {
   /** The ActivityPub id of the status replied to, when it is known. */
   inReplyTo?: string | null;
+  /** The first page of its listable replies; without it the Note names no `replies`. */
+  replies?: RepliesPage;
 }
 
 export interface Addressing {
@@ -186,6 +189,9 @@ export function toNote(view: StatusView, urls: ApUrls, links: NoteLinks = {}): N
       const document = toDocument(media, urls);
       return document ? [document] : [];
     }),
+    replies: links.replies ? toRepliesCollection(status.uri, links.replies) : null,
+    likes: toCountCollection(status.uri, "likes", view.favouritesCount),
+    shares: toCountCollection(status.uri, "shares", view.reblogsCount),
   };
   if (view.poll) return new MastodonQuestion({ ...values, ...pollValues(view.poll) });
   return new MastodonNote(values);

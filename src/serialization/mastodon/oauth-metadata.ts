@@ -17,7 +17,12 @@ export function serializeOAuthMetadata(publicUrl: string) {
     response_types_supported: ["code"],
     response_modes_supported: ["query", "fragment", "form_post"],
     code_challenge_methods_supported: ["S256"],
-    grant_types_supported: ["authorization_code", "client_credentials", "refresh_token"],
+    grant_types_supported: [
+      "authorization_code",
+      "password",
+      "client_credentials",
+      "refresh_token",
+    ],
     token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
   };
 }

@@ -14,7 +14,11 @@ function dummy(): Promise<string> {
   return dummyHash;
 }
 
-async function findUser(ctx: ServiceContext, login: string): Promise<User | undefined> {
+/** The user a login names: an email address, or `alice`, `@alice` or `alice@our.domain`. */
+export async function findUserByLogin(
+  ctx: ServiceContext,
+  login: string,
+): Promise<User | undefined> {
   if (login.includes("@") && !login.startsWith("@")) {
     const byEmail = await ctx.storage.users.findByEmail(login);
     if (byEmail) return byEmail;
@@ -37,7 +41,7 @@ export async function authenticatePassword(
   input: { login: string; password: string },
 ): Promise<{ account: Account; user: User } | null> {
   const login = input.login.trim();
-  const user = login === "" ? undefined : await findUser(ctx, login);
+  const user = login === "" ? undefined : await findUserByLogin(ctx, login);
   if (!user) {
     await verifyPassword(input.password, await dummy());
     return null;

@@ -88,7 +88,7 @@ export async function checkAuthorizationRequest(
   if (params.codeChallenge) {
     codeChallengeMethod = parseChallengeMethod(params.codeChallengeMethod);
     if (!codeChallengeMethod) {
-      return refuse("invalid_request", "The code challenge method must be plain or S256.");
+      return refuse("invalid_request", "The code_challenge_method must be S256.");
     }
     if (!isPkceValue(params.codeChallenge)) {
       return refuse("invalid_request", "The code challenge is malformed.");

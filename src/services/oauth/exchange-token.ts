@@ -1,7 +1,12 @@
-// POST /oauth/token: trades a grant for an access token. Three grants, as Mastodon's Doorkeeper
-// setup offers them (minus the password grant): authorization_code (with or without PKCE),
-// client_credentials (a token for the app alone) and refresh_token (rotating: the old pair stops
-// working when the new one is issued). Failures are OAuth error bodies.
+// POST /oauth/token: trades a grant for an access token. The grants of Mastodon's Doorkeeper
+// setup: authorization_code (with or without PKCE), password (see password-grant.ts) and
+// client_credentials (a token for the app alone); plus refresh_token (rotating: the old pair
+// stops working when the new one is issued). Failures are OAuth error bodies.
+//
+// Every app is issued a client secret, so every app is a confidential client (RFC 6749 §2.1).
+// The one exception allowed is a code exchange proven by its PKCE verifier alone, for clients
+// that cannot keep a secret; that exchange gets no refresh token, since refreshing requires the
+// client to authenticate (RFC 6749 §6) and a refresh token without that proof is a bearer key.
 
 import type { OAuthApp } from "../../domain/oauth.ts";
 import { parseScopes, scopesWithin, unknownScopes } from "../../domain/scopes.ts";
@@ -16,6 +21,7 @@ import {
   oauthError,
 } from "./errors.ts";
 import { type IssuedToken, issueAccessToken } from "./issue-access-token.ts";
+import { passwordGrant } from "./password-grant.ts";
 import { verifierMatches } from "./pkce.ts";
 
 export interface TokenRequest extends ClientCredentials {
@@ -25,6 +31,9 @@ export interface TokenRequest extends ClientCredentials {
   codeVerifier?: string | undefined;
   refreshToken?: string | undefined;
   scope?: string | undefined;
+  /** The password grant's login (email address or username) and password. */
+  username?: string | undefined;
+  password?: string | undefined;
 }
 
 export async function exchangeToken(
@@ -37,6 +46,8 @@ export async function exchangeToken(
       throw missingParameter("grant_type");
     case "authorization_code":
       return authorizationCodeGrant(ctx, request);
+    case "password":
+      return passwordGrant(ctx, request);
     case "client_credentials":
       return clientCredentialsGrant(ctx, request);
     case "refresh_token":
@@ -47,9 +58,8 @@ export async function exchangeToken(
 }
 
 /**
- * A confidential client proves itself with its secret. Without a secret the client is treated
- * as public: it only names itself, and something else must prove the request (the PKCE
- * verifier, or the refresh token itself).
+ * For the code exchange: a client proves itself with its secret. Without a secret the client
+ * only names itself, and the PKCE verifier must prove the request.
  */
 async function identifyClient(
   ctx: ServiceContext,
@@ -89,11 +99,9 @@ async function authorizationCodeGrant(ctx: ServiceContext, request: TokenRequest
   if (code.appId !== app.id) throw invalidGrant();
   if (Date.parse(code.expiresAt) <= ctx.clock.now().getTime()) throw invalidGrant();
   if (code.redirectUri !== request.redirectUri) throw invalidGrant();
-  if (code.codeChallenge !== null && code.codeChallengeMethod !== null) {
-    if (!request.codeVerifier) throw invalidGrant();
-    if (!verifierMatches(request.codeVerifier, code.codeChallenge, code.codeChallengeMethod)) {
-      throw invalidGrant();
-    }
+  if (code.codeChallenge !== null) {
+    if (code.codeChallengeMethod !== "S256" || !request.codeVerifier) throw invalidGrant();
+    if (!verifierMatches(request.codeVerifier, code.codeChallenge)) throw invalidGrant();
   } else if (request.codeVerifier || !authenticated) {
     // A verifier for a code issued without a challenge is a confused or forged request.
     throw invalidGrant();
@@ -104,7 +112,7 @@ async function authorizationCodeGrant(ctx: ServiceContext, request: TokenRequest
     app,
     accountId: code.accountId,
     scopes: code.scopes,
-    withRefreshToken: true,
+    withRefreshToken: authenticated,
   });
 }
 
@@ -118,7 +126,9 @@ async function clientCredentialsGrant(ctx: ServiceContext, request: TokenRequest
 
 async function refreshTokenGrant(ctx: ServiceContext, request: TokenRequest) {
   if (!request.refreshToken) throw missingParameter("refresh_token");
-  const { app } = await identifyClient(ctx, request);
+  // The client must authenticate: the refresh token alone does not prove who presents it.
+  const app = await authenticateClient(ctx, request);
+  if (!app) throw invalidClient();
   const old = await ctx.storage.tokens.findByRefreshTokenHash(hashSecret(request.refreshToken));
   if (!old || old.revokedAt !== null || old.appId !== app.id) throw invalidGrant();
 
