@@ -15,7 +15,8 @@ import { createIdGenerator } from "./domain/ids.ts";
 import { createWrenFederation } from "./federation/federation.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
-import { createApp } from "./http/app.ts";
+import { createHttp } from "./http/app.ts";
+import type { HttpLimits } from "./http/env.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
@@ -44,8 +45,47 @@ export interface RunningWren {
   /** The job runner; tests move the clock and call `jobs.runDue()`. */
   jobs: JobRunner;
   config: Config;
+  /** How many callers the API and inbox rate limits hold in memory now (each capped; ADR 0009). */
+  trackedCallers(): number;
   /** Stops accepting requests, lets running ones finish, flushes storage, releases the lock. */
   close(): Promise<void>;
+}
+
+/** The memory cap of the in-memory limits, the per-account budgets and the inbox limits. */
+function rateLimitSettings(
+  config: Config,
+): Pick<
+  HttpLimits,
+  | "accountRateLimit"
+  | "maxTrackedKeys"
+  | "statusBudget"
+  | "mediaBudget"
+  | "followBudget"
+  | "inboxPerAddress"
+  | "inboxPerSender"
+> {
+  const inboxWindow = config.inboxRateLimitWindowSeconds;
+  return {
+    accountRateLimit: {
+      requests: config.accountRateLimitRequests,
+      windowSeconds: config.rateLimitWindowSeconds,
+    },
+    maxTrackedKeys: config.rateLimitMaxTrackedKeys,
+    statusBudget: {
+      requests: config.statusRateLimitRequests,
+      windowSeconds: config.statusRateLimitWindowSeconds,
+    },
+    mediaBudget: {
+      requests: config.mediaRateLimitRequests,
+      windowSeconds: config.mediaRateLimitWindowSeconds,
+    },
+    followBudget: {
+      requests: config.followRateLimitRequests,
+      windowSeconds: config.followRateLimitWindowSeconds,
+    },
+    inboxPerAddress: { requests: config.inboxRateLimitRequests, windowSeconds: inboxWindow },
+    inboxPerSender: { requests: config.inboxSenderRateLimitRequests, windowSeconds: inboxWindow },
+  };
 }
 
 export function instanceSettings(config: Config): InstanceSettings {
@@ -160,7 +200,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
   // Search with resolve and `@user@host` mentions reach other servers through the federation.
   ctx.remote = createRemoteResolver(federation.federation, ctx);
   jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(payload.message as Message));
-  const app = createApp({
+  const http = createHttp({
     ctx,
     federationFetch: federation.fetch,
     trustedProxies: config.trustedProxies,
@@ -180,13 +220,14 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
         requests: config.loginAccountRateLimitRequests,
         windowSeconds: config.loginAccountRateLimitWindowSeconds,
       },
+      ...rateLimitSettings(config),
     },
     // Wren serves /media only for the local driver; S3 media are fetched from the bucket.
     mediaDirectory: config.mediaDriver === "local" ? mediaDirectory(config) : null,
   });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const listen = { fetch: app.fetch, hostname: config.host, port: config.port };
+    const listen = { fetch: http.app.fetch, hostname: config.host, port: config.port };
     const s = serve(
       tls ? { ...listen, createServer: createHttpsServer, serverOptions: tls } : listen,
       () => resolve(s),
@@ -215,6 +256,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     ctx,
     jobs,
     config,
+    trackedCallers: http.trackedCallers,
     close() {
       closing ??= (async () => {
         const httpClosed = new Promise<void>((resolve) => {

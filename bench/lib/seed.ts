@@ -12,6 +12,7 @@ import type { ServiceContext } from "../../src/services/context.ts";
 import { followAccount } from "../../src/services/graph/follow.ts";
 import { createPersonalToken } from "../../src/services/oauth/create-personal-token.ts";
 import { createStatus } from "../../src/services/statuses/create-status.ts";
+import { RELAXED_LIMITS } from "../../test/helpers/server.ts";
 
 export interface SeedSpec {
   statuses: number;
@@ -49,6 +50,7 @@ export function benchEnv(dataDir: string, port: number): Record<string, string> 
     WREN_LOG_LEVEL: "error",
     // The load comes from one address and one token: the limits would measure themselves.
     WREN_RATE_LIMIT_REQUESTS: "1000000000",
+    ...RELAXED_LIMITS,
     WREN_MAX_STATUS_CHARACTERS: "5000",
   };
 }

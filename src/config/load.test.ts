@@ -62,6 +62,31 @@ describe("loadConfig", () => {
     assert.deepEqual(config.rules, ["Be kind", "No spam"]);
   });
 
+  it("has Mastodon's rate limits by default and reads each of them", () => {
+    const config = loadConfig({});
+    assert.equal(config.statusRateLimitRequests, 300);
+    assert.equal(config.statusRateLimitWindowSeconds, 3 * 3600);
+    assert.equal(config.mediaRateLimitRequests, 30);
+    assert.equal(config.mediaRateLimitWindowSeconds, 1800);
+    assert.equal(config.followRateLimitRequests, 400);
+    assert.equal(config.followRateLimitWindowSeconds, 86_400);
+    assert.equal(config.rateLimitMaxTrackedKeys, 100_000);
+    const set = loadConfig({
+      WREN_RATE_LIMIT_MAX_TRACKED_KEYS: "10",
+      WREN_INBOX_RATE_LIMIT_REQUESTS: "11",
+      WREN_INBOX_SENDER_RATE_LIMIT_REQUESTS: "12",
+      WREN_INBOX_RATE_LIMIT_WINDOW_SECONDS: "13",
+    });
+    assert.equal(set.rateLimitMaxTrackedKeys, 10);
+    assert.equal(set.inboxRateLimitRequests, 11);
+    assert.equal(set.inboxSenderRateLimitRequests, 12);
+    assert.equal(set.inboxRateLimitWindowSeconds, 13);
+    assert.match(
+      problemsOf(() => loadConfig({ WREN_STATUS_RATE_LIMIT_REQUESTS: "0" }))[0] ?? "",
+      /^WREN_STATUS_RATE_LIMIT_REQUESTS:/,
+    );
+  });
+
   it("treats an empty variable as unset", () => {
     assert.equal(loadConfig({ WREN_PORT: "" }).port, 3000);
   });

@@ -6,11 +6,13 @@ import { bodyLimit } from "hono/body-limit";
 import { payloadTooLarge } from "../domain/errors.ts";
 import type { HttpDeps, HttpEnv } from "./env.ts";
 import { type Access, accessControl } from "./middleware/access.ts";
+import { accountBudgets, type BudgetedRoute } from "./middleware/account-budget.ts";
 import { apiCaching } from "./middleware/api-caching.ts";
 import { resolveClientAddress } from "./middleware/client-address.ts";
 import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
 import { handleError, handleNotFound } from "./middleware/errors.ts";
-import { rateLimit } from "./middleware/rate-limit.ts";
+import { inboxLimits } from "./middleware/inbox-limits.ts";
+import { byAccount, rateLimit, tokenOrAddress } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { ROUTE_MODULES } from "./routes.ts";
 
@@ -36,7 +38,33 @@ function mayBeFederation(path: string): boolean {
   return !NEVER_FEDERATION.some((prefix) => path.startsWith(prefix));
 }
 
+function budgetedRoutes(limits: HttpDeps["limits"]): BudgetedRoute[] {
+  const statuses = { family: "statuses", ...budgetRule(limits.statusBudget) };
+  const media = { family: "media", ...budgetRule(limits.mediaBudget) };
+  const follows = { family: "follows", ...budgetRule(limits.followBudget) };
+  return [
+    { method: "POST", path: /^\/api\/v1\/statuses\/?$/, rule: statuses },
+    { method: "POST", path: /^\/api\/v[12]\/media\/?$/, rule: media },
+    { method: "PUT", path: /^\/api\/v1\/media\/?$/, rule: media },
+    { method: "POST", path: /^\/api\/v1\/accounts\/\d+\/follow\/?$/, rule: follows },
+  ];
+}
+
+function budgetRule(setting: { requests: number; windowSeconds: number }) {
+  return { limit: setting.requests, windowSeconds: setting.windowSeconds };
+}
+
+export interface WrenHttp {
+  app: Hono<HttpEnv>;
+  /** How many callers the API and inbox limits hold now (each capped by limits.maxTrackedKeys). */
+  trackedCallers(): number;
+}
+
 export function createApp(deps: HttpDeps): Hono<HttpEnv> {
+  return createHttp(deps).app;
+}
+
+export function createHttp(deps: HttpDeps): WrenHttp {
   const app = new Hono<HttpEnv>();
   app.onError(handleError);
   app.notFound(handleNotFound);
@@ -65,6 +93,17 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
     return size > max ? tooLarge() : next();
   });
 
+  // Before federation answers them: an inbox POST is work (a signature check, maybe fetches).
+  const inbox = inboxLimits(
+    {
+      perAddress: deps.limits.inboxPerAddress,
+      perSender: deps.limits.inboxPerSender,
+      maxTrackedKeys: deps.limits.maxTrackedKeys,
+    },
+    deps.ctx.clock,
+  );
+  app.use(inbox.middleware);
+
   const federationFetch = deps.federationFetch;
   if (federationFetch) {
     // Before the routes, after the body limits (inboxes take POSTs). The client API, OAuth
@@ -78,7 +117,26 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
     });
   }
 
-  app.use("/api/*", rateLimit(deps.limits.rateLimit, deps.ctx.clock));
+  const api = rateLimit(
+    {
+      ...deps.limits.rateLimit,
+      maxKeys: deps.limits.maxTrackedKeys,
+      key: tokenOrAddress(deps.ctx),
+    },
+    deps.ctx.clock,
+  );
+  // Mastodon's second API limit: one user's tokens together (a new token per request gains
+  // nothing once the account's budget is spent).
+  const perAccount = rateLimit(
+    {
+      ...deps.limits.accountRateLimit,
+      maxKeys: deps.limits.maxTrackedKeys,
+      key: byAccount(deps.ctx),
+    },
+    deps.ctx.clock,
+  );
+  app.use("/api/*", api, perAccount);
+  app.use("/api/*", accountBudgets(deps.ctx, budgetedRoutes(deps.limits)));
   // After the rate limit: an answer kept for anonymous readers still counts against their budget.
   app.use(
     "/api/*",
@@ -91,5 +149,6 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
 
   const access = accessControl(deps.ctx);
   for (const register of ROUTE_MODULES) register(app, deps, access);
-  return app;
+  const limiters = [api, perAccount, ...inbox.limiters];
+  return { app, trackedCallers: () => limiters.reduce((n, l) => n + l.trackedKeys(), 0) };
 }

@@ -13,6 +13,8 @@ export interface HttpEnv {
     clientAddress: string;
     /** Set by the access middleware; null when the request carried no token. */
     viewer: Viewer | null;
+    /** The token's verified holder, looked up once per request (see middleware/caller.ts). */
+    caller: Promise<Viewer | null> | undefined;
   };
 }
 
@@ -27,6 +29,20 @@ export interface HttpLimits {
   loginRateLimit: RateLimitSetting;
   /** Password sign-ins per login name, from any address (Mastodon: 25 per hour). */
   loginAccountRateLimit: RateLimitSetting;
+  /** Requests of one user, all its tokens together (Mastodon: 1,500 per 5 minutes). */
+  accountRateLimit: RateLimitSetting;
+  /** Cap on the callers each in-memory limit tracks at once (bounds its memory). */
+  maxTrackedKeys: number;
+  /** Statuses one account may post per window, counted in storage (Mastodon: 300 per 3 hours). */
+  statusBudget: RateLimitSetting;
+  /** Media one account may upload per window, counted in storage (Mastodon: 30 per 30 minutes). */
+  mediaBudget: RateLimitSetting;
+  /** Follows one account may ask per window, counted in storage (Mastodon: 400 per day). */
+  followBudget: RateLimitSetting;
+  /** Inbox deliveries per client address. */
+  inboxPerAddress: RateLimitSetting;
+  /** Accepted inbox deliveries per sending server (the signature key's host). */
+  inboxPerSender: RateLimitSetting;
 }
 
 export interface RateLimitSetting {

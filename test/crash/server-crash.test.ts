@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { openJsonFileStorage } from "../../src/storage/json-file/index.ts";
-import { freePort } from "../helpers/server.ts";
+import { freePort, RELAXED_LIMITS } from "../helpers/server.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const CYCLES = 4;
@@ -24,6 +24,7 @@ async function startServe(dataDir: string, port: number): Promise<ChildProcess> 
       WREN_DATA_DIR: dataDir,
       WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
       WREN_RATE_LIMIT_REQUESTS: "1000000",
+      ...RELAXED_LIMITS,
       WREN_LOG_LEVEL: "error",
     },
     stdio: ["ignore", "ignore", "pipe"],

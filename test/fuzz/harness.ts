@@ -69,6 +69,13 @@ function registeredRoutes(server: TestServer): Route[] {
       rateLimit: { requests: 1, windowSeconds: 1 },
       loginRateLimit: { requests: 1, windowSeconds: 1 },
       loginAccountRateLimit: { requests: 1, windowSeconds: 1 },
+      accountRateLimit: { requests: 1, windowSeconds: 1 },
+      maxTrackedKeys: 1,
+      statusBudget: { requests: 1, windowSeconds: 1 },
+      mediaBudget: { requests: 1, windowSeconds: 1 },
+      followBudget: { requests: 1, windowSeconds: 1 },
+      inboxPerAddress: { requests: 1, windowSeconds: 1 },
+      inboxPerSender: { requests: 1, windowSeconds: 1 },
     },
   });
   const seen = new Set<string>();

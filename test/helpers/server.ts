@@ -24,6 +24,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Per-account budgets and inbox limits high enough that no test reaches them by accident: tests
+ * post many statuses and media, and every instance delivers from 127.0.0.1. Applied by default;
+ * a test about these limits sets its own (its env wins).
+ */
+export const RELAXED_LIMITS: Readonly<Record<string, string>> = {
+  WREN_ACCOUNT_RATE_LIMIT_REQUESTS: "1000000000",
+  WREN_STATUS_RATE_LIMIT_REQUESTS: "1000000000",
+  WREN_MEDIA_RATE_LIMIT_REQUESTS: "1000000000",
+  WREN_FOLLOW_RATE_LIMIT_REQUESTS: "1000000000",
+  WREN_INBOX_RATE_LIMIT_REQUESTS: "1000000000",
+  WREN_INBOX_SENDER_RATE_LIMIT_REQUESTS: "1000000000",
+};
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -47,6 +61,7 @@ export async function startTestServer(
     WREN_DATA_DIR: dataDir,
     WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
     WREN_LOG_LEVEL: "error",
+    ...RELAXED_LIMITS,
     ...env,
   });
   const startOptions = options.clock ? { clock: options.clock } : {};

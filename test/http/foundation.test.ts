@@ -3,6 +3,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createUserWithToken } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 describe("HTTP foundation", () => {
@@ -104,8 +105,9 @@ describe("rate limits", () => {
     assert.equal(refused.headers.get("x-ratelimit-remaining"), "0");
   });
 
-  it("keeps separate budgets per caller", async () => {
-    const res = await server.request("/api/v1/no-such-thing", { token: "some-other-caller" });
+  it("keeps separate budgets per valid token", async () => {
+    const { token } = await createUserWithToken(server, "other");
+    const res = await server.request("/api/v1/no-such-thing", { token });
     assert.notEqual(res.status, 429);
   });
 });

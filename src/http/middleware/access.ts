@@ -7,9 +7,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError, forbidden, unauthorized } from "../../domain/errors.ts";
 import { scopesAdmit } from "../../domain/scopes.ts";
-import { authenticateToken } from "../../services/auth/authenticate-token.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { HttpEnv, Viewer } from "../env.ts";
+import { bearerOf, verifiedCaller } from "./caller.ts";
 
 export interface AccessRule {
   /** Scopes that admit the endpoint; any one suffices. Empty: any valid token. */
@@ -18,15 +18,6 @@ export interface AccessRule {
   user?: boolean;
   /** A token is optional: without one the handler runs as an anonymous viewer. */
   optional?: boolean;
-}
-
-function bearerOf(c: Context<HttpEnv>): string | null {
-  const header = c.req.header("authorization");
-  if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match ? (match[1] as string) : "";
-  }
-  return null;
 }
 
 /** Builds the `access(rule)` middleware factory bound to the service context. */
@@ -38,7 +29,7 @@ export function accessControl(ctx: ServiceContext) {
         if (rule.optional) return next();
         throw unauthorized("The access token is invalid");
       }
-      const viewer = bearer === "" ? null : await authenticateToken(ctx, bearer);
+      const viewer = await verifiedCaller(c, ctx);
       if (!viewer) throw unauthorized("The access token is invalid");
       if (rule.scopes && rule.scopes.length > 0 && !scopesAdmit(viewer.token.scopes, rule.scopes)) {
         throw forbidden("This action is outside the authorized scopes");

@@ -13,7 +13,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { tooManyRequests } from "../../domain/errors.ts";
 import { findUserByLogin } from "../../services/auth/authenticate-password.ts";
-import type { HttpDeps, HttpEnv } from "../env.ts";
+import type { HttpDeps, HttpEnv, RateLimitSetting } from "../env.ts";
 import { byAddress, rateLimit } from "../middleware/rate-limit.ts";
 import { type Params, readParams } from "../params.ts";
 import { errorPage } from "./authorize-pages.ts";
@@ -57,6 +57,11 @@ function refuseSignIn(c: Context<HttpEnv>): Response {
   );
 }
 
+/** A login limit's setting, with the memory cap every in-memory limit gets. */
+function limitOf(deps: HttpDeps, setting: RateLimitSetting) {
+  return { ...setting, maxKeys: deps.limits.maxTrackedKeys };
+}
+
 /** Where a password attempt came in: the sign-in form or the token endpoint's password grant. */
 type Door = "sign-in" | "token";
 
@@ -85,7 +90,7 @@ function accountThrottle(deps: HttpDeps): AccountThrottle {
   const doors = new WeakMap<Context<HttpEnv>, Door>();
   const limiter = rateLimit(
     {
-      ...deps.limits.loginAccountRateLimit,
+      ...limitOf(deps, deps.limits.loginAccountRateLimit),
       key: async (c) => {
         const params = await paramsOrNull(c);
         const login = params && attemptedLogin(doors.get(c) ?? "sign-in", params);
@@ -113,7 +118,7 @@ export function signInThrottles(
   deps: HttpDeps,
 ): [MiddlewareHandler<HttpEnv>, MiddlewareHandler<HttpEnv>] {
   const perAddress = rateLimit(
-    { ...deps.limits.loginRateLimit, key: byAddress, refuse: refuseSignIn },
+    { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress, refuse: refuseSignIn },
     deps.ctx.clock,
   );
   return [perAddress, accountThrottle(deps).sharedBy("sign-in")];
@@ -126,6 +131,9 @@ export function signInThrottles(
 export function tokenThrottles(
   deps: HttpDeps,
 ): [MiddlewareHandler<HttpEnv>, MiddlewareHandler<HttpEnv>] {
-  const perAddress = rateLimit({ ...deps.limits.loginRateLimit, key: byAddress }, deps.ctx.clock);
+  const perAddress = rateLimit(
+    { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress },
+    deps.ctx.clock,
+  );
   return [perAddress, accountThrottle(deps).sharedBy("token")];
 }

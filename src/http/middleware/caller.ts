@@ -1,0 +1,28 @@
+// Who holds the request's bearer token, worked out once per request: the rate limit (before the
+// routes) and the access guard (on each route) both need it, and a token lookup reads storage.
+
+import type { Context } from "hono";
+import { authenticateToken } from "../../services/auth/authenticate-token.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import type { HttpEnv, Viewer } from "../env.ts";
+
+/** The bearer token; "" for an Authorization header that is not a bearer; null for none. */
+export function bearerOf(c: Context<HttpEnv>): string | null {
+  const header = c.req.header("authorization");
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match ? (match[1] as string) : "";
+  }
+  return null;
+}
+
+/** The verified holder of the request's token; null when there is none or it is not valid. */
+export function verifiedCaller(c: Context<HttpEnv>, ctx: ServiceContext): Promise<Viewer | null> {
+  let caller = c.get("caller");
+  if (caller === undefined) {
+    const bearer = bearerOf(c);
+    caller = bearer ? authenticateToken(ctx, bearer) : Promise.resolve(null);
+    c.set("caller", caller);
+  }
+  return caller;
+}
