@@ -2,6 +2,7 @@
 // as the subject. Peers store the subject as the account's handle, so Wren answers with the
 // canonical spelling instead, as Mastodon does: the stored username (the actor's identifier,
 // which `mapHandle` resolved case-insensitively) at the configured domain.
+import { routePath } from "./route-path.ts";
 
 const WEBFINGER_PATH = "/.well-known/webfinger";
 
@@ -29,7 +30,7 @@ export async function canonicalWebFingerSubject(
   response: Response,
   settings: { publicUrl: string; domain: string },
 ): Promise<Response> {
-  if (new URL(request.url).pathname !== WEBFINGER_PATH || response.status !== 200) return response;
+  if (routePath(request) !== WEBFINGER_PATH || response.status !== 200) return response;
   const text = await response.clone().text();
   let jrd: Jrd;
   try {

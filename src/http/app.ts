@@ -37,7 +37,9 @@ function mayBeFederation(path: string): boolean {
 }
 
 export function createApp(deps: HttpDeps): Hono<HttpEnv> {
-  const app = new Hono<HttpEnv>();
+  // Not strict: every route also answers with a trailing slash (`/api/v1/instance/`), which
+  // Mastodon.py and toot send; c.req.path is then the path without it.
+  const app = new Hono<HttpEnv>({ strict: false });
   app.onError(handleError);
   app.notFound(handleNotFound);
 
