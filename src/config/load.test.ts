@@ -144,6 +144,18 @@ describe("loadConfig", () => {
     );
   });
 
+  it("takes a contact address only when it is an email address", () => {
+    assert.equal(loadConfig({}).contactEmail, undefined);
+    assert.equal(
+      loadConfig({ WREN_CONTACT_EMAIL: " ops@social.example " }).contactEmail,
+      "ops@social.example",
+    );
+    assert.deepEqual(
+      problemsOf(() => loadConfig({ WREN_CONTACT_EMAIL: "ops at social.example" })),
+      ["WREN_CONTACT_EMAIL: must be an email address"],
+    );
+  });
+
   it("rejects a public URL with a path, or one that is not http(s)", () => {
     assert.match(
       problemsOf(() => loadConfig({ WREN_PUBLIC_URL: "https://example.com/wren" }))[0] ?? "",

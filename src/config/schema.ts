@@ -85,7 +85,8 @@ export const configSchema = z
     registrations: z.enum(["open", "approval", "closed"]).default("closed"),
     instanceTitle: z.string().min(1).default("Wren"),
     instanceDescription: z.string().default("A Wren server."),
-    contactEmail: z.string().default(""),
+    /** Shown as the instance's contact address; unset, the longest-standing admin's email is. */
+    contactEmail: z.string().trim().pipe(z.email("must be an email address")).optional(),
     maxStatusCharacters: positiveInt.default(500),
     maxMediaAttachments: positiveInt.default(4),
     maxImageBytes: positiveInt.default(16 * 1024 * 1024),

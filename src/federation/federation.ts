@@ -96,6 +96,9 @@ export function createWrenFederation(
     // runner hands tasks back through runTask, so Fedify's own worker is never started.
     queue: createJobMessageQueue(ctx.jobs, ctx.clock),
     manuallyStartQueue: true,
+    // Every route also answers with a trailing slash (`/nodeinfo/2.1/`, `/users/alice/`), as the
+    // HTTP layer's routes do; see route-path.ts for the documents served around the router.
+    trailingSlashInsensitive: true,
   });
   registerActor(federation, createActorKeys(ctx.storage.kv, ctx.clock));
   registerNodeInfo(federation);

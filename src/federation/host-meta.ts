@@ -1,9 +1,10 @@
 // `/.well-known/host-meta`: the XRD document older clients and servers read to find WebFinger.
 // Fedify does not serve it; the answer mirrors Mastodon's (an lrdd link template).
 
+import { routePath } from "./route-path.ts";
+
 export function hostMeta(request: Request, publicUrl: string): Response | null {
-  const url = new URL(request.url);
-  if (url.pathname !== "/.well-known/host-meta") return null;
+  if (routePath(request) !== "/.well-known/host-meta") return null;
   if (request.method !== "GET" && request.method !== "HEAD") return null;
   const template = `${publicUrl}/.well-known/webfinger?resource={uri}`.replaceAll("&", "&amp;");
   const body =

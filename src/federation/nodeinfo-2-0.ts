@@ -2,6 +2,8 @@
 // ask for it. Fedify serves one NodeInfo document; 2.0 is derived from it (the same figures,
 // minus the fields 2.0 does not define) and the discovery document links both.
 
+import { routePath } from "./route-path.ts";
+
 const SCHEMA = "http://nodeinfo.diaspora.software/ns/schema";
 const PATH_20 = "/nodeinfo/2.0";
 
@@ -22,7 +24,7 @@ export async function nodeInfo20(
   fetch21: Fetch,
 ): Promise<Response | null> {
   if (request.method !== "GET" && request.method !== "HEAD") return null;
-  const path = new URL(request.url).pathname;
+  const path = routePath(request);
   if (path === PATH_20) {
     const res = await fetch21(new Request(`${publicUrl}/nodeinfo/2.1`));
     if (!res.ok) return res;

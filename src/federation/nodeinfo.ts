@@ -2,7 +2,7 @@
 // not record sign-ins, so an active user is one who posted within the period.
 
 import type { Federation } from "@fedify/fedify";
-import { WREN_VERSION } from "../domain/software.ts";
+import { MASTODON_API_COMPATIBILITY, WREN_VERSION } from "../domain/software.ts";
 import type { ServiceContext } from "../services/context.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -38,7 +38,13 @@ export function registerNodeInfo(federation: Federation<ServiceContext>): void {
         localPosts,
         localComments: 0,
       },
-      metadata: { nodeName: ctx.settings.title, nodeDescription: ctx.settings.description },
+      metadata: {
+        nodeName: ctx.settings.title,
+        nodeDescription: ctx.settings.description,
+        // Client libraries (megalodon's detector, apps choosing an API) read the software name
+        // and fall back to `upstream`: it says which client API Wren speaks.
+        upstream: { name: "mastodon", version: MASTODON_API_COMPATIBILITY },
+      },
     };
   });
 }

@@ -17,6 +17,7 @@ import { toTombstone } from "../serialization/activitypub/to-note.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { visibleStatuses } from "../services/statuses/visibility.ts";
 import { loadStatusViews, type StatusView } from "../views/status-view.ts";
+import { routePath } from "./route-path.ts";
 import { signedViewer } from "./signed-viewer.ts";
 import { noteOf, postActivitiesOf } from "./status-documents.ts";
 
@@ -99,7 +100,7 @@ export async function goneStatusResponse(
   request: Request,
 ): Promise<Response | null> {
   if (request.method !== "GET" && request.method !== "HEAD") return null;
-  const match = STATUS_ROUTE.exec(new URL(request.url).pathname);
+  const match = STATUS_ROUTE.exec(routePath(request));
   if (!match) return null;
   let username: string;
   try {

@@ -3,6 +3,7 @@
 // handle, so Wren answers with the canonical handle instead, as Mastodon does, whichever was
 // asked: the stored username (the actor's identifier, which `mapHandle` resolved
 // case-insensitively) at the configured domain; the actor URL and profile page go in `aliases`.
+import { routePath } from "./route-path.ts";
 
 const WEBFINGER_PATH = "/.well-known/webfinger";
 
@@ -44,7 +45,7 @@ export async function canonicalWebFingerSubject(
   response: Response,
   settings: { publicUrl: string; domain: string },
 ): Promise<Response> {
-  if (new URL(request.url).pathname !== WEBFINGER_PATH || response.status !== 200) return response;
+  if (routePath(request) !== WEBFINGER_PATH || response.status !== 200) return response;
   const text = await response.clone().text();
   let jrd: Jrd;
   try {

@@ -65,7 +65,9 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
 }
 
 export function createHttp(deps: HttpDeps): WrenHttp {
-  const app = new Hono<HttpEnv>();
+  // Not strict: every route also answers with a trailing slash (`/api/v1/instance/`), which
+  // Mastodon.py and toot send; c.req.path is then the path without it.
+  const app = new Hono<HttpEnv>({ strict: false });
   app.onError(handleError);
   app.notFound(handleNotFound);
 

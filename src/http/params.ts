@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import type { ZodType } from "zod";
 import { badRequest, unprocessable } from "../domain/errors.ts";
 import type { HttpEnv } from "./env.ts";
+import { parseExactJson } from "./exact-json.ts";
 
 export type Params = Record<string, unknown>;
 
@@ -85,7 +86,7 @@ async function readBody(c: Context<HttpEnv>): Promise<Params | undefined> {
     if (text.trim() === "") return undefined;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseExactJson(text);
     } catch {
       throw badRequest("The request body is not valid JSON");
     }

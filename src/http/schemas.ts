@@ -42,11 +42,14 @@ export function listParam<T extends z.ZodType>(item: T) {
     );
 }
 
+/**
+ * An id as given, a string or a JSON number, as a string. JSON bodies keep the digits of ids
+ * beyond 2^53 (see exact-json.ts), so a number here is exact.
+ */
+export const anyIdParam = z.union([z.string(), z.number()]).transform((value) => String(value));
+
 /** A numeric id string (JSON clients sometimes send ids as numbers). */
-export const idParam = z
-  .union([z.string(), z.number()])
-  .transform((value) => String(value))
-  .pipe(z.string().regex(/^[0-9]{1,25}$/, "must be an id"));
+export const idParam = anyIdParam.pipe(z.string().regex(/^[0-9]{1,25}$/, "must be an id"));
 
 /** Mastodon's `limit`: clamped into [1, max], default when absent. */
 export function limitParam(defaultLimit: number, max: number) {

@@ -16,7 +16,8 @@ export interface InstanceSettings {
   domain: string;
   title: string;
   description: string;
-  contactEmail: string;
+  /** The configured contact address; when unset, the instance endpoints show an admin's. */
+  contactEmail: string | undefined;
   registrations: "open" | "approval" | "closed";
   maxStatusCharacters: number;
   maxMediaAttachments: number;

@@ -63,6 +63,8 @@ export interface InstanceView {
   domainCount: number;
   activeMonth: number;
   contactAccount: AccountView | null;
+  /** The setting, else the contact admin's email; none without either. */
+  contactEmail: string | undefined;
 }
 
 export function instanceLimits(settings: InstanceSettings): InstanceLimits {
@@ -121,5 +123,6 @@ export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceVie
     domainCount: domains.length,
     activeMonth,
     contactAccount: adminAccount ? await loadAccountView(ctx, adminAccount) : null,
+    contactEmail: ctx.settings.contactEmail ?? admin?.email,
   };
 }

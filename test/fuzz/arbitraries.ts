@@ -4,7 +4,8 @@
 // under a content type that may not match it, and odd headers.
 
 import fc from "fast-check";
-import type { RawRequest, Route } from "./harness.ts";
+import { fillPath, type Route } from "../helpers/routes.ts";
+import type { RawRequest } from "./harness.ts";
 
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text);
@@ -293,20 +294,10 @@ function paramArb(ids: readonly string[]): fc.Arbitrary<string> {
   );
 }
 
-function fillPath(template: string, params: string[]): string {
+/** Fills the route's parameters with the generated values in turn. */
+function fillWith(template: string, params: string[]): string {
   let i = 0;
-  const next = () => params[i++ % params.length] ?? "";
-  return template
-    .split("/")
-    .map((segment) => {
-      if (segment === "*") return next();
-      if (segment.startsWith(":handle{")) {
-        const value = next();
-        return value.startsWith("@") ? value : `@${value}`;
-      }
-      return segment.startsWith(":") ? next() : segment;
-    })
-    .join("/");
+  return fillPath(template, () => params[i++ % params.length] ?? "");
 }
 
 const identity = (p: string) => p;
@@ -428,7 +419,7 @@ export function requestArb(
       const withBody = method !== "GET" && method !== "HEAD";
       return {
         method,
-        path: `${trick(fillPath(route.path, params))}${query}`,
+        path: `${trick(fillWith(route.path, params))}${query}`,
         headers,
         body: withBody ? body.body : undefined,
       };

@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { request } from "node:http";
 import { join, relative } from "node:path";
-import { createApp } from "../../src/http/app.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { everyRoute, type Route } from "../helpers/routes.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 export interface RawRequest {
@@ -28,11 +28,6 @@ export interface RawResponse {
   body: Buffer;
 }
 
-export interface Route {
-  method: string;
-  path: string;
-}
-
 export interface FuzzTarget {
   server: TestServer;
   alice: TestUser;
@@ -41,51 +36,6 @@ export interface FuzzTarget {
   ids: string[];
   routes: Route[];
   close(): Promise<void>;
-}
-
-/** Served by the federation (Fedify), not by a route module. */
-const FEDERATION_ROUTES: Route[] = [
-  { method: "POST", path: "/inbox" },
-  { method: "POST", path: "/users/:username/inbox" },
-  { method: "GET", path: "/users/:username/outbox" },
-  { method: "GET", path: "/users/:username/followers" },
-  { method: "GET", path: "/users/:username/following" },
-  { method: "GET", path: "/.well-known/webfinger" },
-  { method: "GET", path: "/.well-known/nodeinfo" },
-  { method: "GET", path: "/.well-known/host-meta" },
-  { method: "GET", path: "/nodeinfo/2.1" },
-];
-
-/** Every method and path the app registers, read from the route modules themselves. */
-function registeredRoutes(server: TestServer): Route[] {
-  const app = createApp({
-    ctx: server.wren.ctx,
-    trustedProxies: [],
-    mediaDirectory: null,
-    publicCacheSeconds: 0,
-    limits: {
-      bodyBytes: 1,
-      uploadBytes: 1,
-      rateLimit: { requests: 1, windowSeconds: 1 },
-      loginRateLimit: { requests: 1, windowSeconds: 1 },
-      loginAccountRateLimit: { requests: 1, windowSeconds: 1 },
-      accountRateLimit: { requests: 1, windowSeconds: 1 },
-      maxTrackedKeys: 1,
-      statusBudget: { requests: 1, windowSeconds: 1 },
-      mediaBudget: { requests: 1, windowSeconds: 1 },
-      followBudget: { requests: 1, windowSeconds: 1 },
-      inboxPerAddress: { requests: 1, windowSeconds: 1 },
-      inboxPerSender: { requests: 1, windowSeconds: 1 },
-    },
-  });
-  const seen = new Set<string>();
-  const routes: Route[] = [];
-  for (const { method, path } of app.routes) {
-    if (method === "ALL" || method === "OPTIONS" || seen.has(`${method} ${path}`)) continue;
-    seen.add(`${method} ${path}`);
-    routes.push({ method, path });
-  }
-  return [...routes, ...FEDERATION_ROUTES];
 }
 
 async function json(res: Response): Promise<{ id: string } & Record<string, unknown>> {
@@ -134,7 +84,7 @@ export async function startFuzzTarget(env: Record<string, string> = {}): Promise
     alice,
     bob,
     ids,
-    routes: registeredRoutes(server),
+    routes: everyRoute(server),
     close: () => server.close(),
   };
 }

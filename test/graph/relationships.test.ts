@@ -107,6 +107,29 @@ describe("relationships and familiar followers", () => {
     assert.deepEqual(none.body, []);
   });
 
+  it("answers an id asked twice once, where it was first asked", async () => {
+    const unknown = "999999999999";
+    const asked = [bob.account.id, unknown, bob.account.id, carol.account.id, unknown];
+    const path = `/api/v1/accounts/relationships?${asked.map((id) => `id[]=${id}`).join("&")}`;
+    const res = await call(server, "GET", path, alice.token);
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.map((r: Json) => r.id),
+      [bob.account.id, unknown, carol.account.id],
+    );
+    assert.deepEqual(res.body[1], { ...DEFAULTS, id: unknown });
+    const familiar = await call(
+      server,
+      "GET",
+      `/api/v1/accounts/familiar_followers?id[]=${erin.account.id}&id[]=${erin.account.id}`,
+      alice.token,
+    );
+    assert.deepEqual(
+      familiar.body.map((entry: Json) => entry.id),
+      [erin.account.id],
+    );
+  });
+
   it("rejects malformed ids with 422", async () => {
     const res = await call(server, "GET", "/api/v1/accounts/relationships?id[]=abc", alice.token);
     assert.equal(res.status, 422);

@@ -4,13 +4,14 @@
 // answered 400; a failure anywhere else is rethrown to the HTTP layer's error handler.
 
 import { getLogger } from "@logtape/logtape";
+import { routePath } from "../route-path.ts";
 
 const logger = getLogger(["wren", "federation", "inbox"]);
 
-export const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox\/?$/;
+export const INBOX_PATH = /^\/(?:users\/[^/]+\/)?inbox$/;
 
 export function answerInboxFailure(request: Request, error: unknown): Response {
-  if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) throw error;
+  if (request.method !== "POST" || !INBOX_PATH.test(routePath(request))) throw error;
   logger.info("Refused an inbox POST that could not be processed: {error}", { error });
   return new Response("Invalid activity.", {
     status: 400,

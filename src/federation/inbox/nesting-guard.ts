@@ -3,6 +3,7 @@
 // wasted job at best, V8 "Exception in PromiseRejectCallback" noise at worst). Real activities
 // from Mastodon, Misskey and others nest fewer than 20 levels.
 
+import { routePath } from "../route-path.ts";
 import { INBOX_PATH } from "./failure.ts";
 
 export const MAX_INBOX_NESTING = 64;
@@ -32,7 +33,7 @@ export function jsonNesting(text: string, limit: number): number {
 
 /** A 400 for an inbox POST nested too deeply; null for every other request. */
 export async function refuseDeepInboxBody(request: Request): Promise<Response | null> {
-  if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) return null;
+  if (request.method !== "POST" || !INBOX_PATH.test(routePath(request))) return null;
   // The body limit of the HTTP layer has already bounded the size; the original stays unread.
   const text = await request.clone().text();
   if (jsonNesting(text, MAX_INBOX_NESTING) <= MAX_INBOX_NESTING) return null;

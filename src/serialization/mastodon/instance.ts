@@ -61,6 +61,10 @@ function pollsConfiguration(view: InstanceView) {
   };
 }
 
+function contactEmail(view: InstanceView): { email?: string } {
+  return view.contactEmail === undefined ? {} : { email: view.contactEmail };
+}
+
 function contactAccount(view: InstanceView, urls: UrlContext): AccountJson | null {
   return view.contactAccount ? serializeAccount(view.contactAccount, urls) : null;
 }
@@ -109,7 +113,8 @@ export function serializeInstanceV2(view: InstanceView, urls: UrlContext) {
       min_age: null,
     },
     api_versions: { mastodon: 2 },
-    contact: { email: settings.contactEmail, account: contactAccount(view, urls) },
+    // No address at all (no setting, no admin) leaves `email` out rather than send "".
+    contact: { ...contactEmail(view), account: contactAccount(view, urls) },
     rules: serializeRules(settings.rules),
   };
 }
@@ -122,7 +127,7 @@ export function serializeInstanceV1(view: InstanceView, urls: UrlContext) {
     short_description: settings.description,
     // v1 `description` is HTML; the setting is plain text.
     description: escapeHtml(settings.description),
-    email: settings.contactEmail,
+    ...contactEmail(view),
     version: INSTANCE_VERSION,
     urls: { streaming_api: streamingUrl(settings.publicUrl) },
     stats: {

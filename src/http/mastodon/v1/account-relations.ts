@@ -30,8 +30,13 @@ const followSchema = z.object({
     .transform((v) => (v === null ? undefined : v?.filter((l) => l !== ""))),
 });
 
+// An id asked twice is answered once, where it was first asked (Mastodon looks the accounts up
+// as a set).
 const idsSchema = z.object({
-  id: listParam(idParam).optional().default([]),
+  id: listParam(idParam)
+    .optional()
+    .default([])
+    .transform((ids) => [...new Set(ids)]),
   with_suspended: booleanParam.optional(),
 });
 

@@ -20,7 +20,7 @@ import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { jsonText } from "../../json-text.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
-import { booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
+import { anyIdParam, booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
 import { renderAccount, urlContext } from "../account-json.ts";
 import { bytesOf, mediaAttributesParam } from "../media-params.ts";
 import {
@@ -99,9 +99,9 @@ const editSchema = z.object({
 
 /** Mastodon reads each id as a number, so ids that are not numeric simply match nothing. */
 const multiSchema = z.object({
-  id: listParam(z.union([z.string(), z.number()]))
+  id: listParam(anyIdParam)
     .optional()
-    .transform((v) => (v ?? []).map(String).filter((id) => /^[0-9]{1,25}$/.test(id))),
+    .transform((v) => (v ?? []).filter((id) => /^[0-9]{1,25}$/.test(id))),
 });
 
 /** The viewing account for routes where a token is optional (null without one, or for an app token). */

@@ -9,7 +9,7 @@ import { type SearchType, search } from "../../../services/search/search.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
-import { booleanParam, integerParam } from "../../schemas.ts";
+import { anyIdParam, booleanParam, integerParam } from "../../schemas.ts";
 import { renderAccounts } from "../account-json.ts";
 import { renderStatuses } from "../status-json.ts";
 
@@ -22,10 +22,10 @@ const searchSchema = z.object({
   type: z.string().optional(),
   resolve: booleanParam.optional(),
   following: booleanParam.optional(),
-  account_id: z.string().optional(),
+  account_id: anyIdParam.optional(),
   exclude_unreviewed: booleanParam.optional(),
-  max_id: z.string().optional(),
-  min_id: z.string().optional(),
+  max_id: anyIdParam.optional(),
+  min_id: anyIdParam.optional(),
   limit: integerParam.optional(),
   offset: integerParam.optional(),
 });
