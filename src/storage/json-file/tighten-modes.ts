@@ -5,7 +5,7 @@
 // when it is not, the whole tree is walked once and tightened, which makes later starts cheap.
 // What cannot be changed (another owner, a read-only mount) is reported, never fatal.
 
-import { chmod, lstat, readdir } from "node:fs/promises";
+import { chmod, lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import { OTHERS_BITS, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
@@ -20,9 +20,12 @@ export interface Tightened {
   failed: { path: string; reason: string }[];
 }
 
-/** Takes group and other bits off `path` if it has any; sockets and links are left alone. */
-async function tighten(path: string, result: Tightened): Promise<boolean> {
-  const stats = await lstat(path).catch(() => null);
+/**
+ * Takes group and other bits off `path` if it has any; sockets and links inside are left alone
+ * (`follow` is for the data directory itself, which may be a link to where the data lives).
+ */
+async function tighten(path: string, result: Tightened, follow = false): Promise<boolean> {
+  const stats = await (follow ? stat(path) : lstat(path)).catch(() => null);
   if (!stats || (!stats.isFile() && !stats.isDirectory())) return false;
   if ((stats.mode & OTHERS_BITS) === 0) return stats.isDirectory();
   try {
@@ -48,9 +51,9 @@ export async function tightenDataDirectory(root: string): Promise<Tightened> {
   const result: Tightened = { fixed: [], failed: [] };
   // Windows has no such modes (NTFS access lists are inherited from the parent folder).
   if (process.platform === "win32") return result;
-  const rootStats = await lstat(root);
+  const rootStats = await stat(root);
   const rootWasOpen = (rootStats.mode & OTHERS_BITS) !== 0;
-  await tighten(root, result);
+  await tighten(root, result, true);
   await tightenTree(root, result, rootWasOpen);
   if (result.fixed.length > 0) {
     logger.warn(
