@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { freePort } from "../helpers/server.ts";
-import { runWren, startServe, WREN_BIN, wrenEnv } from "./run-wren.ts";
+import { runWren, serveEnv, startServe, WREN_BIN, wrenEnv } from "./run-wren.ts";
 
 const run = promisify(execFile);
 const LISTENING = /Wren is listening on (http:\/\/\S+)\n/;
@@ -27,13 +26,7 @@ describe("first run", () => {
 
   it("prints an account command that, run as printed from another folder, reaches this server", async () => {
     const dataDir = join(root, "Bob's wren data");
-    const port = await freePort();
-    const server = startServe({
-      WREN_HOST: "127.0.0.1",
-      WREN_PORT: String(port),
-      WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      WREN_DATA_DIR: dataDir,
-    });
+    const server = startServe(await serveEnv(dataDir));
     try {
       const [, url] = await server.waitForOutput(LISTENING);
       const [, printed] = await server.waitForOutput(HINT);

@@ -9,9 +9,8 @@ import { chmod, lstat, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runWren, startServe } from "../cli/run-wren.ts";
+import { runWren, serveEnv, startServe } from "../cli/run-wren.ts";
 import { solidPng } from "../helpers/images.ts";
-import { freePort } from "../helpers/server.ts";
 import { wavTone } from "../media/api.ts";
 
 const LISTENING = /Wren is listening on (http:\/\/\S+)\n/;
@@ -69,13 +68,7 @@ describe("data directory modes", () => {
   before(async () => {
     root = await mkdtemp(join(tmpdir(), "wren-modes-"));
     dataDir = join(root, "data");
-    const port = await freePort();
-    env = {
-      WREN_HOST: "127.0.0.1",
-      WREN_PORT: String(port),
-      WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      WREN_DATA_DIR: dataDir,
-    };
+    env = await serveEnv(dataDir);
   });
   after(() => rm(root, { recursive: true, force: true }));
 

@@ -8,8 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { bundledBinary } from "../../src/media/ffmpeg-location.ts";
-import { startServe } from "../cli/run-wren.ts";
-import { freePort } from "../helpers/server.ts";
+import { serveEnv, startServe } from "../cli/run-wren.ts";
 
 const LISTENING = /Wren is listening on (http:\/\/\S+)\n/;
 
@@ -22,17 +21,14 @@ describe("the ffmpeg a server uses", () => {
 
   /** Starts and stops a server with `extra` settings; returns what it logged. */
   async function startLog(name: string, extra: Record<string, string>): Promise<string> {
-    const port = await freePort();
-    const server = startServe({
-      WREN_HOST: "127.0.0.1",
-      WREN_PORT: String(port),
-      WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      WREN_DATA_DIR: join(root, name),
-      WREN_LOG_LEVEL: "info",
-      // Only Node's own folder: no system ffmpeg, whatever the machine has.
-      PATH: dirname(process.execPath),
-      ...extra,
-    });
+    const server = startServe(
+      await serveEnv(join(root, name), {
+        WREN_LOG_LEVEL: "info",
+        // Only Node's own folder: no system ffmpeg, whatever the machine has.
+        PATH: dirname(process.execPath),
+        ...extra,
+      }),
+    );
     try {
       await server.waitForOutput(LISTENING);
     } finally {
