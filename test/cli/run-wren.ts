@@ -22,11 +22,13 @@ export function wrenEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, WREN_LOG_LEVEL: "warning", ...env };
 }
 
+type LoopbackSetting = "WREN_HOST" | "WREN_PORT" | "WREN_PUBLIC_URL" | "WREN_DATA_DIR";
+
 /** Settings for a `wren serve` on a free loopback port, keeping its data in `dataDir`. */
 export async function serveEnv(
   dataDir: string,
   extra: Record<string, string> = {},
-): Promise<Record<string, string>> {
+): Promise<Record<string, string> & Record<LoopbackSetting, string>> {
   // Loaded here only: the helper brings the whole server, which most CLI tests never start.
   const { freePort } = await import("../helpers/server.ts");
   const port = await freePort();
