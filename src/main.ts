@@ -28,6 +28,7 @@ import { createEventBus } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
 import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
+import { reportFfmpeg } from "./services/media/report-ffmpeg.ts";
 import { offlineRemote } from "./services/remote.ts";
 import { openJsonFileStorage } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
@@ -100,6 +101,7 @@ export function instanceSettings(config: Config): InstanceSettings {
     maxMediaAttachments: config.maxMediaAttachments,
     maxImageBytes: config.maxImageBytes,
     rules: config.rules,
+    ffmpeg: { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath },
   };
 }
 
@@ -187,6 +189,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
   const tls = await readTlsFiles(config);
   const storage = await openStorage(config);
   const { ctx, jobs } = createServices(config, storage, options);
+  await reportFfmpeg(ctx);
   // Only serving processes keep the hourly cleanup going (one-off commands run no jobs).
   await Promise.all([ensureMediaCleanupScheduled(ctx), ensureKvPruneScheduled(ctx)]).catch(
     async (error) => {

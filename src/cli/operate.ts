@@ -8,6 +8,7 @@ import { adminSocketPath } from "../admin/protocol.ts";
 import type { Config } from "../config/schema.ts";
 import { readLockHolder } from "../storage/json-file/lock.ts";
 import type { Storage } from "../storage/ports.ts";
+import { isNewDataDirectory, newDataDirectoryWarning } from "./new-data-directory.ts";
 
 /** How long to wait for the admin socket of a server that holds the lock but is still starting. */
 const SOCKET_WAIT_MS = 10_000;
@@ -27,6 +28,7 @@ async function direct(config: Config, op: string, args: Record<string, unknown>)
     import("../main.ts"),
     import("../admin/operations.ts"),
   ]);
+  const fresh = config.storage === "json-file" && isNewDataDirectory(config.dataDir);
   let storage: Storage;
   try {
     storage = await openStorage(config);
@@ -36,6 +38,7 @@ async function direct(config: Config, op: string, args: Record<string, unknown>)
     if (late !== null) return viaServer(config, late, op, args);
     throw error;
   }
+  if (fresh) process.stderr.write(newDataDirectoryWarning(config.dataDir));
   try {
     return await runAdminOperation(createServiceContext(config, storage), op, args);
   } finally {

@@ -136,6 +136,9 @@ export const configSchema = z
     s3SecretAccessKey: z.string().min(1).optional(),
     /** Address buckets as `endpoint/bucket` (most self-hosted S3-compatible servers want this). */
     s3ForcePathStyle: booleanString.default(true),
+    /** ffmpeg and ffprobe to run instead of the ones on PATH or from npm (ffmpeg-location.ts). */
+    ffmpegPath: z.string().trim().min(1).optional(),
+    ffprobePath: z.string().trim().min(1).optional(),
     /** PEM certificate (chain) and private key; with both, Wren serves HTTPS itself. */
     tlsCertFile: z.string().trim().min(1).optional(),
     tlsKeyFile: z.string().trim().min(1).optional(),
@@ -219,6 +222,8 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_S3_ACCESS_KEY_ID: "s3AccessKeyId",
   WREN_S3_SECRET_ACCESS_KEY: "s3SecretAccessKey",
   WREN_S3_FORCE_PATH_STYLE: "s3ForcePathStyle",
+  WREN_FFMPEG_PATH: "ffmpegPath",
+  WREN_FFPROBE_PATH: "ffprobePath",
   WREN_TLS_CERT: "tlsCertFile",
   WREN_TLS_KEY: "tlsKeyFile",
 };

@@ -6,21 +6,19 @@ import { describe, it } from "node:test";
 import {
   ffmpegMake,
   flac,
-  hasFfmpeg,
   mp3WithTags,
   oggVorbis,
+  requireFfmpeg,
   tagsOf,
   wav,
 } from "../../test/helpers/media-files.ts";
 import { processAudio } from "./audio.ts";
-import { findFfmpeg } from "./ffmpeg.ts";
 import { detectMediaType } from "./media-kind.ts";
 import { MediaProcessingError } from "./processing-error.ts";
 
-const skip = hasFfmpeg ? false : "ffmpeg is not installed";
-const tools = await findFfmpeg();
+const tools = await requireFfmpeg();
 
-describe("processAudio", { skip }, () => {
+describe("processAudio", () => {
   for (const [name, make, seconds] of [
     ["MP3", mp3WithTags, 2],
     ["Ogg Vorbis", oggVorbis, 1.5],

@@ -1,12 +1,15 @@
-// ffmpeg and ffprobe, run as child processes on files in a private temporary folder. They are
-// optional: without them video and audio are published as uploaded (type still checked from the
-// bytes) and animated GIFs stay images. Every run has a time limit so a hostile file cannot hold
-// a job forever, and its arguments are passed as an array (no shell).
+// ffmpeg and ffprobe, run as child processes on files in a private temporary folder. `npm install`
+// brings a static build of each (see ffmpeg-location.ts for the order of places looked in); if
+// neither that nor a system one runs, video and audio are published as uploaded (type still
+// checked from the bytes), animated GIFs stay images, and the server says so at start.
+// Every run has a time limit so a hostile file cannot hold a job forever, and its arguments are
+// passed as an array (no shell).
 
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type FfmpegSettings, locateTool } from "./ffmpeg-location.ts";
 
 export interface Ffmpeg {
   ffmpeg: string;
@@ -56,20 +59,44 @@ function run(command: string, args: string[], timeoutMs: number): Promise<string
   });
 }
 
-let found: Promise<Ffmpeg | null> | undefined;
+export interface FfmpegLookup {
+  /** Both tools, or null when either is missing (both are needed for any processing). */
+  tools: Ffmpeg | null;
+  /** One line per tool: where it was found, or everything tried and why it failed. */
+  report: string[];
+}
 
-/** ffmpeg and ffprobe from PATH when both run; looked up once per process. */
-export function findFfmpeg(): Promise<Ffmpeg | null> {
-  found ??= (async () => {
-    try {
-      await run("ffmpeg", ["-version"], 10_000);
-      await run("ffprobe", ["-version"], 10_000);
-      return { ffmpeg: "ffmpeg", ffprobe: "ffprobe" };
-    } catch {
-      return null;
-    }
-  })();
-  return found;
+/** Lookups per setting pair: done once per process, not once per upload. */
+const lookups = new Map<string, Promise<FfmpegLookup>>();
+
+/** ffmpeg and ffprobe, by the order in ffmpeg-location.ts. */
+export function lookUpFfmpeg(settings: FfmpegSettings = {}): Promise<FfmpegLookup> {
+  const key = JSON.stringify([settings.ffmpegPath ?? null, settings.ffprobePath ?? null]);
+  let lookup = lookups.get(key);
+  if (!lookup) {
+    // PATH is the process's search path (what a bare `ffmpeg` would run), not a Wren setting.
+    const options = { settings, searchPath: process.env.PATH ?? "" };
+    lookup = Promise.all([locateTool("ffmpeg", options), locateTool("ffprobe", options)]).then(
+      ([ffmpeg, ffprobe]) => ({
+        tools:
+          ffmpeg.found && ffprobe.found ? { ffmpeg: ffmpeg.path, ffprobe: ffprobe.path } : null,
+        report: [ffmpeg, ffprobe].map((tool, i) =>
+          tool.found
+            ? `${i === 0 ? "ffmpeg" : "ffprobe"}: ${tool.path} (from ${SOURCE_NAMES[tool.source]})`
+            : tool.problem,
+        ),
+      }),
+    );
+    lookups.set(key, lookup);
+  }
+  return lookup;
+}
+
+const SOURCE_NAMES = { setting: "the setting", PATH: "PATH", npm: "the npm package" } as const;
+
+/** The tools alone, or null when media are to be published without ffmpeg. */
+export async function findFfmpeg(settings: FfmpegSettings = {}): Promise<Ffmpeg | null> {
+  return (await lookUpFfmpeg(settings)).tools;
 }
 
 /** Runs ffmpeg quietly, never reading stdin and never overwriting a prompt away. */

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-modes.ts";
 import type { FileHost } from "./file-host.ts";
 
 // One segment: starts with a letter or digit, then letters, digits, `_`, `-` and `.`. That rules
@@ -43,10 +44,10 @@ export function createLocalDirectoryHost(directory: string, publicBaseUrl: strin
       assertSafeKey(key);
       const target = join(directory, key);
       const folder = dirname(target);
-      await mkdir(folder, { recursive: true });
+      await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
       const temp = `${target}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
       try {
-        const handle = await open(temp, "wx", 0o644);
+        const handle = await open(temp, "wx", PRIVATE_FILE_MODE);
         try {
           await handle.writeFile(bytes);
           await handle.sync();

@@ -4,25 +4,23 @@ import sharp from "sharp";
 import { animatedGif, solidPng } from "../../test/helpers/images.ts";
 import {
   ffmpegMake,
-  hasFfmpeg,
   mp4WithSound,
+  requireFfmpeg,
   silentWebm,
   tagsOf,
 } from "../../test/helpers/media-files.ts";
-import { findFfmpeg } from "./ffmpeg.ts";
 import { processFile } from "./pipeline.ts";
 import { MediaProcessingError } from "./processing-error.ts";
 import { processVideo } from "./video.ts";
 
-const skip = hasFfmpeg ? false : "ffmpeg is not installed";
-const tools = await findFfmpeg();
+const tools = await requireFfmpeg();
 
-describe("processVideo", { skip }, () => {
+describe("processVideo", () => {
   it("publishes an MP4 with sound as a video, tags dropped, with meta and a first-frame preview", async () => {
     const input = await mp4WithSound("320x240", 25, 1);
     assert.equal((await tagsOf(input, "mp4")).title, "Secret holiday", "the fixture has tags");
 
-    const result = await processVideo(tools!, input, "video/mp4");
+    const result = await processVideo(tools, input, "video/mp4");
 
     assert.equal(result.type, "video");
     assert.equal(result.file.contentType, "video/mp4");
@@ -45,13 +43,13 @@ describe("processVideo", { skip }, () => {
   });
 
   it("scales the preview frame into 640×640", async () => {
-    const result = await processVideo(tools!, await mp4WithSound("1280x720", 10, 0.3), "video/mp4");
+    const result = await processVideo(tools, await mp4WithSound("1280x720", 10, 0.3), "video/mp4");
     assert.equal(result.meta?.original?.size, "1280x720");
     assert.equal(result.meta?.small?.size, "640x360");
   });
 
   it("transcodes a silent WebM to MP4 and calls it gifv", async () => {
-    const result = await processVideo(tools!, await silentWebm("160x120", 10, 1), "video/webm");
+    const result = await processVideo(tools, await silentWebm("160x120", 10, 1), "video/webm");
     assert.equal(result.type, "gifv");
     assert.equal(result.file.extension, "mp4");
     assert.equal(result.meta?.original?.size, "160x120");
@@ -79,7 +77,7 @@ describe("processVideo", { skip }, () => {
       "-preset",
       "ultrafast",
     ]);
-    await assert.rejects(processVideo(tools!, huge, "video/mp4"), (error: unknown) => {
+    await assert.rejects(processVideo(tools, huge, "video/mp4"), (error: unknown) => {
       assert.ok(error instanceof MediaProcessingError);
       assert.equal(error.reason, "4096x2200 videos are not supported");
       return true;
@@ -94,18 +92,15 @@ describe("processVideo", { skip }, () => {
       "-pix_fmt",
       "yuv420p",
     ]);
-    await assert.rejects(
-      processVideo(tools!, fast, "video/mp4"),
-      /240fps videos are not supported/,
-    );
+    await assert.rejects(processVideo(tools, fast, "video/mp4"), /240fps videos are not supported/);
   });
 
   it("refuses a truncated video and HTML claiming to be a video", async () => {
     const whole = await mp4WithSound("320x240", 25, 1);
     const truncated = whole.subarray(0, 600);
-    await assert.rejects(processVideo(tools!, truncated, "video/mp4"), MediaProcessingError);
+    await assert.rejects(processVideo(tools, truncated, "video/mp4"), MediaProcessingError);
     const html = new TextEncoder().encode("<html><body>not a video</body></html>");
-    await assert.rejects(processVideo(tools!, html, "video/mp4"), /could not be verified/);
+    await assert.rejects(processVideo(tools, html, "video/mp4"), /could not be verified/);
   });
 });
 

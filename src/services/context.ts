@@ -3,6 +3,7 @@
 
 import type { Clock } from "../domain/clock.ts";
 import type { IdGenerator } from "../domain/ids.ts";
+import type { FfmpegSettings } from "../media/ffmpeg-location.ts";
 import type { FileHost } from "../media/file-host.ts";
 import type { Storage } from "../storage/ports.ts";
 import type { EventBus } from "./events.ts";
@@ -24,6 +25,8 @@ export interface InstanceSettings {
   /** Largest avatar/header upload in bytes. */
   maxImageBytes: number;
   rules: string[];
+  /** Where ffmpeg and ffprobe are, when set (WREN_FFMPEG_PATH, WREN_FFPROBE_PATH). */
+  ffmpeg: FfmpegSettings;
 }
 
 export interface ServiceContext {

@@ -22,6 +22,25 @@ export function wrenEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, WREN_LOG_LEVEL: "warning", ...env };
 }
 
+type LoopbackSetting = "WREN_HOST" | "WREN_PORT" | "WREN_PUBLIC_URL" | "WREN_DATA_DIR";
+
+/** Settings for a `wren serve` on a free loopback port, keeping its data in `dataDir`. */
+export async function serveEnv(
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string> & Record<LoopbackSetting, string>> {
+  // Loaded here only: the helper brings the whole server, which most CLI tests never start.
+  const { freePort } = await import("../helpers/server.ts");
+  const port = await freePort();
+  return {
+    WREN_HOST: "127.0.0.1",
+    WREN_PORT: String(port),
+    WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    WREN_DATA_DIR: dataDir,
+    ...extra,
+  };
+}
+
 export function spawnWren(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [WREN_BIN, ...args], {
     env: wrenEnv(env),

@@ -9,8 +9,13 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { freePort } from "../helpers/server.ts";
-import { runWren, startServe, WREN_BIN, wrenEnv } from "./run-wren.ts";
+import {
+  serveEnv as loopbackServeEnv,
+  runWren,
+  startServe,
+  WREN_BIN,
+  wrenEnv,
+} from "./run-wren.ts";
 
 /** A `node` older than 24 on PATH (outside node_modules), which makes bin/wren.js re-exec. */
 function olderSystemNode(): string | undefined {
@@ -29,16 +34,8 @@ function olderSystemNode(): string | undefined {
 const LISTENING = /Wren is listening on (http:\/\/\S+)\n/;
 const STOP_WITHIN_MS = 5000;
 
-async function serveEnv(dataDir: string, extra: Record<string, string> = {}) {
-  const port = await freePort();
-  return {
-    WREN_HOST: "127.0.0.1",
-    WREN_PORT: String(port),
-    WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    WREN_DATA_DIR: dataDir,
-    WREN_INSTANCE_TITLE: "Serve Test",
-    ...extra,
-  };
+function serveEnv(dataDir: string, extra: Record<string, string> = {}) {
+  return loopbackServeEnv(dataDir, { WREN_INSTANCE_TITLE: "Serve Test", ...extra });
 }
 
 async function exitsWithin<T>(promise: Promise<T>, ms: number): Promise<T> {

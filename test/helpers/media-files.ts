@@ -1,25 +1,38 @@
 // Video and audio files for media tests, made at test time by ffmpeg's own generators (a test
-// pattern and a sine tone), a second or less each. Tests that need them skip themselves when
-// ffmpeg is not installed (CI installs it; see .ci/run).
+// pattern and a sine tone), a second or less each, with the ffmpeg Wren itself would use (the
+// npm-shipped one on a machine without a system ffmpeg). No test skips for want of ffmpeg:
+// `npm install` brings it, so a missing one is a failure to see.
 
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { findFfmpeg } from "../../src/media/ffmpeg.ts";
+import { type Ffmpeg, lookUpFfmpeg } from "../../src/media/ffmpeg.ts";
 
 const run = promisify(execFile);
 
-/** Whether ffmpeg and ffprobe are installed (for `{ skip: … }` on tests that need them). */
-export const hasFfmpeg = (await findFfmpeg()) !== null;
+/** ffmpeg and ffprobe as Wren finds them without settings; throws, saying why, if it cannot. */
+export async function requireFfmpeg(): Promise<Ffmpeg> {
+  const { tools, report } = await lookUpFfmpeg();
+  if (!tools) throw new Error(`media tests need ffmpeg: ${report.join("; ")}`);
+  return tools;
+}
 
 /** Runs ffmpeg with `args` (inputs and options, no output) and returns the file it wrote. */
 export async function ffmpegMake(extension: string, args: string[]): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), "wren-media-fixture-"));
   try {
     const output = join(dir, `out.${extension}`);
-    await run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...args, output]);
+    await run((await requireFfmpeg()).ffmpeg, [
+      "-nostdin",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      ...args,
+      output,
+    ]);
     return await readFile(output);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -89,7 +102,7 @@ export async function tagsOf(
   try {
     const path = join(dir, `file.${extension}`);
     await writeFile(path, bytes);
-    const { stdout } = await run("ffprobe", [
+    const { stdout } = await run((await requireFfmpeg()).ffprobe, [
       "-v",
       "error",
       "-print_format",

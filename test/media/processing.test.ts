@@ -20,11 +20,9 @@ import {
   RED,
   truncatedJpeg,
 } from "../helpers/images.ts";
-import { hasFfmpeg, mp3WithTags, mp4WithSound, tagsOf } from "../helpers/media-files.ts";
+import { mp3WithTags, mp4WithSound, tagsOf } from "../helpers/media-files.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { fetchFile, type Json, send, upload } from "./api.ts";
-
-const noFfmpeg = hasFfmpeg ? false : "ffmpeg is not installed";
 
 describe("media processing over HTTP", () => {
   let server: TestServer;
@@ -90,7 +88,7 @@ describe("media processing over HTTP", () => {
     assert.equal(record?.uploadKey, null);
   });
 
-  it("turns an animated GIF into a gifv MP4 with a still preview", { skip: noFfmpeg }, async () => {
+  it("turns an animated GIF into a gifv MP4 with a still preview", async () => {
     const media: Json = await upload(server, alice, {
       file: { bytes: await animatedGif(60, 30), name: "dance.gif", type: "image/gif" },
     });
@@ -102,9 +100,7 @@ describe("media processing over HTTP", () => {
     assert.equal(preview.res.headers.get("content-type"), "image/png");
   });
 
-  it("processes a video in the background: 202, then 200 with a tag-free MP4", {
-    skip: noFfmpeg,
-  }, async () => {
+  it("processes a video in the background: 202, then 200 with a tag-free MP4", {}, async () => {
     const queued: Json = await upload(
       server,
       alice,
@@ -132,7 +128,7 @@ describe("media processing over HTTP", () => {
     assert.equal(`${still.width}x${still.height}`, "320x240");
   });
 
-  it("publishes audio as MP3 with its duration and without tags", { skip: noFfmpeg }, async () => {
+  it("publishes audio as MP3 with its duration and without tags", async () => {
     const queued: Json = await upload(
       server,
       alice,
@@ -166,9 +162,7 @@ describe("media processing over HTTP", () => {
     assert.deepEqual(await hostedFiles(), filesBefore);
   });
 
-  it("marks a broken video failed in the background; GET then answers 422", {
-    skip: noFfmpeg,
-  }, async () => {
+  it("marks a broken video failed in the background; GET then answers 422", {}, async () => {
     const whole = await mp4WithSound("320x240", 25, 1);
     const queued: Json = await upload(
       server,

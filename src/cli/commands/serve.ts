@@ -8,6 +8,7 @@ import type { Config } from "../../config/schema.ts";
 import { setupLogging, shutdownLogging } from "../../logging.ts";
 import type { RunningWren } from "../../main.ts";
 import { type Command, EXIT_FAILURE, EXIT_OK } from "../command.ts";
+import { shellQuote } from "../shell-quote.ts";
 
 const logger = getLogger(["wren", "serve"]);
 
@@ -88,13 +89,25 @@ function portMismatch(wren: RunningWren): string[] {
   ];
 }
 
+/**
+ * The account command as it must be typed for this server: a command without WREN_DATA_DIR would
+ * open `./data` of whatever folder it runs in, not the directory this server holds (see
+ * new-data-directory.ts), so the absolute path is always spelled out.
+ */
+export function accountCreateCommand(config: Config): string {
+  return [
+    `WREN_DATA_DIR=${shellQuote(config.dataDir)}`,
+    "npx wren account create alice --email alice@example.com --password 'a long passphrase' --admin",
+  ].join(" ");
+}
+
 function firstRunHint(config: Config): string {
   return [
     "",
     "This server has no accounts yet. Create the first one, an administrator, from another",
     "terminal in this folder (it talks to the running server):",
     "",
-    "  npx wren account create alice --email alice@example.com --password 'a long passphrase' --admin",
+    `  ${accountCreateCommand(config)}`,
     "",
     "Then sign in from a Mastodon app (Elk, Phanpy, Ivory, Tusky, Ice Cubes…): when it asks",
     `for your server, enter ${config.publicUrl}`,

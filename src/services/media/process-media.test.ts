@@ -11,7 +11,7 @@ import {
   solidPng,
   truncatedJpeg,
 } from "../../../test/helpers/images.ts";
-import { hasFfmpeg, mp4WithSound } from "../../../test/helpers/media-files.ts";
+import { mp4WithSound } from "../../../test/helpers/media-files.ts";
 import { loadConfig } from "../../config/load.ts";
 import type { MediaAttachment } from "../../domain/media.ts";
 import { registerJobHandlers } from "../../jobs/handlers.ts";
@@ -192,7 +192,7 @@ describe("processMedia", () => {
     assert.equal(await storage.media.get("999999"), undefined);
   });
 
-  it("publishes video through ffmpeg with a PNG preview", { skip: !hasFfmpeg }, async () => {
+  it("publishes video through ffmpeg with a PNG preview", async () => {
     const media = await upload(await mp4WithSound("320x240", 25, 1), "video/mp4");
     await processMedia(ctx, media.id);
     const done = await record(media.id);

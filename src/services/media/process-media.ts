@@ -148,7 +148,7 @@ export async function processMedia(ctx: ServiceContext, mediaId: string): Promis
   try {
     const type = await detectMediaType(upload);
     if (!type) throw new MediaProcessingError(UNVERIFIED_TYPE);
-    result = await processFile(await findFfmpeg(), upload, type);
+    result = await processFile(await findFfmpeg(ctx.settings.ffmpeg), upload, type);
   } catch (error) {
     if (error instanceof MediaProcessingError) {
       return failMediaProcessing(ctx, mediaId, error.reason);

@@ -12,6 +12,7 @@
 
 import { mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { forEachLimit } from "./parallel.ts";
 
 /** Every temporary file ends with this, so a start-up sweep can find leftovers of a crash. */
@@ -168,7 +169,7 @@ export class DurableWriter {
       `.${basename(path)}.${process.pid}-${++this.#tempCounter}${TEMP_SUFFIX}`,
     );
     try {
-      const handle = await open(temp, "wx", 0o644);
+      const handle = await open(temp, "wx", PRIVATE_FILE_MODE);
       try {
         await handle.writeFile(data, "utf8");
         await handle.sync();
@@ -186,7 +187,7 @@ export class DurableWriter {
   /** Creates `dir` if needed; new directories need their parents fsynced to be durable. */
   async #ensureDir(dir: string, dirsToSync: Set<string>): Promise<void> {
     if (this.#knownDirs.has(dir)) return;
-    const first = await mkdir(dir, { recursive: true });
+    const first = await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     if (first !== undefined) {
       // mkdir created `first` and everything below it down to `dir`: each new entry lives in
       // its parent directory.

@@ -15,6 +15,7 @@ import type {
   Mute,
   Pin,
 } from "../../domain/relations.ts";
+import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
 import type { Storage } from "../ports.ts";
 import { openAccountStore } from "./account-store.ts";
 import { openAnnouncementReactionStore } from "./announcement-reaction-store.ts";
@@ -37,6 +38,7 @@ import { openReportStore } from "./report-store.ts";
 import { openStatusEditStore } from "./status-edit-store.ts";
 import { readSnapshot } from "./status-snapshot.ts";
 import { openStatusStore } from "./status-store.ts";
+import { tightenDataDirectory } from "./tighten-modes.ts";
 import { openTokenStore } from "./token-store.ts";
 import { openUserStore } from "./user-store.ts";
 
@@ -45,9 +47,11 @@ export { readLockHolder } from "./lock.ts";
 /** Opens (creating if needed) the data directory `dir`; throws if another process holds it. */
 export async function openJsonFileStorage(dir: string): Promise<Storage> {
   const root = resolve(dir);
-  await mkdir(root, { recursive: true });
+  await mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lock = await acquireLock(root);
   try {
+    // Before anything is read: secrets written by an older Wren become private at once.
+    await tightenDataDirectory(root);
     // Read before the sweep: a usable snapshot proves `statuses/` unchanged since a clean
     // close, so it holds no temporary file, and skipping its million entries saves seconds.
     const statusSnapshot = await readSnapshot(root);

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { ignoreCode, TEMP_SUFFIX } from "./durable-writer.ts";
 
 export const LOCK_FILE = "wren.lock";
@@ -23,7 +24,7 @@ export async function acquireLock(dir: string): Promise<DirectoryLock> {
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       // O_EXCL: exactly one process can create the file.
-      await writeFile(file, `${process.pid}\n`, { flag: "wx", mode: 0o644 });
+      await writeFile(file, `${process.pid}\n`, { flag: "wx", mode: PRIVATE_FILE_MODE });
       let released = false;
       return {
         file,

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { compareIds } from "../../domain/ids.ts";
+import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { ignoreCode, TEMP_SUFFIX } from "./durable-writer.ts";
 import { NO_TAGS, type StatusSummary, StringPool } from "./status-summary.ts";
 
@@ -108,7 +109,7 @@ export async function writeSnapshot(
   const hash = createHash("sha256");
   const header = `${JSON.stringify({ format: FORMAT, version: VERSION, folders: await folderTimes(join(root, "statuses")) })}\n`;
   try {
-    const handle = await open(temp, "w", 0o644);
+    const handle = await open(temp, "w", PRIVATE_FILE_MODE);
     try {
       let chunk = header;
       let count = 0;
