@@ -1,0 +1,154 @@
+// Is a request (or an activity's body) signed by a key that an actor's *own* document lists?
+// A key document says who owns it (`owner`, `controller`), but that is only a claim: a key at
+// `https://evil/actor/sybil#main-key` may claim to be trent's. Fedify 2.3.6 believes the claim
+// (its key-ownership check compares the claimed owner with the actor; its LD-signature and
+// proof checks do the same), so any server could sign as any actor elsewhere (the class of
+// CVE-2024-23832). Here a key counts only as found in the actor's own document, fetched from
+// the actor's id: signatures are verified with a document loader that answers every key lookup
+// with that document, so a key the actor does not list is simply not found, whatever its own
+// document says, and no cached copy of a key document is ever consulted.
+
+import {
+  type Context,
+  type RequestContext,
+  verifyJsonLd,
+  verifyObject,
+  verifyRequest,
+} from "@fedify/fedify";
+import { Activity, type Actor, Object as APObject, isActor } from "@fedify/vocab";
+import type { DocumentLoader, RemoteDocument } from "@fedify/vocab-runtime";
+import type { ServiceContext } from "../services/context.ts";
+import { signedLoader } from "./remote-actors.ts";
+
+export type OwnerDocument =
+  | { kind: "actor"; actor: Actor; remote: RemoteDocument }
+  /** The actor's server answers 410: the actor was deleted. */
+  | { kind: "gone" }
+  /** Not fetched, or not this actor's document. */
+  | { kind: "unreachable" };
+
+const withoutFragment = (url: string) => url.replace(/#.*$/, "");
+
+/** The actor's document from its own id; it must be an actor with exactly that id. */
+async function loadOwner(
+  loader: DocumentLoader,
+  contextLoader: DocumentLoader,
+  actorId: URL,
+): Promise<OwnerDocument> {
+  let remote: RemoteDocument;
+  try {
+    remote = await loader(actorId.href);
+  } catch (error) {
+    const status = (error as { response?: Response }).response?.status;
+    return status === 410 ? { kind: "gone" } : { kind: "unreachable" };
+  }
+  if (new URL(remote.documentUrl).origin !== actorId.origin) return { kind: "unreachable" };
+  try {
+    const object = await APObject.fromJsonLd(remote.document, {
+      documentLoader: loader,
+      contextLoader,
+      baseUrl: new URL(remote.documentUrl),
+    });
+    if (!isActor(object) || object.id?.href !== actorId.href) return { kind: "unreachable" };
+    return { kind: "actor", actor: object, remote };
+  } catch {
+    return { kind: "unreachable" };
+  }
+}
+
+/** Every key id the actor lists (`publicKey` and `assertionMethod`). */
+export function listedKeyIds(actor: Actor): Set<string> {
+  return new Set([...actor.publicKeyIds, ...actor.assertionMethodIds].map((id) => id.href));
+}
+
+/**
+ * A loader for key lookups that can only find the owner's keys: the owner's own document for
+ * any URL, except a key the owner lists by reference on another URL (then that URL, which the
+ * owner vouches for). JSON-LD contexts are loaded by the context loader, not this one.
+ */
+function ownerKeyLoader(owner: { actor: Actor; remote: RemoteDocument }, loader: DocumentLoader) {
+  const own = withoutFragment(owner.actor.id?.href ?? "");
+  const elsewhere = new Set(
+    [...listedKeyIds(owner.actor)].map(withoutFragment).filter((url) => url !== own),
+  );
+  const answer: DocumentLoader = async (url, options) =>
+    elsewhere.has(withoutFragment(url)) ? loader(url, options) : owner.remote;
+  return answer;
+}
+
+/** Does any signature of the request or its body verify with a key the owner lists? */
+async function signedWithListedKey(
+  request: Request,
+  body: unknown,
+  owner: { actor: Actor; remote: RemoteDocument },
+  loader: DocumentLoader,
+  contextLoader: DocumentLoader,
+): Promise<boolean> {
+  const options = { documentLoader: ownerKeyLoader(owner, loader), contextLoader };
+  const headers = request.headers;
+  if (headers.has("signature") || headers.has("signature-input")) {
+    const key = await verifyRequest(request.clone(), options).catch(() => null);
+    if (key !== null) return true;
+  }
+  if (body === null || typeof body !== "object") return false;
+  // Forwarded and relayed activities carry their author's signature in the body instead.
+  if ("signature" in body && (await verifyJsonLd(body, options).catch(() => false))) return true;
+  if ("proof" in body) {
+    const verified = await verifyObject(Activity, body, options).catch(() => null);
+    if (verified !== null) return true;
+  }
+  return false;
+}
+
+export type SignerVerdict = "verified" | "forged" | "gone" | "unreachable";
+
+/** How long an actor document read for a signature check is reused (as Fedify's loader). */
+const OWNER_CACHE_MS = 5 * 60 * 1000;
+
+/**
+ * `loader` with its answers kept a few minutes in Wren's key–value store (shared by every
+ * process of the backend). Only successful answers are kept; the actor document is the same
+ * whoever asks, and here the asker is always the instance actor.
+ */
+function cachedLoader(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
+  return async (url, options) => {
+    const key = ["wren", "ownerDocument", url];
+    const entry = await ctx.storage.kv.get(key);
+    const now = ctx.clock.now().getTime();
+    if (entry?.expiresAt && Date.parse(entry.expiresAt) > now) {
+      return entry.value as RemoteDocument;
+    }
+    const remote = await loader(url, options);
+    const expiresAt = new Date(now + OWNER_CACHE_MS).toISOString();
+    await ctx.storage.kv.set({ key, value: remote, expiresAt });
+    return remote;
+  };
+}
+
+/**
+ * Whether `request` (a POST with `body`, or a GET with body null) is signed by `actorId` as the
+ * actor's own document says: "verified" when a signature verifies with a key listed there.
+ * The document is fetched signed by the instance actor (servers with authorized fetch) and
+ * kept a few minutes; when the kept copy fails (a key rotated since), it is fetched afresh,
+ * once.
+ */
+export async function verifySigner(
+  fctx: Context<ServiceContext> | RequestContext<ServiceContext>,
+  request: Request,
+  body: unknown,
+  actorId: URL,
+): Promise<SignerVerdict> {
+  const signed = await signedLoader(fctx);
+  const loaders = [cachedLoader(fctx.data, signed), signed];
+  let verdict: SignerVerdict = "unreachable";
+  for (const loader of loaders) {
+    const owner = await loadOwner(loader, fctx.contextLoader, actorId);
+    if (owner.kind === "gone") return "gone";
+    if (owner.kind === "unreachable") continue;
+    if (await signedWithListedKey(request, body, owner, loader, fctx.contextLoader)) {
+      return "verified";
+    }
+    verdict = "forged";
+  }
+  return verdict;
+}
