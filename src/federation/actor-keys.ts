@@ -103,24 +103,40 @@ async function signedWithListedKey(
 export type SignerVerdict = "verified" | "forged" | "gone" | "unreachable";
 
 /** How long an actor document read for a signature check is reused (as Fedify's loader). */
-const OWNER_CACHE_MS = 5 * 60 * 1000;
+const KEEP_MS = 5 * 60 * 1000;
+/**
+ * A kept document younger than this is not fetched again when a signature fails with it: a
+ * stream of forged requests naming one actor costs its server one fetch a minute at most.
+ */
+const REFETCH_AFTER_MS = 60 * 1000;
+
+interface Kept {
+  remote: RemoteDocument;
+  fetchedAt: number;
+}
+
+const keptKey = (url: string) => ["wren", "ownerDocument", url];
+
+/** The actor document kept from an earlier check (Wren's key–value store: every process). */
+async function keptDocument(ctx: ServiceContext, actorId: URL): Promise<Kept | undefined> {
+  const entry = await ctx.storage.kv.get(keptKey(actorId.href));
+  if (!entry?.expiresAt || Date.parse(entry.expiresAt) <= ctx.clock.now().getTime()) {
+    return undefined;
+  }
+  return entry.value as Kept;
+}
 
 /**
- * `loader` with its answers kept a few minutes in Wren's key–value store (shared by every
- * process of the backend). Only successful answers are kept; the actor document is the same
- * whoever asks, and here the asker is always the instance actor.
+ * `loader`, keeping each answer a few minutes. The document is the same whoever asks (here
+ * always the instance actor), so a signed answer may be kept.
  */
-function cachedLoader(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
+function keeping(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
   return async (url, options) => {
-    const key = ["wren", "ownerDocument", url];
-    const entry = await ctx.storage.kv.get(key);
-    const now = ctx.clock.now().getTime();
-    if (entry?.expiresAt && Date.parse(entry.expiresAt) > now) {
-      return entry.value as RemoteDocument;
-    }
     const remote = await loader(url, options);
-    const expiresAt = new Date(now + OWNER_CACHE_MS).toISOString();
-    await ctx.storage.kv.set({ key, value: remote, expiresAt });
+    const now = ctx.clock.now().getTime();
+    const value: Kept = { remote, fetchedAt: now };
+    const expiresAt = new Date(now + KEEP_MS).toISOString();
+    await ctx.storage.kv.set({ key: keptKey(url), value, expiresAt });
     return remote;
   };
 }
@@ -129,26 +145,31 @@ function cachedLoader(ctx: ServiceContext, loader: DocumentLoader): DocumentLoad
  * Whether `request` (a POST with `body`, or a GET with body null) is signed by `actorId` as the
  * actor's own document says: "verified" when a signature verifies with a key listed there.
  * The document is fetched signed by the instance actor (servers with authorized fetch) and
- * kept a few minutes; when the kept copy fails (a key rotated since), it is fetched afresh,
- * once.
+ * kept a few minutes; when a signature fails with a kept copy older than a minute (a key
+ * rotated since), the document is fetched afresh once. `refetch` fetches afresh whatever the
+ * kept copy's age (an actor's own Delete: its document may answer 410 since).
  */
 export async function verifySigner(
   fctx: Context<ServiceContext> | RequestContext<ServiceContext>,
   request: Request,
   body: unknown,
   actorId: URL,
+  options: { refetch?: boolean } = {},
 ): Promise<SignerVerdict> {
+  const ctx = fctx.data;
   const signed = await signedLoader(fctx);
-  const loaders = [cachedLoader(fctx.data, signed), signed];
-  let verdict: SignerVerdict = "unreachable";
-  for (const loader of loaders) {
+  const check = async (loader: DocumentLoader): Promise<SignerVerdict> => {
     const owner = await loadOwner(loader, fctx.contextLoader, actorId);
-    if (owner.kind === "gone") return "gone";
-    if (owner.kind === "unreachable") continue;
-    if (await signedWithListedKey(request, body, owner, loader, fctx.contextLoader)) {
-      return "verified";
-    }
-    verdict = "forged";
+    if (owner.kind !== "actor") return owner.kind;
+    const verified = await signedWithListedKey(request, body, owner, signed, fctx.contextLoader);
+    return verified ? "verified" : "forged";
+  };
+  const kept = await keptDocument(ctx, actorId);
+  if (kept) {
+    const verdict = await check(async () => kept.remote);
+    if (verdict === "verified") return verdict;
+    const young = ctx.clock.now().getTime() - kept.fetchedAt < REFETCH_AFTER_MS;
+    if (young && !options.refetch) return verdict;
   }
-  return verdict;
+  return check(keeping(ctx, signed));
 }

@@ -49,10 +49,13 @@ export async function refuseForgedSigner(
   const body = parsed as Json;
   const actorId = actorIdOf(body);
   if (actorId === null) return null; // Fedify answers 400 (no actor) or 401 (unsigned).
-  const verdict = await verifySigner(contextOf(request), request, body, actorId);
+  const farewell = deletesItsActor(body, actorId);
+  const verdict = await verifySigner(contextOf(request), request, body, actorId, {
+    refetch: farewell,
+  });
   if (verdict === "verified") return null;
   // Only a deleted actor's own farewell gets past without its document (gone-actor.ts).
-  if (verdict === "gone" && deletesItsActor(body, actorId)) return null;
+  if (verdict === "gone" && farewell) return null;
   logger.info("Refused {type} {id} from {actor}: {why}", {
     type: body.type,
     id: body.id,
