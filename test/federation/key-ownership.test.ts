@@ -120,6 +120,16 @@ describe("key ownership: a key counts only as listed by its owner", () => {
     assert.equal(await statusByUri(server, note.id), undefined);
   });
 
+  it("accepts an activity forwarded by another server with trent's own body signature", async () => {
+    const forwarder = await evil.actor("relay");
+    const { create, note } = noteAsTrent();
+    const signed = await signJsonLd(create, trent.keys.privateKey, new URL(trent.keyId), {});
+    const res = await evil.send(sharedInbox(), signed, { signer: forwarder });
+    assert.equal(res.status, 202, await res.text());
+    await settle(server);
+    assert.ok(await statusByUri(server, note.id));
+  });
+
   it("still accepts trent's own key", async () => {
     const { create, note } = noteAsTrent();
     await deliver(server, home, create);
