@@ -10,18 +10,33 @@
 
 import {
   type Context,
+  type KeyCache,
   type RequestContext,
   verifyJsonLd,
   verifyObject,
   verifyRequest,
 } from "@fedify/fedify";
-import { Activity, type Actor, Object as APObject, isActor } from "@fedify/vocab";
+import {
+  Activity,
+  type Actor,
+  Object as APObject,
+  type CryptographicKey,
+  isActor,
+  type Multikey,
+} from "@fedify/vocab";
 import type { DocumentLoader, RemoteDocument } from "@fedify/vocab-runtime";
 import type { ServiceContext } from "../services/context.ts";
 import { signedLoader } from "./remote-actors.ts";
 
+interface Owner {
+  actor: Actor;
+  remote: RemoteDocument;
+  /** The keys embedded in the document, by id, ready to verify with (no parse, no import). */
+  keys: Map<string, CryptographicKey | Multikey>;
+}
+
 export type OwnerDocument =
-  | { kind: "actor"; actor: Actor; remote: RemoteDocument }
+  | ({ kind: "actor" } & Owner)
   /** The actor's server answers 410: the actor was deleted. */
   | { kind: "gone" }
   /** Not fetched, or not this actor's document. */
@@ -50,10 +65,26 @@ async function loadOwner(
       baseUrl: new URL(remote.documentUrl),
     });
     if (!isActor(object) || object.id?.href !== actorId.href) return { kind: "unreachable" };
-    return { kind: "actor", actor: object, remote };
+    return { kind: "actor", actor: object, remote, keys: await embeddedKeys(object) };
   } catch {
     return { kind: "unreachable" };
   }
+}
+
+/** The keys embedded in the actor's document; keys given by reference are left to the loader. */
+async function embeddedKeys(actor: Actor): Promise<Map<string, CryptographicKey | Multikey>> {
+  const keys = new Map<string, CryptographicKey | Multikey>();
+  const options = {
+    documentLoader: async (): Promise<RemoteDocument> => {
+      throw new Error("not embedded");
+    },
+    suppressError: true,
+  };
+  for await (const key of actor.getPublicKeys(options)) if (key.id) keys.set(key.id.href, key);
+  for await (const key of actor.getAssertionMethods(options)) {
+    if (key.id && !keys.has(key.id.href)) keys.set(key.id.href, key);
+  }
+  return keys;
 }
 
 /** Every key id the actor lists (`publicKey` and `assertionMethod`). */
@@ -66,7 +97,7 @@ export function listedKeyIds(actor: Actor): Set<string> {
  * any URL, except a key the owner lists by reference on another URL (then that URL, which the
  * owner vouches for). JSON-LD contexts are loaded by the context loader, not this one.
  */
-function ownerKeyLoader(owner: { actor: Actor; remote: RemoteDocument }, loader: DocumentLoader) {
+function ownerKeyLoader(owner: Owner, loader: DocumentLoader) {
   const own = withoutFragment(owner.actor.id?.href ?? "");
   const elsewhere = new Set(
     [...listedKeyIds(owner.actor)].map(withoutFragment).filter((url) => url !== own),
@@ -80,11 +111,17 @@ function ownerKeyLoader(owner: { actor: Actor; remote: RemoteDocument }, loader:
 async function signedWithListedKey(
   request: Request,
   body: unknown,
-  owner: { actor: Actor; remote: RemoteDocument },
+  owner: Owner,
   loader: DocumentLoader,
   contextLoader: DocumentLoader,
 ): Promise<boolean> {
-  const options = { documentLoader: ownerKeyLoader(owner, loader), contextLoader };
+  // The owner's embedded keys are answered from memory; any other key id goes to the loader,
+  // which can only find what the owner lists too.
+  const keyCache: KeyCache = {
+    get: async (keyId) => owner.keys.get(keyId.href),
+    set: async () => {},
+  };
+  const options = { documentLoader: ownerKeyLoader(owner, loader), contextLoader, keyCache };
   const headers = request.headers;
   if (headers.has("signature") || headers.has("signature-input")) {
     const key = await verifyRequest(request.clone(), options).catch(() => null);
@@ -142,6 +179,28 @@ function keeping(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
 }
 
 /**
+ * Kept documents already parsed, by actor id and fetch time: parsing an actor document as
+ * JSON-LD and importing its keys cost more than the rest of the check. Memory only, as a
+ * cache of the kept (durable) document: a process without it parses the document again.
+ */
+const parsed = new Map<string, Promise<OwnerDocument>>();
+const PARSED_KEPT = 2_000;
+
+function parsedOnce(
+  memo: string | undefined,
+  load: () => Promise<OwnerDocument>,
+): Promise<OwnerDocument> {
+  if (memo === undefined) return load();
+  let owner = parsed.get(memo);
+  if (!owner) {
+    owner = load();
+    parsed.set(memo, owner);
+    if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value as string);
+  }
+  return owner;
+}
+
+/**
  * Whether `request` (a POST with `body`, or a GET with body null) is signed by `actorId` as the
  * actor's own document says: "verified" when a signature verifies with a key listed there.
  * The document is fetched signed by the instance actor (servers with authorized fetch) and
@@ -157,16 +216,17 @@ export async function verifySigner(
   options: { refetch?: boolean } = {},
 ): Promise<SignerVerdict> {
   const ctx = fctx.data;
-  const signed = await signedLoader(fctx);
-  const check = async (loader: DocumentLoader): Promise<SignerVerdict> => {
-    const owner = await loadOwner(loader, fctx.contextLoader, actorId);
+  // Built only when something is fetched: it reads and imports the instance actor's keys.
+  const signed: DocumentLoader = async (url, options) => (await signedLoader(fctx))(url, options);
+  const check = async (loader: DocumentLoader, memo?: string): Promise<SignerVerdict> => {
+    const owner = await parsedOnce(memo, () => loadOwner(loader, fctx.contextLoader, actorId));
     if (owner.kind !== "actor") return owner.kind;
     const verified = await signedWithListedKey(request, body, owner, signed, fctx.contextLoader);
     return verified ? "verified" : "forged";
   };
   const kept = await keptDocument(ctx, actorId);
   if (kept) {
-    const verdict = await check(async () => kept.remote);
+    const verdict = await check(async () => kept.remote, `${actorId.href}\n${kept.fetchedAt}`);
     if (verdict === "verified") return verdict;
     const young = ctx.clock.now().getTime() - kept.fetchedAt < REFETCH_AFTER_MS;
     if (young && !options.refetch) return verdict;
