@@ -17,6 +17,7 @@ import { hostMeta } from "./host-meta.ts";
 import { answerInboxFailure } from "./inbox/failure.ts";
 import { registerInbox } from "./inbox/index.ts";
 import { refuseDeepInboxBody } from "./inbox/nesting-guard.ts";
+import { refuseForgedSigner } from "./inbox/signer-gate.ts";
 import { createActorKeys } from "./keys.ts";
 import { createFedifyKv } from "./kv.ts";
 import { createJobMessageQueue } from "./message-queue.ts";
@@ -120,6 +121,8 @@ export function createWrenFederation(
       if (legacy) return legacy;
       const tooDeep = await refuseDeepInboxBody(request);
       if (tooDeep) return tooDeep;
+      const forged = await refuseForgedSigner(request, (r) => federation.createContext(r, ctx));
+      if (forged) return forged;
       const response = await federation
         .fetch(request, {
           contextData: ctx,

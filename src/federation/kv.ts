@@ -17,6 +17,17 @@ function expiry(clock: Clock, options: KvStoreSetOptions | undefined): string | 
   return new Date(clock.now().getTime() + ms).toISOString();
 }
 
+/**
+ * Fedify's records of processed activities (`["_fedify", "activityIdempotence", …]`) are not
+ * kept: Fedify 2.3.6 keys them on the activity id alone (its queue worker ignores the
+ * `withIdempotency` strategy), so a peer reusing an id for a new activity (Hollo's Accepts and
+ * poll Updates) was dropped for a day. Wren's once-guard (inbox/once.ts) keys on the id and the
+ * body instead. Not writing them also saves a durable write per activity.
+ */
+function isIdempotenceRecord(key: KvKey): boolean {
+  return key[0] === "_fedify" && key[1] === "activityIdempotence";
+}
+
 function isLive(entry: KvEntry, clock: Clock): boolean {
   return entry.expiresAt === null || Date.parse(entry.expiresAt) > clock.now().getTime();
 }
@@ -24,10 +35,12 @@ function isLive(entry: KvEntry, clock: Clock): boolean {
 export function createFedifyKv(store: KvStore, clock: Clock): FedifyKvStore {
   return {
     async get<T = unknown>(key: KvKey): Promise<T | undefined> {
+      if (isIdempotenceRecord(key)) return undefined;
       const entry = await store.get(key);
       return entry !== undefined && isLive(entry, clock) ? (entry.value as T) : undefined;
     },
     async set(key, value, options) {
+      if (isIdempotenceRecord(key)) return;
       const expiresAt = expiry(clock, options);
       // Fedify rewrites some entries unchanged after every delivery (which signature format a
       // server accepts): skipping the no-op saves a durable write per delivery.

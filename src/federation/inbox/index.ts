@@ -2,7 +2,8 @@
 // the HTTP signature (or an LD signature / object proof) and that the signer owns the actor's
 // key, answering 401 otherwise, then queues the activity on the durable job queue; the
 // listeners below run from there. Each one is thin: it finds the sender (senderOf: origin,
-// domain block, suspension), acts once per activity id (once.ts) and calls a service.
+// domain block, suspension), acts once per activity (once.ts: its id and body) and calls a
+// service. Every activity dropped on the way is logged with the reason.
 // Every listener is the same for both inboxes: what an activity does never depends on the
 // inbox it came through, so a delivery to both is one action.
 
@@ -27,6 +28,7 @@ import { getLogger } from "@logtape/logtape";
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { instanceActorIdentifier } from "../instance-actor.ts";
+import { activityKey } from "./activity-key.ts";
 import { onBlock } from "./block.ts";
 import { onFlag } from "./flag.ts";
 import { onAccept, onFollow, onReject } from "./follows.ts";
@@ -44,24 +46,36 @@ type Handler<A extends Activity> = (fctx: InboxCtx, activity: A, sender: Account
 
 function listener<A extends Activity>(handler: Handler<A>, options: SenderOptions = {}) {
   return async (fctx: InboxCtx, activity: A): Promise<void> => {
+    // Before any getter fetches an embedded object (the digest is of the activity as sent).
+    const key = await activityKey(activity);
+    const type = activity.constructor.name;
+    const id = activity.id?.href;
     const sender = await senderOf(fctx, activity, options);
     if (!sender) {
-      logger.debug("Ignored {type} {id}: sender refused or unknown", {
-        type: activity.constructor.name,
-        id: activity.id?.href,
+      logger.info("Dropped {type} {id}: its actor is refused, unknown or unreachable", {
+        type,
+        id,
+        actor: activity.actorId?.href,
       });
       return;
     }
-    await once(fctx.data, activity.id, () => handler(fctx, activity, sender));
+    const acted = await once(fctx.data, key, () => handler(fctx, activity, sender));
+    if (!acted) {
+      logger.info("Dropped {type} {id}: this very activity (same id and body) was handled", {
+        type,
+        id,
+        digest: key?.digest,
+      });
+    }
   };
 }
 
 export function registerInbox(federation: Federation<ServiceContext>): void {
   federation
-    .setInboxListeners("/users/{identifier}/inbox", "/inbox")
     // An activity is one action whichever inbox it reached (shared and personal deliveries of
-    // the same activity count once).
-    .withIdempotency("global")
+    // the same activity count once): once.ts, keyed on the id and the body. Fedify's own
+    // idempotency (`withIdempotency`) keys on the id alone and is turned off in kv.ts.
+    .setInboxListeners("/users/{identifier}/inbox", "/inbox")
     // Fetches made for the shared inbox (signature keys, objects) are signed by the instance
     // actor, as servers with authorized fetch require.
     .setSharedKeyDispatcher((fctx) => ({ identifier: instanceActorIdentifier(fctx.data.settings) }))

@@ -1,35 +1,58 @@
-// The once-per-activity guard: concurrent copies act once, a failed copy lets a waiting copy
-// act, a done activity is skipped, and the guard writes nothing durable (so a crash cannot
-// leave a claim behind that makes the job's rerun skip an activity never acted on).
+// The once-per-activity guard over a real json-file storage: concurrent copies act once, a
+// failed copy lets a waiting copy act, a done activity is skipped (also after a restart, by its
+// durable record, for a day), and an activity that reuses a done one's id with another body acts.
 
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
 import type { ServiceContext } from "../../services/context.ts";
-import { once } from "./once.ts";
+import { openJsonFileStorage } from "../../storage/json-file/index.ts";
+import type { Storage } from "../../storage/ports.ts";
+import type { ActivityKey } from "./activity-key.ts";
+import { DONE_TTL_MS, once } from "./once.ts";
 
-/** once() keys its guard by the storage object and uses nothing else of the context. */
-const instance = () => ({ storage: {} }) as ServiceContext;
-const id = (n: number) => new URL(`https://remote.example/activities/${n}`);
+const key = (n: number, digest = "body-a"): ActivityKey => ({
+  id: `https://remote.example/activities/${n}`,
+  digest,
+});
 
 describe("once", () => {
+  let dir: string;
+  let storage: Storage;
+  let now = Date.parse("2026-01-01T00:00:00Z");
+  const clock = { now: () => new Date(now) };
+  /** once() uses the context's storage (its key–value store) and clock. */
+  let ctx: ServiceContext;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "wren-once-"));
+    storage = await openJsonFileStorage(dir);
+    ctx = { storage, clock } as unknown as ServiceContext;
+  });
+
+  after(async () => {
+    await storage.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it("acts once on copies that run at the same time", async () => {
-    const ctx = instance();
     let acted = 0;
     const gate = Promise.withResolvers<void>();
     const work = async () => {
       acted++;
       await gate.promise;
     };
-    const copies = [once(ctx, id(1), work), once(ctx, id(1), work), once(ctx, id(1), work)];
+    const copies = [once(ctx, key(1), work), once(ctx, key(1), work), once(ctx, key(1), work)];
     gate.resolve();
     assert.deepEqual(await Promise.all(copies), [true, false, false]);
     assert.equal(acted, 1);
-    assert.equal(await once(ctx, id(1), work), false, "a later replay");
+    assert.equal(await once(ctx, key(1), work), false, "a later replay");
     assert.equal(acted, 1);
   });
 
   it("lets a waiting copy act when the first one fails", async () => {
-    const ctx = instance();
     const gate = Promise.withResolvers<void>();
     let attempts = 0;
     const work = async () => {
@@ -39,33 +62,47 @@ describe("once", () => {
         throw new Error("peer down");
       }
     };
-    const first = once(ctx, id(2), work);
-    const second = once(ctx, id(2), work);
+    const first = once(ctx, key(2), work);
+    const second = once(ctx, key(2), work);
     gate.resolve();
     await assert.rejects(first, /peer down/);
     assert.equal(await second, true);
     assert.equal(attempts, 2);
     // The failed copy's retry finds it done.
-    assert.equal(await once(ctx, id(2), work), false);
+    assert.equal(await once(ctx, key(2), work), false);
   });
 
-  it("acts again after a failure, and keeps instances apart", async () => {
-    const ctx = instance();
+  it("acts again after a failure", async () => {
     await assert.rejects(
-      once(ctx, id(3), async () => {
+      once(ctx, key(3), async () => {
         throw new Error("disk full");
       }),
     );
     let acted = 0;
-    assert.equal(await once(ctx, id(3), async () => void acted++), true);
-    // Another instance (or the same data after a restart) has its own memory; Fedify's
-    // processed-activity record is what refuses a copy there.
-    assert.equal(await once(instance(), id(3), async () => void acted++), true);
+    assert.equal(await once(ctx, key(3), async () => void acted++), true);
+    assert.equal(acted, 1);
+  });
+
+  it("acts on an activity that reuses a done activity's id with another body", async () => {
+    let acted = 0;
+    assert.equal(await once(ctx, key(4, "accept-of-follow-1"), async () => void acted++), true);
+    assert.equal(await once(ctx, key(4, "accept-of-follow-2"), async () => void acted++), true);
+    assert.equal(await once(ctx, key(4, "accept-of-follow-2"), async () => void acted++), false);
     assert.equal(acted, 2);
   });
 
+  it("remembers a done activity durably (another process, a restart) for a day", async () => {
+    await once(ctx, key(5), async () => {});
+    // Another guard (as after a restart) over the same storage: the durable record answers.
+    const restarted = () => ({ storage: { kv: storage.kv }, clock }) as unknown as ServiceContext;
+    let acted = 0;
+    assert.equal(await once(restarted(), key(5), async () => void acted++), false);
+    now += DONE_TTL_MS + 1;
+    assert.equal(await once(restarted(), key(5), async () => void acted++), true);
+    assert.equal(acted, 1);
+  });
+
   it("acts on every activity without an id", async () => {
-    const ctx = instance();
     let acted = 0;
     await once(ctx, null, async () => void acted++);
     await once(ctx, null, async () => void acted++);

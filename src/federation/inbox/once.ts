@@ -1,22 +1,28 @@
-// Each activity is acted on once. Fedify records an activity id as processed (a durable
-// key–value entry, kept a day) after its listener succeeds, and skips later copies of it; what
-// it cannot see is two copies running at the same time (a replay, or the shared and a personal
-// inbox, queued together). This guard holds the copies of an activity being acted on: a second
-// copy waits for the first and is skipped if the first succeeded, or acts itself if the first
-// failed (the failed copy's retry is then skipped). Activities done recently are remembered
-// too, to cover the moment between a listener's success and Fedify's record being durable.
+// Each activity is acted on once. An activity is its id *and* its body (activity-key.ts): a
+// peer that reuses an id for a new activity (Hollo's Accepts and poll Updates) is heard every
+// time, while copies of one delivery (a replay, the shared and a personal inbox, a retry of a
+// delivery we answered) count once.
 //
-// The guard lives in memory, on purpose: a durable claim cost one more fsync'd write per
-// activity, and a crash left it behind, so the job's rerun after the restart found it and
-// skipped an activity that was never acted on. After a crash the job runs again and acts again
-// unless Fedify's record says it was done; the services that act are idempotent for the rest
-// (a status, an edge, a notification per ActivityPub id). One process owns a data directory
-// (ADR 3); a backend shared by several processes will need a shared claim here.
+// Two layers. A durable record (Wren's key–value store, kept a day, as Fedify kept its own
+// per-id record, which kv.ts now turns off because it keyed on the id alone) is written after
+// the listener succeeds and skips later copies, across restarts. In memory, this guard holds
+// the copies of an activity being acted on: a second copy waits for the first and is skipped
+// if the first succeeded, or acts itself if the first failed (the failed copy's retry is then
+// skipped). Activities done recently are remembered in memory too, to spare a read.
+//
+// The record is written after the work, never claimed before it: a claim left behind by a
+// crash would make the job's rerun skip an activity that was never acted on. One process owns
+// a data directory (ADR 3); a backend shared by several processes shares the durable record
+// but would need a shared claim for copies running at the same moment.
 
 import type { ServiceContext } from "../../services/context.ts";
+import type { ActivityKey } from "./activity-key.ts";
 
-/** How many recently done activity ids are remembered (a few minutes at full speed). */
+/** How many recently done activities are remembered in memory (a few minutes at full speed). */
 const REMEMBERED = 50_000;
+
+/** How long the durable record of a done activity is kept (peers retry for about two days). */
+export const DONE_TTL_MS = 24 * 60 * 60 * 1000;
 
 interface Guard {
   running: Map<string, Promise<boolean>>;
@@ -36,25 +42,40 @@ function guardOf(ctx: ServiceContext): Guard {
   return guard;
 }
 
-function remember(guard: Guard, id: string): void {
-  guard.done.add(id);
+function remember(guard: Guard, key: string): void {
+  guard.done.add(key);
   if (guard.done.size > REMEMBERED) {
     const oldest = guard.done.values().next().value as string;
     guard.done.delete(oldest);
   }
 }
 
-/** Runs `work` unless this activity id was (or is being) handled; true when it ran. */
+const recordKey = (key: ActivityKey) => ["wren", "inboxDone", key.id, key.digest];
+
+async function recorded(ctx: ServiceContext, key: ActivityKey): Promise<boolean> {
+  const entry = await ctx.storage.kv.get(recordKey(key));
+  return (
+    entry !== undefined &&
+    (entry.expiresAt === null || Date.parse(entry.expiresAt) > ctx.clock.now().getTime())
+  );
+}
+
+async function record(ctx: ServiceContext, key: ActivityKey): Promise<void> {
+  const expiresAt = new Date(ctx.clock.now().getTime() + DONE_TTL_MS).toISOString();
+  await ctx.storage.kv.set({ key: recordKey(key), value: true, expiresAt });
+}
+
+/** Runs `work` unless this activity was (or is being) handled; true when it ran. */
 export async function once(
   ctx: ServiceContext,
-  activityId: URL | null,
+  key: ActivityKey | null,
   work: () => Promise<void>,
 ): Promise<boolean> {
-  if (activityId === null) {
+  if (key === null) {
     await work();
     return true;
   }
-  const id = activityId.href;
+  const id = `${key.id}\n${key.digest}`;
   const guard = guardOf(ctx);
   for (;;) {
     if (guard.done.has(id)) return false;
@@ -64,11 +85,16 @@ export async function once(
     if (await other) return false;
   }
   let failure: unknown;
-  const outcome = (async () => work())()
+  const outcome = (async () => {
+    if (await recorded(ctx, key)) return false;
+    await work();
+    await record(ctx, key);
+    return true;
+  })()
     .then(
-      () => {
+      (acted) => {
         remember(guard, id);
-        return true;
+        return acted;
       },
       (error: unknown) => {
         failure = error;
@@ -77,6 +103,7 @@ export async function once(
     )
     .finally(() => guard.running.delete(id));
   guard.running.set(id, outcome);
-  if (!(await outcome)) throw failure;
-  return true;
+  const acted = await outcome;
+  if (!acted && failure !== undefined) throw failure;
+  return acted;
 }
