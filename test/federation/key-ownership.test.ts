@@ -78,8 +78,8 @@ describe("key ownership: a key counts only as listed by its owner", () => {
     createNote(home, trent, { cc: [alice.account.uri], content: "<p>Forged words</p>" });
 
   /** Sends `create` signed with sybil's key under `keyId`; expects 401 and nothing stored. */
-  const refused = async (keyId: string, create: Json, note: Json) => {
-    const res = await home.send(sharedInbox(), create, { keyId, privateKey: sybilKeys.privateKey });
+  const refused = async (keyId: string, create: Json, note: Json, inbox = sharedInbox()) => {
+    const res = await home.send(inbox, create, { keyId, privateKey: sybilKeys.privateKey });
     assert.equal(res.status, 401, await res.text());
     await settle(server);
     assert.equal(await statusByUri(server, note.id), undefined, "nothing is stored");
@@ -90,6 +90,15 @@ describe("key ownership: a key counts only as listed by its owner", () => {
     evil.put("/actor/sybil", await keyDocument(keyId, trent.id, sybilKeys));
     const { create, note } = noteAsTrent();
     await refused(keyId, create, note);
+  });
+
+  it("refuses the same forgery at the inboxes' trailing-slash paths, which also route", async () => {
+    const keyId = `${evil.url}/actor/sybil#main-key`;
+    evil.put("/actor/sybil", await keyDocument(keyId, trent.id, sybilKeys));
+    for (const inbox of [`${sharedInbox()}/`, `${alice.account.uri}/inbox/`]) {
+      const { create, note } = noteAsTrent();
+      await refused(keyId, create, note, inbox);
+    }
   });
 
   it("refuses a key listed by another actor's document that claims trent as owner", async () => {

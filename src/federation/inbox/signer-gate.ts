@@ -9,6 +9,7 @@ import type { RequestContext } from "@fedify/fedify";
 import { getLogger } from "@logtape/logtape";
 import type { ServiceContext } from "../../services/context.ts";
 import { verifySigner } from "../actor-keys.ts";
+import { routePath } from "../route-path.ts";
 import { INBOX_PATH } from "./failure.ts";
 
 const logger = getLogger(["wren", "federation", "inbox"]);
@@ -38,7 +39,7 @@ export async function refuseForgedSigner(
   request: Request,
   contextOf: (request: Request) => RequestContext<ServiceContext>,
 ): Promise<Response | null> {
-  if (request.method !== "POST" || !INBOX_PATH.test(new URL(request.url).pathname)) return null;
+  if (request.method !== "POST" || !INBOX_PATH.test(routePath(request))) return null;
   let parsed: unknown;
   try {
     parsed = await request.clone().json();
