@@ -17,9 +17,11 @@ import {
   parseRecordFile,
   safeFileOf,
 } from "./record-collection.ts";
+import { logSnapshotUnused } from "./snapshot-unused-log.ts";
 import {
   readSnapshot,
   removeSnapshot,
+  SNAPSHOT_FILE,
   type SnapshotResult,
   writeSnapshot,
 } from "./status-snapshot.ts";
@@ -85,6 +87,7 @@ export class StatusRecords {
     } else {
       records.#loadedFrom = snapshot.reason;
       await records.#scan();
+      logSnapshotUnused(join(root, SNAPSHOT_FILE), snapshot.reason, records.#summaries.size);
     }
     return records;
   }
