@@ -29,6 +29,7 @@ import { subscribeListeners } from "./services/listeners.ts";
 import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
 import { reportFfmpeg } from "./services/media/report-ffmpeg.ts";
+import { repairPollCounts } from "./services/polls/repair-poll-counts.ts";
 import { offlineRemote } from "./services/remote.ts";
 import { openJsonFileStorage } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
@@ -191,12 +192,14 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
   const { ctx, jobs } = createServices(config, storage, options);
   await reportFfmpeg(ctx);
   // Only serving processes keep the hourly cleanup going (one-off commands run no jobs).
-  await Promise.all([ensureMediaCleanupScheduled(ctx), ensureKvPruneScheduled(ctx)]).catch(
-    async (error) => {
-      await storage.close();
-      throw error;
-    },
-  );
+  await Promise.all([
+    ensureMediaCleanupScheduled(ctx),
+    ensureKvPruneScheduled(ctx),
+    repairPollCounts(ctx),
+  ]).catch(async (error) => {
+    await storage.close();
+    throw error;
+  });
   const federation = createWrenFederation(ctx, {
     allowPrivateAddress: config.allowPrivateAddresses,
   });

@@ -207,6 +207,8 @@ export interface PollStore {
   get(id: string): Promise<Poll | undefined>;
   getMany(ids: readonly string[]): Promise<Map<string, Poll>>;
   put(poll: Poll): Promise<void>;
+  /** Every poll's id, local and remote (the start-up count repair walks them). */
+  listIds(): Promise<string[]>;
 }
 
 /** Which notifications of a recipient to list. */
