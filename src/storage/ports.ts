@@ -166,6 +166,8 @@ export interface StatusEditStore {
   /** Earlier versions of a status, oldest first. */
   listByStatus(statusId: string): Promise<StatusEdit[]>;
   put(edit: StatusEdit): Promise<void>;
+  /** Removes every earlier version of a status (purging a deleted one); returns how many. */
+  deleteByStatus(statusId: string): Promise<number>;
 }
 
 /**

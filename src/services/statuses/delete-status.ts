@@ -1,26 +1,13 @@
 // Deleting a status: the record keeps its file with the internal `deleted` flag set (DESIGN §1),
 // so the API answers 404 and ActivityPub a Tombstone afterwards. Boosts of it go with it, as in
-// Mastodon. Deleting a boost through this endpoint deletes just the boost.
+// Mastodon. Deleting a boost through this endpoint deletes just the boost. Follow-up jobs finish
+// the boosts after a kill (delete-reblogs.ts) and purge the content later (purge-deleted-content.ts).
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { deleteReblogsOf, scheduleDeleteReblogs } from "./delete-reblogs.ts";
 import { loadOwnStatus } from "./own-status.ts";
-
-const REBLOG_BATCH = 200;
-
-export async function deleteReblogsOf(
-  ctx: ServiceContext,
-  statusId: string,
-  at: string,
-): Promise<void> {
-  for (;;) {
-    const reblogs = await ctx.storage.statuses.listReblogs(statusId, { limit: REBLOG_BATCH });
-    if (reblogs.length === 0) return;
-    await Promise.all(
-      reblogs.map((r) => ctx.storage.statuses.put({ ...r, deleted: true, deletedAt: at })),
-    );
-  }
-}
+import { schedulePurgeDeletedContent } from "./purge-deleted-content.ts";
 
 /** Returns the status as it was (its source text is in `text`, for "delete and redraft"). */
 export async function deleteStatus(
@@ -35,6 +22,12 @@ export async function deleteStatus(
 export async function markDeleted(ctx: ServiceContext, status: Status): Promise<Status> {
   const at = ctx.clock.now().toISOString();
   const deleted: Status = { ...status, deleted: true, deletedAt: at };
+  if (status.reblogOfId === null) {
+    // Queued before the flag is written, so a kill after it cannot lose them (each does nothing
+    // if the flag never made it to disk).
+    await scheduleDeleteReblogs(ctx, status.id);
+    await schedulePurgeDeletedContent(ctx, status.id, at);
+  }
   await ctx.storage.statuses.put(deleted);
   if (status.reblogOfId === null) await deleteReblogsOf(ctx, status.id, at);
   await ctx.events.publish({ type: "status.deleted", status: deleted });
