@@ -1,8 +1,8 @@
 // A deleted status keeps its record as a tombstone (the API answers 404, ActivityPub 410, and
 // ids stay taken), but not its words: after a grace period its text, content, content warning,
 // mentions, tags and every earlier version (edit history) are removed from disk. The grace period
-// leaves "delete and redraft" its media for a day (purge-deleted-status-media.ts) and moderators
-// a week to look at a reported post. The job is queued durably before the status is flagged, so
+// is longer than the day "delete and redraft" keeps the media (purge-deleted-status-media.ts),
+// which this purge finishes too. The job is queued durably before the status is flagged, so
 // a kill right after the delete cannot lose it; it does nothing to a status that is not deleted.
 
 import type { ServiceContext } from "../context.ts";
