@@ -6,7 +6,7 @@ import { chown, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runWren } from "./run-wren.ts";
+import { runWren, serveEnv, startServe } from "./run-wren.ts";
 
 const NOBODY = 65534;
 
@@ -51,5 +51,25 @@ describe("wren commands on a data directory of another user", () => {
     );
     assert.match(result.stderr, new RegExp(`sudo -u '#${owner}'`));
     if (dataDir !== "/") assert.deepEqual(await readdir(dataDir), before);
+  });
+
+  it("wren serve warns (and, as root, starts)", async () => {
+    const server = startServe(await serveEnv(dataDir));
+    // The warning comes before the start; as a normal user on `/` the start then fails.
+    const warning = new RegExp(
+      `belongs to uid ${owner}, but Wren runs as uid ${process.getuid?.()}: the files it creates`,
+    );
+    const deadline = Date.now() + 20_000;
+    while (
+      !warning.test(server.stderr()) &&
+      server.child.exitCode === null &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    if (process.getuid?.() === 0) await server.waitForOutput(/Wren is listening on/);
+    server.child.kill("SIGTERM");
+    await server.exited;
+    assert.match(server.stderr(), warning);
   });
 });

@@ -8,6 +8,7 @@ import type { Config } from "../../config/schema.ts";
 import { setupLogging, shutdownLogging } from "../../logging.ts";
 import type { RunningWren } from "../../main.ts";
 import { type Command, EXIT_FAILURE, EXIT_OK } from "../command.ts";
+import { otherOwnerOf } from "../data-dir-owner.ts";
 import { shellQuote } from "../shell-quote.ts";
 
 const logger = getLogger(["wren", "serve"]);
@@ -25,6 +26,7 @@ export const serveCommand: Command = {
   async run() {
     const config = loadConfig();
     await setupLogging(config);
+    warnIfOtherOwner(config);
     const wren = await start(config);
     // Signals are handled from here on: a SIGTERM right after start still shuts down cleanly.
     const stopped = untilStopped(wren);
@@ -61,6 +63,17 @@ async function start(config: Config): Promise<RunningWren> {
     }
     throw error;
   }
+}
+
+/** Files this server creates would belong to another user than the directory's owner. */
+function warnIfOtherOwner(config: Config): void {
+  if (config.storage !== "json-file") return;
+  const other = otherOwnerOf(config.dataDir);
+  if (other === null) return;
+  logger.warn(
+    "The data directory {dataDir} belongs to uid {owner}, but Wren runs as uid {uid}: the files it creates will belong to uid {uid}, and a server or command run as uid {owner} later cannot rewrite them",
+    { dataDir: config.dataDir, ...other },
+  );
 }
 
 /** A file of the data directory this user may not use: which one, and how to fix it. */
