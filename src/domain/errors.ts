@@ -54,21 +54,24 @@ const CANNOT_STORE_REASONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * A write the storage could not make (507). Thrown by the storage layer for its own data files,
- * where every code above means "cannot store"; `reason` and `path` are for the operator's log.
+ * A write the storage could not make: the HTTP error mapper answers it 507 with
+ * CANNOT_STORE_MESSAGE. Thrown by the storage layer for its own data files, where every code
+ * above means "cannot store". Not an AppError: those are refused rules, which some callers
+ * swallow (a peer's invalid vote), while a storage failure must surface and be retried. Its
+ * message is for the operator's log (cause and file), never sent to a client.
  */
-export class StorageUnavailableError extends AppError {
+export class StorageUnavailableError extends Error {
   readonly code: string;
   readonly reason: string;
   readonly path: string | undefined;
 
   constructor(code: string, path: string | undefined, cause: unknown) {
-    super(507, CANNOT_STORE_MESSAGE);
+    const reason = CANNOT_STORE_REASONS[code] ?? code;
+    super(`Cannot store data: ${reason} (${code}) writing ${path ?? "(unknown file)"}`, { cause });
     this.name = "StorageUnavailableError";
     this.code = code;
-    this.reason = CANNOT_STORE_REASONS[code] ?? code;
+    this.reason = reason;
     this.path = path;
-    this.cause = cause;
   }
 }
 

@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CANNOT_STORE_MESSAGE } from "../../src/domain/errors.ts";
+import { setupLogging, shutdownLogging } from "../../src/logging.ts";
 import { WriteFaults } from "../../src/storage/json-file/index.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
@@ -26,12 +27,15 @@ describe("a disk that cannot store data", () => {
   let bob: TestUser;
   let made = 0;
   before(async () => {
+    // The operator's log as `wren serve` sets it up (text lines on stderr, errors only).
+    await setupLogging({ logFormat: "text", logLevel: "error" });
     server = await startTestServer({}, { writeFaults: faults });
     [alice, bob] = await createUsers(server, "alice", "bob");
   });
   after(async () => {
     faults.clear();
     await server.close();
+    await shutdownLogging();
   });
 
   /** Sends a request; 2xx and error answers are checked against the schemas. */
@@ -53,12 +57,39 @@ describe("a disk that cannot store data", () => {
     return { status: res.status, body };
   }
 
+  /** Runs `work` while keeping what is written to stderr (the log's sink writes synchronously). */
+  async function capturingStderr<T>(
+    work: () => Promise<T>,
+  ): Promise<{ result: T; logged: string }> {
+    let logged = "";
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      logged += String(chunk);
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      return { result: await work(), logged };
+    } finally {
+      process.stderr.write = write;
+    }
+  }
+
   for (const code of ["ENOSPC", "EDQUOT", "EROFS", "EIO", "EACCES"]) {
     it(`answers 507 on ${code}, keeps serving, and stores again once the disk is back`, async () => {
       faults.failWith(code);
-      const refused = await attempt("POST", "/api/v1/statuses", alice, { status: "lost?" });
+      const { result: refused, logged } = await capturingStderr(() =>
+        attempt("POST", "/api/v1/statuses", alice, { status: "lost?" }),
+      );
       assert.equal(refused.status, 507);
       assert.deepEqual(refused.body, { error: CANNOT_STORE_MESSAGE });
+      // The operator's line: the first refusal at once, then at most one a minute (so only the
+      // first code of this loop logs).
+      if (code === "ENOSPC") {
+        assert.match(logged, /Cannot store data: the disk is full \(ENOSPC\) writing \//);
+        assert.match(logged, /POST \/api\/v1\/statuses .*answered 507/);
+      } else {
+        assert.doesNotMatch(logged, /Cannot store data/);
+      }
       // Reading needs no disk space.
       await call(server, "GET", "/api/v1/timelines/home", { token: alice.token });
       faults.clear();

@@ -7,7 +7,12 @@ import { getLogger } from "@logtape/logtape";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AppError, cannotStore, type StorageUnavailableError } from "../../domain/errors.ts";
+import {
+  AppError,
+  CANNOT_STORE_MESSAGE,
+  cannotStore,
+  type StorageUnavailableError,
+} from "../../domain/errors.ts";
 import type { HttpEnv } from "../env.ts";
 
 const logger = getLogger(["wren", "http"]);
@@ -32,11 +37,9 @@ function logStorageFailure(err: StorageUnavailableError, c: Context<HttpEnv>): v
     return;
   }
   logger.error(
-    "Cannot store data: {reason} ({code}) writing {file}; {method} {path} ({requestId}) answered 507, and {others} other writes since the last such line. Free space or make the data directory writable: no restart is needed.",
+    "{problem}; {method} {path} ({requestId}) answered 507, and {others} more refused since the last such line. Free space or make the data directory writable: no restart is needed.",
     {
-      reason: err.reason,
-      code: err.code,
-      file: err.path ?? "(unknown file)",
+      problem: err.message,
       method: c.req.method,
       path: c.req.path,
       requestId: c.get("requestId"),
@@ -53,7 +56,7 @@ export function handleError(err: unknown, c: Context<HttpEnv>): Response {
   const storage = cannotStore(err, undefined, { strict: true });
   if (storage) {
     logStorageFailure(storage, c);
-    return c.json(errorBody(storage.message), 507);
+    return c.json(errorBody(CANNOT_STORE_MESSAGE), 507);
   }
   if (err instanceof AppError) {
     return c.json(
