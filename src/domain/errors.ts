@@ -67,7 +67,7 @@ export class StorageUnavailableError extends Error {
 
   constructor(code: string, path: string | undefined, cause: unknown) {
     const reason = CANNOT_STORE_REASONS[code] ?? code;
-    super(`Cannot store data: ${reason} (${code}) writing ${path ?? "(unknown file)"}`, { cause });
+    super(`Cannot store data: ${reason} (${code}) at ${path ?? "(unknown file)"}`, { cause });
     this.name = "StorageUnavailableError";
     this.code = code;
     this.reason = reason;

@@ -85,7 +85,7 @@ describe("a disk that cannot store data", () => {
       // The operator's line: the first refusal at once, then at most one a minute (so only the
       // first code of this loop logs).
       if (code === "ENOSPC") {
-        assert.match(logged, /Cannot store data: the disk is full \(ENOSPC\) writing \//);
+        assert.match(logged, /Cannot store data: the disk is full \(ENOSPC\) at \//);
         assert.match(logged, /POST \/api\/v1\/statuses .*answered 507/);
       } else {
         assert.doesNotMatch(logged, /Cannot store data/);
@@ -203,6 +203,35 @@ describe("a disk that cannot store data", () => {
           { token: alice.token },
         );
         return relationship.following;
+      },
+    },
+    {
+      name: "block (of a mutual follower)",
+      prepare: async () => {
+        const [other] = await createUsers(server, `blocked${++made}`);
+        await call(server, "POST", `/api/v1/accounts/${other.account.id}/follow`, {
+          token: alice.token,
+        });
+        await call(server, "POST", `/api/v1/accounts/${alice.account.id}/follow`, {
+          token: other.token,
+        });
+        return other.account.id;
+      },
+      run: (id) => attempt("POST", `/api/v1/accounts/${id}/block`, alice),
+      applied: async (id) => {
+        const [relationship] = await call(
+          server,
+          "GET",
+          `/api/v1/accounts/relationships?id[]=${id}`,
+          { token: alice.token },
+        );
+        // Fail-safe rather than all-or-nothing (ADR 10): the follows end before the block is
+        // stored, so a 507 may leave them ended, never a block beside a live follow (which
+        // would still deliver followers-only posts to the blocked account).
+        if (relationship.blocking) {
+          assert.deepEqual([relationship.following, relationship.followed_by], [false, false]);
+        }
+        return relationship.blocking;
       },
     },
   ];
