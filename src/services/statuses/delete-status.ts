@@ -5,6 +5,7 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { followUp } from "../follow-up.ts";
 import { deleteReblogsOf, scheduleDeleteReblogs } from "./delete-reblogs.ts";
 import { loadOwnStatus } from "./own-status.ts";
 import { schedulePurgeDeletedContent } from "./purge-deleted-content.ts";
@@ -18,7 +19,12 @@ export async function deleteStatus(
   return markDeleted(ctx, await loadOwnStatus(ctx, accountId, statusId));
 }
 
-/** Flags the status deleted, its boosts with it, and publishes `status.deleted` (local or remote). */
+/**
+ * Flags the status deleted, its boosts with it, and publishes `status.deleted` (local or remote).
+ * The status's own flag is the deletion: once it is stored the status is gone from every answer,
+ * its boosts included (the views leave out boosts of a deleted status). Flagging the boosts is a
+ * follow-up, so a disk that fills up in between cannot turn a stored deletion into an error.
+ */
 export async function markDeleted(ctx: ServiceContext, status: Status): Promise<Status> {
   const at = ctx.clock.now().toISOString();
   const deleted: Status = { ...status, deleted: true, deletedAt: at };
@@ -29,7 +35,11 @@ export async function markDeleted(ctx: ServiceContext, status: Status): Promise<
     await schedulePurgeDeletedContent(ctx, status.id, at);
   }
   await ctx.storage.statuses.put(deleted);
-  if (status.reblogOfId === null) await deleteReblogsOf(ctx, status.id, at);
+  if (status.reblogOfId === null) {
+    await followUp(`flag the boosts of deleted status ${status.id} deleted`, () =>
+      deleteReblogsOf(ctx, status.id, at),
+    );
+  }
   await ctx.events.publish({ type: "status.deleted", status: deleted });
   return deleted;
 }

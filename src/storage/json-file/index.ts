@@ -41,11 +41,21 @@ import { openStatusStore } from "./status-store.ts";
 import { tightenDataDirectory } from "./tighten-modes.ts";
 import { openTokenStore } from "./token-store.ts";
 import { openUserStore } from "./user-store.ts";
+import type { WriteFaults } from "./write-faults.ts";
 
 export { readLockHolder } from "./lock.ts";
+export { WriteFaults } from "./write-faults.ts";
+
+export interface JsonFileOptions {
+  /** Tests only: simulated disk faults (write-faults.ts). */
+  writeFaults?: WriteFaults;
+}
 
 /** Opens (creating if needed) the data directory `dir`; throws if another process holds it. */
-export async function openJsonFileStorage(dir: string): Promise<Storage> {
+export async function openJsonFileStorage(
+  dir: string,
+  options: JsonFileOptions = {},
+): Promise<Storage> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lock = await acquireLock(root);
@@ -57,7 +67,7 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
     const statusSnapshot = await readSnapshot(root);
     // Only after taking the lock: temporary files of a live writer must not be swept.
     await removeLeftoverTempFiles(root, statusSnapshot.ok ? ["statuses"] : []);
-    const writer = new DurableWriter();
+    const writer = new DurableWriter({ faults: options.writeFaults });
     const edges = <E extends Edge>(folder: string) => openEdgeStore<E>(root, writer, folder);
     const stores = {
       accounts: openAccountStore(root, writer),
