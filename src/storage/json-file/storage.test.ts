@@ -15,7 +15,7 @@ import {
   makeUser,
 } from "../contract/fixtures.ts";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
-import { openJsonFileStorage, readLockHolder } from "./index.ts";
+import { openJsonFileStorage } from "./index.ts";
 
 const pretty = (record: unknown) => `${JSON.stringify(record, null, 2)}\n`;
 
