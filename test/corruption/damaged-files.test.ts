@@ -8,43 +8,9 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createStatus } from "../../src/services/statuses/create-status.ts";
 import { freePort } from "../helpers/server.ts";
-import {
-  type SeededUser,
-  seedUsers,
-  spawnWren,
-  type WrenProcess,
-  withOfflineServices,
-} from "../helpers/wren-process.ts";
-
-interface Template {
-  dir: string;
-  alice: SeededUser;
-  bob: SeededUser;
-  /** alice's posts, oldest first, and bob's one. */
-  alicePosts: string[];
-  bobPost: string;
-}
-
-async function makeTemplate(): Promise<Template> {
-  const dir = await mkdtemp(join(tmpdir(), "wren-corruption-template-"));
-  const [alice, bob] = (await seedUsers(dir, ["alice", "bob"])) as [SeededUser, SeededUser];
-  const post = (user: SeededUser, text: string) =>
-    withOfflineServices(dir, async (ctx) => {
-      const status = await createStatus(ctx, {
-        accountId: user.id,
-        applicationId: null,
-        text,
-        visibility: "public",
-      });
-      return status.id;
-    });
-  const alicePosts = [await post(alice, "first"), await post(alice, "second")];
-  alicePosts.push(await post(alice, "third"));
-  const bobPost = await post(bob, "hello from bob");
-  return { dir, alice, bob, alicePosts, bobPost };
-}
+import { spawnWren, type WrenProcess } from "../helpers/wren-process.ts";
+import { makeTemplate, type Template } from "./template.ts";
 
 /** A copy of the template (modes kept), damaged by `damage`, served by a real process. */
 async function serveDamaged(
