@@ -5,11 +5,12 @@
 // its own URL answers 404). `wren doctor` opens the data directory with an inspector instead,
 // which lists the damage and moves files aside only when asked (--fix).
 
-import { mkdir, open, rename } from "node:fs/promises";
+import { mkdir, rename } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
 import type { DurableWriter } from "./durable-writer.ts";
+import { syncDir } from "./status-snapshot.ts";
 
 const logger = getLogger(["wren", "storage"]);
 
@@ -122,14 +123,4 @@ export async function quarantineFile(
     { path, reason, quarantined: target },
   );
   return target;
-}
-
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === "win32") return;
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
