@@ -10,7 +10,10 @@ export interface Progress {
 
 const BAR_WIDTH = 30;
 
-export function progressOnStderr(label: string, stream = process.stderr): Progress {
+export function progressOnStderr(
+  label: string,
+  stream: Pick<NodeJS.WriteStream, "isTTY" | "write"> = process.stderr,
+): Progress {
   const tty = stream.isTTY === true;
   const interval = tty ? 100 : 5000;
   let last = 0;
