@@ -81,7 +81,7 @@ export async function reportDamage(
 }
 
 /** The error's message without the "Corrupt record file <path>: " prefix. */
-export function reasonOf(error: unknown, path: string): string {
+function reasonOf(error: unknown, path: string): string {
   const message = error instanceof Error ? error.message : String(error);
   const prefix = `Corrupt record file ${path}: `;
   return message.startsWith(prefix) ? message.slice(prefix.length) : message;

@@ -11,14 +11,7 @@ import { LruCache } from "../../domain/lru-cache.ts";
 import type { Status } from "../../domain/status.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { forEachLimit } from "./parallel.ts";
-import {
-  DamagedRecordError,
-  isDamage,
-  noteLoaded,
-  quarantineFile,
-  reasonOf,
-  reportDamage,
-} from "./quarantine.ts";
+import { DamagedRecordError, isDamage, noteLoaded, reportDamage } from "./quarantine.ts";
 import {
   type CollectionSpec,
   deepFreeze,
@@ -239,7 +232,7 @@ export class StatusRecords {
       logger.error("Status file {path} has vanished; the status is left out", { path });
       return;
     }
-    await quarantineFile(this.#root, path, reasonOf(error, path));
+    await reportDamage(this.#writer, this.#root, path, error);
   }
 
   /**
