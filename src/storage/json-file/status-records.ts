@@ -56,7 +56,11 @@ export class StatusRecords {
   readonly #order = new WriteOrder();
   /** Where the summaries came from at start (or why the snapshot was not used). */
   #loadedFrom: "snapshot" | Exclude<SnapshotResult, { ok: true }>["reason"] = "missing";
-  /** Resolves once the snapshot is durably gone; set by the first write of the run. */
+  /**
+   * Resolves once the snapshot is durably gone; set by the first write of the run. A failed
+   * removal is forgotten so the next write tries again: caching the rejection kept every status
+   * write failing with the first error (a stale EROFS) until a restart.
+   */
   #snapshotRemoved: Promise<void> | undefined;
   /** A failed write leaves the file's state unknown: then no snapshot may describe it. */
   #writeFailed = false;
@@ -141,8 +145,7 @@ export class StatusRecords {
     }
     const sequence = this.#order.begin(value.id);
     try {
-      this.#snapshotRemoved ??= removeSnapshot(this.#root);
-      await this.#snapshotRemoved;
+      await this.#removeSnapshot();
       await this.#writer.write(join(this.#dir, file), json);
     } catch (error) {
       this.#writeFailed = true;
@@ -155,6 +158,17 @@ export class StatusRecords {
       this.#add(summarize(value), this.#summaries.get(value.id));
     }
     this.#order.end(value.id);
+  }
+
+  #removeSnapshot(): Promise<void> {
+    if (this.#snapshotRemoved === undefined) {
+      const removing = removeSnapshot(this.#root);
+      this.#snapshotRemoved = removing;
+      removing.catch(() => {
+        if (this.#snapshotRemoved === removing) this.#snapshotRemoved = undefined;
+      });
+    }
+    return this.#snapshotRemoved;
   }
 
   /**

@@ -222,6 +222,24 @@ describe("json-file status snapshot", () => {
     }
   });
 
+  it("a failed removal fails that write only: the next write tries the removal again", async () => {
+    const storage = await openJsonFileStorage(dir);
+    try {
+      // A non-empty directory in its place makes the removal fail (also as root, where modes
+      // would not), like a brief read-only episode of the disk.
+      await rm(snapshot);
+      await mkdir(snapshot);
+      await writeFile(join(snapshot, "x"), "x");
+      await assert.rejects(storage.statuses.put(makeStatus({ id: "650", accountId: "1" })));
+      assert.equal(await storage.statuses.get("650"), undefined);
+      await rm(snapshot, { recursive: true });
+      await storage.statuses.put(makeStatus({ id: "651", accountId: "1" }));
+      assert.equal((await storage.statuses.get("651"))?.id, "651");
+    } finally {
+      await storage.close();
+    }
+  });
+
   it("after a crash: still used if nothing was written, gone if a status was", async () => {
     const crash = async (write: boolean) => {
       const child = spawnCode(`
