@@ -2,7 +2,7 @@
 // indexes in memory, crash-safe group-committed writes, and a lock file against a second process.
 
 import { mkdir } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
   Block,
@@ -57,6 +57,11 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
     const statusSnapshot = await readSnapshot(root);
     // Only after taking the lock: temporary files of a live writer must not be swept.
     await removeLeftoverTempFiles(root, statusSnapshot.ok ? ["statuses"] : []);
+    if (statusSnapshot.ok) {
+      // The folders our journaled writes changed since the snapshot may hold leftovers.
+      const folders = new Set([...statusSnapshot.changed].map((p) => p.slice(0, p.indexOf("/"))));
+      for (const folder of folders) await removeLeftoverTempFiles(join(root, "statuses", folder));
+    }
     const writer = new DurableWriter();
     const edges = <E extends Edge>(folder: string) => openEdgeStore<E>(root, writer, folder);
     const stores = {

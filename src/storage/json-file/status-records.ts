@@ -1,14 +1,18 @@
 // The statuses of the json-file backend: one file per status (`statuses/<account_id>/<id>.json`)
 // as ever, but memory holds only a compact summary per status (status-summary.ts) plus a bounded
 // cache of recently used bodies; other bodies are read from their files on demand. At start the
-// summaries come from the snapshot of the last clean shutdown when it is usable
-// (status-snapshot.ts), otherwise from reading every file.
+// summaries come from the last snapshot when it is usable (status-snapshot.ts) plus the files
+// its journals name (status-journal.ts), otherwise from reading every file. Every status write
+// is journaled before its file is written; a snapshot is written after many writes and at a
+// clean close (ADR 10).
 
 import { readFile } from "node:fs/promises";
+import { getLogger } from "@logtape/logtape";
 import { join } from "node:path";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { Status } from "../../domain/status.ts";
-import type { DurableWriter } from "./durable-writer.ts";
+import { type DurableWriter, ignoreCode } from "./durable-writer.ts";
+import { HeapWatch, type HeapWatchOptions } from "./heap-watch.ts";
 import { forEachLimit } from "./parallel.ts";
 import {
   type CollectionSpec,
@@ -17,12 +21,8 @@ import {
   parseRecordFile,
   safeFileOf,
 } from "./record-collection.ts";
-import {
-  readSnapshot,
-  removeSnapshot,
-  type SnapshotResult,
-  writeSnapshot,
-} from "./status-snapshot.ts";
+import { JournalFile, journalNumbers, removeJournalsBefore } from "./status-journal.ts";
+import { readSnapshot, type SnapshotResult, writeSnapshot } from "./status-snapshot.ts";
 import { type StatusSummary, StringPool, summarize } from "./status-summary.ts";
 import { WriteOrder } from "./write-order.ts";
 
@@ -32,17 +32,31 @@ const spec: Pick<CollectionSpec<Status>, "folder" | "depth" | "fileOf"> = {
   fileOf: (s) => `${s.accountId}/${s.id}.json`,
 };
 
+const logger = getLogger(["wren", "storage"]);
+
 export interface StatusRecordsOptions {
   /** Bodies kept in memory (most recently used). */
   cacheSize?: number;
   /** The snapshot if already read (see readSnapshot); read here otherwise. */
   snapshot?: SnapshotResult;
+  /**
+   * Journal lines after which a snapshot is written while running; by default a twentieth of
+   * the statuses, at least MIN_CHECKPOINT_EVERY (start-up then reads at most that many files).
+   */
+  checkpointEvery?: number;
+  /** The heap limit and warnings (tests give a small fake limit). */
+  heap?: HeapWatchOptions;
   /** Called on every change of a status's summary, including once per status while loading. */
   onChange(previous: StatusSummary | undefined, next: StatusSummary | undefined): void;
 }
 
 /** Enough for the recent statuses that timelines read over and over (~1–3 kB each). */
 export const DEFAULT_BODY_CACHE = 20_000;
+/**
+ * Rewriting the snapshot (about 150 bytes per status) after a twentieth of the statuses changed
+ * costs about 3 kB written per status write, as much as the status file itself.
+ */
+export const MIN_CHECKPOINT_EVERY = 20_000;
 
 export class StatusRecords {
   readonly #root: string;
@@ -56,19 +70,28 @@ export class StatusRecords {
   readonly #order = new WriteOrder();
   /** Where the summaries came from at start (or why the snapshot was not used). */
   #loadedFrom: "snapshot" | Exclude<SnapshotResult, { ok: true }>["reason"] = "missing";
-  /**
-   * Resolves once the snapshot is durably gone; set by the first write of the run. A failed
-   * removal is forgotten so the next write tries again: caching the rejection kept every status
-   * write failing with the first error (a stale EROFS) until a restart.
-   */
-  #snapshotRemoved: Promise<void> | undefined;
-  /** A failed write leaves the file's state unknown: then no snapshot may describe it. */
-  #writeFailed = false;
+  /** Where this run journals its writes; replaced by a fresh one at each snapshot. */
+  #journal: JournalFile;
+  /** Files (`<account_id>/<id>`) journaled whose put has not settled: a snapshot may miss them. */
+  readonly #inFlight = new Map<string, number>();
+  /** Files whose write failed (state unknown): named again in every new journal. */
+  readonly #unsure = new Set<string>();
+  #checkpointing: Promise<void> | undefined;
+  /** Status files read at start (tests check that a start after a crash reads few). */
+  #filesRead = 0;
+  readonly #heap: HeapWatch;
   readonly #putting = new Set<Promise<void>>();
   #closed = false;
 
-  private constructor(root: string, writer: DurableWriter, options: StatusRecordsOptions) {
+  private constructor(
+    root: string,
+    writer: DurableWriter,
+    options: StatusRecordsOptions,
+    journal: number,
+  ) {
     this.#root = root;
+    this.#journal = new JournalFile(root, journal);
+    this.#heap = new HeapWatch(options.heap);
     this.#dir = join(root, spec.folder);
     this.#writer = writer;
     this.#options = options;
@@ -81,16 +104,28 @@ export class StatusRecords {
     options: StatusRecordsOptions,
   ): Promise<StatusRecords> {
     const { snapshot: given, ...kept } = options;
-    const records = new StatusRecords(root, writer, kept);
     const snapshot = given ?? (await readSnapshot(root));
+    // A new journal for this run, above the snapshot's and every existing one: a journal a
+    // crash cut is never appended to again, and the next start replays this one.
+    const last = Math.max(snapshot.ok ? snapshot.journal : 0, ...(await journalNumbers(root)));
+    const records = new StatusRecords(root, writer, kept, last + 1);
     if (snapshot.ok) {
       records.#loadedFrom = "snapshot";
       for (const summary of snapshot.summaries) records.#add(summary, undefined);
+      await records.#reread(snapshot.changed);
     } else {
       records.#loadedFrom = snapshot.reason;
       await records.#scan();
+      // So that the next start after a crash does not read every file again (a few are cheap).
+      if (records.#filesRead >= MIN_CHECKPOINT_EVERY) records.#checkpointSoon();
     }
+    records.#heap.check(records.#summaries.size);
     return records;
+  }
+
+  /** Status files read at start. */
+  get filesRead(): number {
+    return this.#filesRead;
   }
 
   /** "snapshot", or why the files were scanned instead: "missing", "version", "corrupt", "stale". */
@@ -144,31 +179,74 @@ export class StatusRecords {
       throw new Error(`Record ${value.id} of statuses cannot move to ${file}`);
     }
     const sequence = this.#order.begin(value.id);
+    const path = file.slice(0, -".json".length);
+    // Counted before the journal is chosen, in the same step: a snapshot started meanwhile
+    // either sees this put here (and names it again in its journal) or gets its line itself.
+    this.#inFlight.set(path, (this.#inFlight.get(path) ?? 0) + 1);
     try {
-      await this.#removeSnapshot();
-      await this.#writer.write(join(this.#dir, file), json);
-    } catch (error) {
-      this.#writeFailed = true;
+      try {
+        // In the journal before the file changes: a start reads again every file it names.
+        // A failed append fails this write only; the next one tries again.
+        await this.#journal.append(path);
+      } catch (error) {
+        throw new Error(`Cannot journal status ${value.id}: ${(error as Error).message}`, {
+          cause: error,
+        });
+      }
+      try {
+        await this.#writer.write(join(this.#dir, file), json);
+      } catch (error) {
+        this.#unsure.add(path);
+        throw error;
+      }
+      if (this.#order.mayApply(value.id, sequence)) {
+        this.#writer.noteVisibleChange();
+        this.#bodies.set(value.id, value);
+        this.#add(summarize(value), this.#summaries.get(value.id));
+      }
+    } finally {
       this.#order.end(value.id);
-      throw error;
+      const left = (this.#inFlight.get(path) ?? 1) - 1;
+      if (left === 0) this.#inFlight.delete(path);
+      else this.#inFlight.set(path, left);
     }
-    if (this.#order.mayApply(value.id, sequence)) {
-      this.#writer.noteVisibleChange();
-      this.#bodies.set(value.id, value);
-      this.#add(summarize(value), this.#summaries.get(value.id));
-    }
-    this.#order.end(value.id);
+    const every =
+      this.#options.checkpointEvery ??
+      Math.max(MIN_CHECKPOINT_EVERY, Math.floor(this.#summaries.size / 20));
+    if (this.#journal.lines >= every) this.#checkpointSoon();
   }
 
-  #removeSnapshot(): Promise<void> {
-    if (this.#snapshotRemoved === undefined) {
-      const removing = removeSnapshot(this.#root);
-      this.#snapshotRemoved = removing;
-      removing.catch(() => {
-        if (this.#snapshotRemoved === removing) this.#snapshotRemoved = undefined;
+  /** Writes a snapshot in the background unless one is being written; failures are logged. */
+  #checkpointSoon(): void {
+    if (this.#checkpointing || this.#closed) return;
+    this.#checkpointing = this.#checkpoint()
+      .catch((error) => {
+        // The journals still cover every change: only the next start gets slower.
+        logger.warn("Could not write the status snapshot ({path}): {error}", {
+          path: this.#root,
+          error: String(error),
+        });
+      })
+      .finally(() => {
+        this.#checkpointing = undefined;
       });
-    }
-    return this.#snapshotRemoved;
+  }
+
+  /**
+   * A new journal, the snapshot naming it, then the older journals go. Writes journaled before
+   * the switch and not settled yet (and failed ones) are named again in the new journal, so
+   * the snapshot plus its journals cover every file that may differ from it.
+   */
+  async #checkpoint(): Promise<void> {
+    const old = this.#journal;
+    const fresh = new JournalFile(this.#root, old.number + 1);
+    this.#journal = fresh;
+    const carried = new Set([...this.#inFlight.keys(), ...this.#unsure]);
+    const summaries = [...this.#summaries.values()];
+    await Promise.all([...carried].map((path) => fresh.append(path)));
+    await writeSnapshot(this.#root, summaries, fresh.number);
+    await old.close();
+    await removeJournalsBefore(this.#root, fresh.number);
   }
 
   /**
@@ -178,21 +256,52 @@ export class StatusRecords {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.allSettled([...this.#putting]);
+    await this.#checkpointing;
   }
 
   /**
    * Writes the snapshot for the next start: call after close() and after the writer has made
-   * every write durable. Skipped after a failed write (the files' state is then unknown).
+   * every write durable. Failed writes stay named in the new journal (their state is unknown).
    */
   async checkpoint(): Promise<void> {
     if (!this.#closed) throw new Error("checkpoint() needs the status writes closed first");
-    if (this.#writeFailed) return;
-    await writeSnapshot(this.#root, this.#summaries.values());
+    await this.#checkpointing;
+    await this.#checkpoint();
+    await this.#journal.close();
   }
 
   #add(next: StatusSummary, previous: StatusSummary | undefined): void {
+    const added = previous === undefined;
     this.#summaries.set(next.id, next);
     this.#options.onChange(previous, next);
+    if (added) this.#heap.check(this.#summaries.size);
+  }
+
+  /** Reads again the files the journals name (they may differ from the snapshot). */
+  async #reread(changed: ReadonlySet<string>): Promise<void> {
+    await forEachLimit([...changed], 64, async (name) => {
+      const file = `${name}.json`;
+      const path = join(this.#dir, file);
+      this.#filesRead++;
+      const text = await readFile(path, "utf8").catch(ignoreCode("ENOENT"));
+      const id = name.slice(name.indexOf("/") + 1);
+      const previous = this.#summaries.get(id);
+      if (text === undefined) {
+        // Journaled but never written (a crash came first), or removed behind our back.
+        if (previous !== undefined && `${previous.accountId}/${id}` === name) {
+          this.#summaries.delete(id);
+          this.#options.onChange(previous, undefined);
+        }
+        return;
+      }
+      const record = parseRecordFile(spec, path, file, text);
+      if (previous !== undefined && previous.accountId !== record.accountId) {
+        throw new Error(
+          `Record files ${join(this.#dir, previous.accountId, `${id}.json`)} and ${path} hold the same key`,
+        );
+      }
+      this.#add(summarize(record), previous);
+    });
   }
 
   async #readBody(id: string): Promise<Status> {
@@ -219,6 +328,7 @@ export class StatusRecords {
     const pool = new StringPool();
     await forEachLimit(files, 64, async (file) => {
       const path = join(this.#dir, file);
+      this.#filesRead++;
       const record = parseRecordFile(spec, path, file, await readFile(path, "utf8"));
       const other = this.#summaries.get(record.id);
       if (other !== undefined) {
