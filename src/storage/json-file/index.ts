@@ -36,6 +36,7 @@ import { openNotificationStore } from "./notification-store.ts";
 import { openPollStore } from "./poll-store.ts";
 import { openReportStore } from "./report-store.ts";
 import { openStatusEditStore } from "./status-edit-store.ts";
+import type { StatusRecordsOptions } from "./status-records.ts";
 import { readSnapshot } from "./status-snapshot.ts";
 import { openStatusStore } from "./status-store.ts";
 import { tightenDataDirectory } from "./tighten-modes.ts";
@@ -44,8 +45,16 @@ import { openUserStore } from "./user-store.ts";
 
 export { readLockHolder } from "./lock.ts";
 
+/** What tests (and benchmarks) may tune; the server uses the defaults. */
+export interface JsonFileOptions {
+  statuses?: Pick<StatusRecordsOptions, "checkpointEvery" | "heap">;
+}
+
 /** Opens (creating if needed) the data directory `dir`; throws if another process holds it. */
-export async function openJsonFileStorage(dir: string): Promise<Storage> {
+export async function openJsonFileStorage(
+  dir: string,
+  options: JsonFileOptions = {},
+): Promise<Storage> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lock = await acquireLock(root);
@@ -70,7 +79,7 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
       apps: openAppStore(root, writer),
       tokens: openTokenStore(root, writer),
       authorizationCodes: openAuthorizationCodeStore(root, writer),
-      statuses: openStatusStore(root, writer, { snapshot: statusSnapshot }),
+      statuses: openStatusStore(root, writer, { ...options.statuses, snapshot: statusSnapshot }),
       statusEdits: openStatusEditStore(root, writer),
       follows: edges<Follow>("follows"),
       followRequests: edges<FollowRequest>("follow-requests"),

@@ -11,6 +11,7 @@
 
 import { open, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { syncDir } from "./sync-dir.ts";
 
 const PREFIX = "statuses.journal.";
@@ -92,7 +93,7 @@ export class JournalFile {
       const batch = this.#pending.splice(0);
       try {
         if (this.#handle === undefined) {
-          const handle = await open(this.#path, "a", 0o600);
+          const handle = await open(this.#path, "a", PRIVATE_FILE_MODE);
           try {
             // A new file's name is durable only once its directory is synced.
             await syncDir(this.#root);

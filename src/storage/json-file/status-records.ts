@@ -7,8 +7,8 @@
 // clean close (ADR 10).
 
 import { readFile } from "node:fs/promises";
-import { getLogger } from "@logtape/logtape";
 import { join } from "node:path";
+import { getLogger } from "@logtape/logtape";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { Status } from "../../domain/status.ts";
 import { type DurableWriter, ignoreCode } from "./durable-writer.ts";
