@@ -294,6 +294,7 @@ export class StatusRecords {
 
   /** Reads again the files the journals name (they may differ from the snapshot). */
   async #reread(changed: ReadonlySet<string>): Promise<void> {
+    const pool = new StringPool();
     await forEachLimit([...changed], 64, async (name) => {
       const file = `${name}.json`;
       const path = join(this.#dir, file);
@@ -315,7 +316,7 @@ export class StatusRecords {
           `Record files ${join(this.#dir, previous.accountId, `${id}.json`)} and ${path} hold the same key`,
         );
       }
-      this.#add(summarize(record), previous);
+      this.#add(summarize(record, pool), previous);
     });
   }
 
