@@ -13,12 +13,26 @@ import { fileURLToPath } from "node:url";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
 import { openJsonFileStorage } from "./index.ts";
 import { SNAPSHOT_FILE } from "./status-snapshot.ts";
+import type { JsonFileStatusStore } from "./status-store.ts";
 import { spawnScript } from "./testing/child.ts";
 import { COUNTER_ID, crashAccount, crashStatus } from "./testing/crash-records.ts";
 
 const WRITER = fileURLToPath(new URL("testing/crash-writer.ts", import.meta.url));
 const CYCLES = 6;
 const LOCK_FILE = "wren.lock";
+const JOURNAL = /^statuses\.journal\.\d+$/;
+
+/** The distinct status files named by the journals in `dir` (complete lines only). */
+async function journaled(dir: string): Promise<Set<string>> {
+  const names = (await readdir(dir)).filter((name) => JOURNAL.test(name));
+  const lines = new Set<string>();
+  for (const name of names) {
+    const parts = (await readFile(join(dir, name), "utf8")).split("\n");
+    parts.pop();
+    for (const line of parts) if (line !== "") lines.add(line);
+  }
+  return lines;
+}
 
 interface Acks {
   accounts: string[];
@@ -72,8 +86,11 @@ async function checkFiles(dir: string): Promise<{ records: number; temps: number
       assert.doesNotThrow(() => JSON.parse(text), `torn record file ${path}`);
       records++;
     } else {
-      // The start-up snapshot of a clean close (ADR 6) may be there while no write removed it.
-      assert.ok([LOCK_FILE, SNAPSHOT_FILE].includes(entry.name), `unexpected file ${path}`);
+      // The start-up snapshot (ADR 6) and the journals of status writes since (ADR 11).
+      assert.ok(
+        [LOCK_FILE, SNAPSHOT_FILE].includes(entry.name) || JOURNAL.test(entry.name),
+        `unexpected file ${path}`,
+      );
     }
   }
   return { records, temps };
@@ -96,10 +113,18 @@ describe("json-file crash safety", { timeout: 120_000 }, () => {
 
       const { records } = await checkFiles(dir);
       assert.ok(records >= acks.accounts.length + acks.statuses.length);
+      const changed = await journaled(dir);
 
       // Opening takes over the dead writer's lock and sweeps its temp files.
       const storage = await openJsonFileStorage(dir);
       try {
+        if (cycle > 0) {
+          // The snapshot of the last clean close plus only the files journaled since (ADR 11).
+          const statuses = storage.statuses as JsonFileStatusStore;
+          assert.equal(statuses.loadedFrom, "snapshot");
+          assert.equal(statuses.filesReadAtStart, changed.size);
+          assert.ok(changed.size < acks.statuses.length, "start-up read every status file");
+        }
         assert.equal((await checkFiles(dir)).temps, 0, "temp files left after open");
         const accounts = await storage.accounts.getMany(acks.accounts);
         for (const id of acks.accounts) assert.deepEqual(accounts.get(id), crashAccount(id));

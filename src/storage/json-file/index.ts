@@ -2,7 +2,7 @@
 // indexes in memory, crash-safe group-committed writes, and a lock file against a second process.
 
 import { mkdir } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
   Block,
@@ -37,6 +37,7 @@ import { openPollStore } from "./poll-store.ts";
 import { inspectWith, type LoadInspector } from "./quarantine.ts";
 import { openReportStore } from "./report-store.ts";
 import { openStatusEditStore } from "./status-edit-store.ts";
+import type { StatusRecordsOptions } from "./status-records.ts";
 import { readSnapshot, type SnapshotResult } from "./status-snapshot.ts";
 import { openStatusStore } from "./status-store.ts";
 import { tightenDataDirectory } from "./tighten-modes.ts";
@@ -57,6 +58,8 @@ export interface JsonFileOptions {
    * the older of two edges a crash left for one pair).
    */
   inspect?: LoadInspector;
+  /** Tests and benchmarks only: the status records' snapshot cadence and heap watch. */
+  statuses?: Pick<StatusRecordsOptions, "checkpointEvery" | "heap">;
 }
 
 /** Opens (creating if needed) the data directory `dir`; throws if another process holds it. */
@@ -78,6 +81,11 @@ export async function openJsonFileStorage(
       : await readSnapshot(root);
     // Only after taking the lock: temporary files of a live writer must not be swept.
     if (!inspect) await removeLeftoverTempFiles(root, statusSnapshot.ok ? ["statuses"] : []);
+    if (!inspect && statusSnapshot.ok) {
+      // The folders our journaled writes changed since the snapshot may hold leftovers.
+      const folders = new Set([...statusSnapshot.changed].map((p) => p.slice(0, p.indexOf("/"))));
+      for (const folder of folders) await removeLeftoverTempFiles(join(root, "statuses", folder));
+    }
     const writer = new DurableWriter({ faults: options.writeFaults });
     if (inspect) inspectWith(writer, inspect);
     const edges = <E extends Edge>(folder: string) => openEdgeStore<E>(root, writer, folder);
@@ -87,7 +95,7 @@ export async function openJsonFileStorage(
       apps: openAppStore(root, writer),
       tokens: openTokenStore(root, writer),
       authorizationCodes: openAuthorizationCodeStore(root, writer),
-      statuses: openStatusStore(root, writer, { snapshot: statusSnapshot }),
+      statuses: openStatusStore(root, writer, { ...options.statuses, snapshot: statusSnapshot }),
       statusEdits: openStatusEditStore(root, writer),
       follows: edges<Follow>("follows"),
       followRequests: edges<FollowRequest>("follow-requests"),

@@ -10,7 +10,7 @@ import { dirname, join, relative } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
 import type { DurableWriter } from "./durable-writer.ts";
-import { syncDir } from "./status-snapshot.ts";
+import { syncDir } from "./sync-dir.ts";
 
 const logger = getLogger(["wren", "storage"]);
 

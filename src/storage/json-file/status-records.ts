@@ -1,15 +1,19 @@
 // The statuses of the json-file backend: one file per status (`statuses/<account_id>/<id>.json`)
 // as ever, but memory holds only a compact summary per status (status-summary.ts) plus a bounded
 // cache of recently used bodies; other bodies are read from their files on demand. At start the
-// summaries come from the snapshot of the last clean shutdown when it is usable
-// (status-snapshot.ts), otherwise from reading every file.
+// summaries come from the last snapshot when it is usable (status-snapshot.ts) plus the files
+// its journals name (status-journal.ts), otherwise from reading every file. Every status write
+// is journaled before its file is written; a snapshot is written after many writes and at a
+// clean close (ADR 11).
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getLogger } from "@logtape/logtape";
+import { cannotStore } from "../../domain/errors.ts";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { Status } from "../../domain/status.ts";
-import type { DurableWriter } from "./durable-writer.ts";
+import { type DurableWriter, ignoreCode } from "./durable-writer.ts";
+import { HeapWatch, type HeapWatchOptions } from "./heap-watch.ts";
 import { forEachLimit } from "./parallel.ts";
 import { DamagedRecordError, isDamage, noteLoaded, reportDamage } from "./quarantine.ts";
 import {
@@ -20,9 +24,9 @@ import {
   safeFileOf,
 } from "./record-collection.ts";
 import { logSnapshotUnused } from "./snapshot-unused-log.ts";
+import { JournalFile, journalNumbers, removeJournalsBefore } from "./status-journal.ts";
 import {
   readSnapshot,
-  removeSnapshot,
   SNAPSHOT_FILE,
   type SnapshotResult,
   writeSnapshot,
@@ -43,12 +47,24 @@ export interface StatusRecordsOptions {
   cacheSize?: number;
   /** The snapshot if already read (see readSnapshot); read here otherwise. */
   snapshot?: SnapshotResult;
+  /**
+   * Journal lines after which a snapshot is written while running; by default a twentieth of
+   * the statuses, at least MIN_CHECKPOINT_EVERY (start-up then reads at most that many files).
+   */
+  checkpointEvery?: number;
+  /** The heap limit and warnings (tests give a small fake limit). */
+  heap?: HeapWatchOptions;
   /** Called on every change of a status's summary, including once per status while loading. */
   onChange(previous: StatusSummary | undefined, next: StatusSummary | undefined): void;
 }
 
 /** Enough for the recent statuses that timelines read over and over (~1–3 kB each). */
 export const DEFAULT_BODY_CACHE = 20_000;
+/**
+ * Rewriting the snapshot (about 150 bytes per status) after a twentieth of the statuses changed
+ * costs about 3 kB written per status write, as much as the status file itself.
+ */
+export const MIN_CHECKPOINT_EVERY = 20_000;
 
 export class StatusRecords {
   readonly #root: string;
@@ -62,15 +78,30 @@ export class StatusRecords {
   readonly #order = new WriteOrder();
   /** Where the summaries came from at start (or why the snapshot was not used). */
   #loadedFrom: "snapshot" | Exclude<SnapshotResult, { ok: true }>["reason"] = "missing";
-  /** Resolves once the snapshot is durably gone; set by the first write of the run. */
-  #snapshotRemoved: Promise<void> | undefined;
-  /** A failed write leaves the file's state unknown: then no snapshot may describe it. */
-  #writeFailed = false;
+  /** Where this run journals its writes; replaced by a fresh one at each snapshot. */
+  #journal: JournalFile;
+  /** Files (`<account_id>/<id>`) journaled whose put has not settled: a snapshot may miss them. */
+  readonly #inFlight = new Map<string, number>();
+  /** Files whose write failed (state unknown): named again in every new journal. */
+  readonly #unsure = new Set<string>();
+  #checkpointing: Promise<void> | undefined;
+  /** False while the snapshot on disk covers everything without a journal: a close skips it. */
+  #stale = true;
+  /** Status files read at start (tests check that a start after a crash reads few). */
+  #filesRead = 0;
+  readonly #heap: HeapWatch;
   readonly #putting = new Set<Promise<void>>();
   #closed = false;
 
-  private constructor(root: string, writer: DurableWriter, options: StatusRecordsOptions) {
+  private constructor(
+    root: string,
+    writer: DurableWriter,
+    options: StatusRecordsOptions,
+    journal: number,
+  ) {
     this.#root = root;
+    this.#journal = new JournalFile(root, journal);
+    this.#heap = new HeapWatch(options.heap);
     this.#dir = join(root, spec.folder);
     this.#writer = writer;
     this.#options = options;
@@ -83,17 +114,30 @@ export class StatusRecords {
     options: StatusRecordsOptions,
   ): Promise<StatusRecords> {
     const { snapshot: given, ...kept } = options;
-    const records = new StatusRecords(root, writer, kept);
     const snapshot = given ?? (await readSnapshot(root));
+    // A new journal for this run, above the snapshot's and every existing one: a journal a
+    // crash cut is never appended to again, and the next start replays this one.
+    const last = Math.max(snapshot.ok ? snapshot.journal : 0, ...(await journalNumbers(root)));
+    const records = new StatusRecords(root, writer, kept, last + 1);
     if (snapshot.ok) {
       records.#loadedFrom = "snapshot";
       for (const summary of snapshot.summaries) records.#add(summary, undefined);
+      await records.#reread(snapshot.changed);
+      records.#stale = snapshot.changed.size > 0;
     } else {
       records.#loadedFrom = snapshot.reason;
       await records.#scan();
       logSnapshotUnused(join(root, SNAPSHOT_FILE), snapshot.reason, records.#summaries.size);
+      // So that the next start after a crash does not read every file again (a few are cheap).
+      if (records.#filesRead >= MIN_CHECKPOINT_EVERY) records.#checkpointSoon();
     }
+    records.#heap.check(records.#summaries.size);
     return records;
+  }
+
+  /** Status files read at start. */
+  get filesRead(): number {
+    return this.#filesRead;
   }
 
   /** "snapshot", or why the files were scanned instead: "missing", "version", "corrupt", "stale". */
@@ -147,21 +191,88 @@ export class StatusRecords {
       throw new Error(`Record ${value.id} of statuses cannot move to ${file}`);
     }
     const sequence = this.#order.begin(value.id);
+    const path = file.slice(0, -".json".length);
+    // Counted before the journal is chosen, in the same step: a snapshot started meanwhile
+    // either sees this put here (and names it again in its journal) or gets its line itself.
+    this.#inFlight.set(path, (this.#inFlight.get(path) ?? 0) + 1);
     try {
-      this.#snapshotRemoved ??= removeSnapshot(this.#root);
-      await this.#snapshotRemoved;
-      await this.#writer.write(join(this.#dir, file), json);
-    } catch (error) {
-      this.#writeFailed = true;
+      try {
+        // In the journal before the file changes: a start reads again every file it names.
+        // A failed append fails this write only; the next one tries again.
+        this.#stale = true;
+        await this.#journal.append(path);
+      } catch (error) {
+        // A full or read-only disk is said as such (507), like any other refused write.
+        throw (
+          cannotStore(error) ??
+          new Error(`Cannot journal status ${value.id}: ${(error as Error).message}`, {
+            cause: error,
+          })
+        );
+      }
+      try {
+        await this.#writer.write(join(this.#dir, file), json);
+      } catch (error) {
+        this.#unsure.add(path);
+        throw error;
+      }
+      if (this.#order.mayApply(value.id, sequence)) {
+        this.#writer.noteVisibleChange();
+        this.#bodies.set(value.id, value);
+        this.#add(summarize(value), this.#summaries.get(value.id));
+      }
+    } finally {
       this.#order.end(value.id);
+      const left = (this.#inFlight.get(path) ?? 1) - 1;
+      if (left === 0) this.#inFlight.delete(path);
+      else this.#inFlight.set(path, left);
+    }
+    const every =
+      this.#options.checkpointEvery ??
+      Math.max(MIN_CHECKPOINT_EVERY, Math.floor(this.#summaries.size / 20));
+    if (this.#journal.lines >= every) this.#checkpointSoon();
+  }
+
+  /** Writes a snapshot in the background unless one is being written; failures are logged. */
+  #checkpointSoon(): void {
+    if (this.#checkpointing || this.#closed) return;
+    this.#checkpointing = this.#checkpoint()
+      .catch((error) => {
+        // The journals still cover every change: only the next start gets slower.
+        logger.warn("Could not write the status snapshot ({path}): {error}", {
+          path: this.#root,
+          error: String(error),
+        });
+      })
+      .finally(() => {
+        this.#checkpointing = undefined;
+      });
+  }
+
+  /**
+   * A new journal, the snapshot naming it, then the older journals go. Writes journaled before
+   * the switch and not settled yet (and failed ones) are named again in the new journal, so
+   * the snapshot plus its journals cover every file that may differ from it.
+   */
+  async #checkpoint(): Promise<void> {
+    const old = this.#journal;
+    const fresh = new JournalFile(this.#root, old.number + 1);
+    this.#journal = fresh;
+    const carried = new Set([...this.#inFlight.keys(), ...this.#unsure]);
+    const summaries = [...this.#summaries.values()];
+    // From here on only writes journaled in `fresh` are missing from the snapshot.
+    this.#stale = carried.size > 0;
+    try {
+      await Promise.all([...carried].map((path) => fresh.append(path)));
+      await writeSnapshot(this.#root, summaries, fresh.number);
+    } catch (error) {
+      this.#stale = true;
       throw error;
+    } finally {
+      // Its file stays until a snapshot covers it; only the handle goes.
+      await old.close();
     }
-    if (this.#order.mayApply(value.id, sequence)) {
-      this.#writer.noteVisibleChange();
-      this.#bodies.set(value.id, value);
-      this.#add(summarize(value), this.#summaries.get(value.id));
-    }
-    this.#order.end(value.id);
+    await removeJournalsBefore(this.#root, fresh.number);
   }
 
   /**
@@ -171,21 +282,70 @@ export class StatusRecords {
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.allSettled([...this.#putting]);
+    await this.#checkpointing;
   }
 
   /**
    * Writes the snapshot for the next start: call after close() and after the writer has made
-   * every write durable. Skipped after a failed write (the files' state is then unknown).
+   * every write durable. Failed writes stay named in the new journal (their state is unknown).
    */
   async checkpoint(): Promise<void> {
     if (!this.#closed) throw new Error("checkpoint() needs the status writes closed first");
-    if (this.#writeFailed) return;
-    await writeSnapshot(this.#root, this.#summaries.values());
+    await this.#checkpointing;
+    // A run without status writes after a start that read nothing again: the snapshot is
+    // still exact (rewriting it costs about 150 bytes per status).
+    if (this.#stale) await this.#checkpoint();
+    await this.#journal.close();
   }
 
   #add(next: StatusSummary, previous: StatusSummary | undefined): void {
+    const added = previous === undefined;
     this.#summaries.set(next.id, next);
     this.#options.onChange(previous, next);
+    if (added) this.#heap.check(this.#summaries.size);
+  }
+
+  /**
+   * Reads again the files the journals name (they may differ from the snapshot). A damaged one
+   * is moved aside and its status left out, as in a full scan (quarantine.ts).
+   */
+  async #reread(changed: ReadonlySet<string>): Promise<void> {
+    const pool = new StringPool();
+    await forEachLimit([...changed], 64, async (name) => {
+      const file = `${name}.json`;
+      const path = join(this.#dir, file);
+      this.#filesRead++;
+      const id = name.slice(name.indexOf("/") + 1);
+      const previous = this.#summaries.get(id);
+      const dropPrevious = () => {
+        if (previous !== undefined && `${previous.accountId}/${id}` === name) {
+          this.#summaries.delete(id);
+          this.#options.onChange(previous, undefined);
+        }
+      };
+      try {
+        const bytes = await readFile(path).catch(ignoreCode("ENOENT"));
+        // Journaled but never written (a crash came first), or removed behind our back.
+        if (bytes === undefined) return dropPrevious();
+        const record = parseRecordFile(spec, path, file, bytes);
+        if (previous !== undefined && previous.accountId !== record.accountId) {
+          const first = join(this.#dir, previous.accountId, `${id}.json`);
+          throw new DamagedRecordError(path, `holds the same status as ${first}`);
+        }
+        let summary: StatusSummary;
+        try {
+          summary = summarize(record, pool);
+        } catch (error) {
+          throw new DamagedRecordError(path, `not a status (${error})`, { cause: error });
+        }
+        this.#add(summary, previous);
+        noteLoaded(this.#writer, spec.folder, file, record);
+      } catch (error) {
+        if (!isDamage(error)) throw error;
+        dropPrevious();
+        await reportDamage(this.#writer, this.#root, path, error);
+      }
+    });
   }
 
   async #readBody(id: string): Promise<Status | undefined> {
@@ -247,6 +407,7 @@ export class StatusRecords {
     const pool = new StringPool();
     await forEachLimit(files, 64, async (file) => {
       const path = join(this.#dir, file);
+      this.#filesRead++;
       try {
         const record = parseRecordFile(spec, path, file, await readFile(path));
         const other = this.#summaries.get(record.id);

@@ -3,7 +3,7 @@
 // status file with exactly the same answers.
 
 import assert from "node:assert/strict";
-import { access, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -89,6 +89,7 @@ async function answers(storage: Storage): Promise<unknown> {
 }
 
 const loadedFrom = (storage: Storage) => (storage.statuses as JsonFileStatusStore).loadedFrom;
+const filesRead = (storage: Storage) => (storage.statuses as JsonFileStatusStore).filesReadAtStart;
 const exists = (path: string) =>
   access(path).then(
     () => true,
@@ -112,6 +113,13 @@ describe("json-file status snapshot", () => {
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
   });
+
+  /** The lines of every journal in the data directory. */
+  const journalLines = async () => {
+    const names = (await readdir(dir)).filter((n) => n.startsWith("statuses.journal."));
+    const texts = await Promise.all(names.map((n) => readFile(join(dir, n), "utf8")));
+    return texts.join("").split("\n").filter(Boolean);
+  };
 
   const countOf = (account: string) =>
     (scanned as Record<string, number>)[`count:${account}`] as number;
@@ -154,7 +162,7 @@ describe("json-file status snapshot", () => {
 
   it("of another format version: every file is read", async () => {
     const text = await readFile(snapshot, "utf8");
-    await writeFile(snapshot, text.replace('"version":1', '"version":999'));
+    await writeFile(snapshot, text.replace('"version":2', '"version":999'));
     await reopenExpecting("version");
   });
 
@@ -200,18 +208,20 @@ describe("json-file status snapshot", () => {
     assert.equal(await exists(inStatuses), false);
   });
 
-  it("is removed before the first status write of a run is made", async () => {
+  it("stays while statuses are written: each write is journaled before its file", async () => {
     const storage = await openJsonFileStorage(dir);
     try {
       assert.equal(loadedFrom(storage), "snapshot");
-      await storage.accounts.get("1"); // reads do not touch it
-      assert.ok(await exists(snapshot));
+      assert.equal(filesRead(storage), 0);
+      const before = await readFile(snapshot);
       await storage.statuses.put(makeStatus({ id: "600", accountId: "1" }));
-      assert.equal(await exists(snapshot), false);
+      assert.deepEqual(await readFile(snapshot), before);
+      assert.deepEqual(await journalLines(), ["1/600"]);
     } finally {
       await storage.close();
     }
-    assert.ok(await exists(snapshot));
+    // A clean close leaves the snapshot alone, with no journal to replay.
+    assert.deepEqual(await journalLines(), []);
     const reopened = await openJsonFileStorage(dir);
     try {
       assert.equal(loadedFrom(reopened), "snapshot");
@@ -219,6 +229,28 @@ describe("json-file status snapshot", () => {
       assert.equal(await reopened.statuses.countByAccount("1"), countOf("1") + 1);
     } finally {
       await reopened.close();
+    }
+  });
+
+  it("a failed journal append fails that write only: the next write tries again", async () => {
+    const storage = await openJsonFileStorage(dir);
+    try {
+      // A non-empty directory where this run's journal goes makes its creation fail (also as
+      // root, where modes would not), like a brief read-only episode of the disk.
+      const header = JSON.parse((await readFile(snapshot, "utf8")).split("\n")[0] as string);
+      const journal = join(dir, `statuses.journal.${header.journal + 1}`);
+      await mkdir(journal);
+      await writeFile(join(journal, "x"), "x");
+      await assert.rejects(
+        storage.statuses.put(makeStatus({ id: "650", accountId: "1" })),
+        /Cannot journal status 650/,
+      );
+      assert.equal(await storage.statuses.get("650"), undefined);
+      await rm(journal, { recursive: true });
+      await storage.statuses.put(makeStatus({ id: "651", accountId: "1" }));
+      assert.equal((await storage.statuses.get("651"))?.id, "651");
+    } finally {
+      await storage.close();
     }
   });
 
@@ -242,7 +274,9 @@ describe("json-file status snapshot", () => {
     await crash(true);
     const storage = await openJsonFileStorage(dir);
     try {
-      assert.equal(loadedFrom(storage), "missing");
+      // The snapshot plus the one file its journal names.
+      assert.equal(loadedFrom(storage), "snapshot");
+      assert.equal(filesRead(storage), 1);
       assert.equal((await storage.statuses.get("700"))?.deleted, true);
     } finally {
       await storage.close();

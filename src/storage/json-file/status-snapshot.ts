@@ -1,14 +1,17 @@
-// A snapshot of the status summaries, written at a clean shutdown so the next start reads one
-// file instead of a million. It is never the source of truth: the status files are. It is used
-// only when all of these hold, otherwise the start scans every status file:
-// - it exists: the first status write of a run removes it (durably) before writing, so after a
-//   crash with writes it is gone, and after a crash without writes it still matches the files;
+// A snapshot of the status summaries, written at a clean shutdown and while running (ADR 6,
+// ADR 11), so a start reads one file plus the few status files changed since, instead of a
+// million. It is never the source of truth: the status files are. The status files changed since
+// it was written are those named by its journals (status-journal.ts), which are read again at
+// start. It is used only when all of these hold, otherwise the start scans every status file:
+// - it exists;
 // - its format version is this code's;
 // - its checksum matches (a damaged file is refused; a torn one cannot appear, it is renamed
 //   into place only once complete and synced);
-// - the modification times of `statuses/` and of every `statuses/<account_id>/` are the ones
-//   recorded when it was written: adding, removing or replacing a file (a restored backup, a
-//   file copied in by hand) changes its directory's time, so such a snapshot is stale.
+// - every `statuses/<account_id>/` either has the modification time recorded when it was
+//   written, or holds a status named by a journal (its time changed by our own writes), and no
+//   folder recorded then is gone: adding, removing or replacing a file behind our back (a
+//   restored backup, a file copied in by hand) changes its directory's time, so such a snapshot
+//   is stale.
 
 import { createHash } from "node:crypto";
 import { open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
@@ -16,12 +19,15 @@ import { join } from "node:path";
 import { compareIds } from "../../domain/ids.ts";
 import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { ignoreCode, TEMP_SUFFIX } from "./durable-writer.ts";
+import { readJournals } from "./status-journal.ts";
 import { NO_TAGS, type StatusSummary, StringPool } from "./status-summary.ts";
+import { syncDir } from "./sync-dir.ts";
 
 /** The snapshot's file, beside (not inside) `statuses/` so writing it leaves no trace there. */
 export const SNAPSHOT_FILE = "statuses.snapshot";
 const FORMAT = "wren-status-summaries";
-const VERSION = 1;
+/** 2: the header names the first journal that goes with the snapshot. */
+const VERSION = 2;
 
 const LOCAL = 1;
 const DELETED = 2;
@@ -91,23 +97,40 @@ async function folderTimes(statusesDir: string): Promise<Record<string, string>>
   return times;
 }
 
-function sameTimes(a: Record<string, string>, b: Record<string, string>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+/**
+ * True when every difference between the recorded and the current folder times is explained by
+ * the journals: a folder new or changed since holds a journaled status. (`statuses/` itself
+ * changes when an account folder is created; the folder sets are compared directly instead.)
+ */
+function explainedTimes(
+  recorded: Record<string, string>,
+  now: Record<string, string>,
+  changed: ReadonlySet<string>,
+): boolean {
+  const journaled = new Set([...changed].map((path) => path.slice(0, path.indexOf("/"))));
+  for (const name of Object.keys(recorded)) if (!(name in now)) return false;
+  for (const [name, time] of Object.entries(now)) {
+    if (name !== "." && recorded[name] !== time && !journaled.has(name)) return false;
+  }
+  return true;
 }
 
 /**
  * Writes the snapshot crash-safely (temporary file, fsync, rename, fsync of the directory).
- * Call only while no status write can happen, after every write so far is durable.
+ * `summaries` must be taken after the writes that may still change a status file were named in
+ * journal `journal` or later, and the folder times are read here, after that too: any change of
+ * a folder after them is then a journaled write.
  */
 export async function writeSnapshot(
   root: string,
   summaries: Iterable<StatusSummary>,
+  journal = 0,
 ): Promise<void> {
   const path = join(root, SNAPSHOT_FILE);
   const temp = `${path}.${process.pid}${TEMP_SUFFIX}`;
   const hash = createHash("sha256");
-  const header = `${JSON.stringify({ format: FORMAT, version: VERSION, folders: await folderTimes(join(root, "statuses")) })}\n`;
+  const folders = await folderTimes(join(root, "statuses"));
+  const header = `${JSON.stringify({ format: FORMAT, version: VERSION, journal, folders })}\n`;
   try {
     const handle = await open(temp, "w", PRIVATE_FILE_MODE);
     try {
@@ -141,14 +164,15 @@ export async function writeSnapshot(
   }
 }
 
-/** Removes the snapshot durably (before the first status write of a run). */
-export async function removeSnapshot(root: string): Promise<void> {
-  await rm(join(root, SNAPSHOT_FILE), { force: true });
-  await syncDir(root);
-}
-
 export type SnapshotResult =
-  | { ok: true; summaries: StatusSummary[] }
+  | {
+      ok: true;
+      summaries: StatusSummary[];
+      /** The status files (`<account_id>/<status_id>`) that may differ from the summaries. */
+      changed: ReadonlySet<string>;
+      /** The first journal that goes with it: a new run journals to a higher number. */
+      journal: number;
+    }
   | { ok: false; reason: "missing" | "version" | "corrupt" | "stale" };
 
 /** Reads the snapshot if it is usable (see the top of this file). */
@@ -163,7 +187,12 @@ export async function readSnapshot(root: string): Promise<SnapshotResult> {
   const headerEnd = data.indexOf(10);
   if (headerEnd < 0 || trailerStart <= headerEnd) return { ok: false, reason: "corrupt" };
   let trailer: { count?: unknown; sha256?: unknown };
-  let header: { format?: unknown; version?: unknown; folders?: Record<string, string> };
+  let header: {
+    format?: unknown;
+    version?: unknown;
+    journal?: unknown;
+    folders?: Record<string, string>;
+  };
   try {
     header = JSON.parse(data.toString("utf8", 0, headerEnd));
     trailer = JSON.parse(data.toString("utf8", trailerStart, end));
@@ -173,10 +202,17 @@ export async function readSnapshot(root: string): Promise<SnapshotResult> {
   if (header.format !== FORMAT) return { ok: false, reason: "corrupt" };
   if (header.version !== VERSION) return { ok: false, reason: "version" };
   const digest = createHash("sha256").update(data.subarray(0, trailerStart)).digest("hex");
-  if (trailer.sha256 !== digest || typeof header.folders !== "object") {
+  const { folders, journal } = header;
+  if (
+    trailer.sha256 !== digest ||
+    typeof folders !== "object" ||
+    folders === null ||
+    !Number.isSafeInteger(journal)
+  ) {
     return { ok: false, reason: "corrupt" };
   }
-  if (!sameTimes(header.folders, await folderTimes(join(root, "statuses")))) {
+  const changed = await readJournals(root, journal as number);
+  if (!explainedTimes(folders, await folderTimes(join(root, "statuses")), changed)) {
     return { ok: false, reason: "stale" };
   }
   const pool = new StringPool();
@@ -194,16 +230,5 @@ export async function readSnapshot(root: string): Promise<SnapshotResult> {
     return { ok: false, reason: "corrupt" };
   }
   if (summaries.length !== trailer.count) return { ok: false, reason: "corrupt" };
-  return { ok: true, summaries };
-}
-
-/** Fsyncs a directory, so renames and removals in it survive a power cut. */
-export async function syncDir(dir: string): Promise<void> {
-  if (process.platform === "win32") return;
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  return { ok: true, summaries, changed, journal: journal as number };
 }

@@ -12,8 +12,7 @@ import { forEachLimit } from "./parallel.ts";
 import type { SortedIds } from "./sorted-ids.ts";
 import { publicPredicate, statusPredicate } from "./status-filter.ts";
 import { listKey, type Origin, StatusIndexes } from "./status-indexes.ts";
-import { StatusRecords } from "./status-records.ts";
-import type { SnapshotResult } from "./status-snapshot.ts";
+import { StatusRecords, type StatusRecordsOptions } from "./status-records.ts";
 import type { StatusSummary } from "./status-summary.ts";
 
 /** The port plus what only the backend itself uses. */
@@ -24,12 +23,14 @@ export interface JsonFileStatusStore extends StatusStore {
   checkpoint(): Promise<void>;
   /** "snapshot", or why every file was read at start instead. */
   readonly loadedFrom: string;
+  /** Status files read at start: every one without a usable snapshot, else the journaled ones. */
+  readonly filesReadAtStart: number;
 }
 
 export async function openStatusStore(
   root: string,
   writer: DurableWriter,
-  options: { cacheSize?: number; snapshot?: SnapshotResult } = {},
+  options: Omit<StatusRecordsOptions, "onChange"> = {},
 ): Promise<JsonFileStatusStore> {
   const indexes = new StatusIndexes();
   indexes.deferUris();
@@ -80,6 +81,9 @@ export async function openStatusStore(
   return {
     get loadedFrom() {
       return records.loadedFrom;
+    },
+    get filesReadAtStart() {
+      return records.filesRead;
     },
     closeWrites: () => records.close(),
     checkpoint: () => records.checkpoint(),

@@ -66,6 +66,8 @@ describe("json-file storage", () => {
       "apps",
       "authorization-codes",
       "statuses",
+      // Status files written since the last snapshot (ADR 11).
+      "statuses.journal.1",
       "tokens",
       "users",
       "wren.lock",
@@ -173,7 +175,7 @@ describe("json-file storage", () => {
     assert.equal((await storage.statuses.get("10"))?.accountId, "1");
     await assert.rejects(storage.accounts.put(makeAccount({ id: "../escape" })), /Unsafe/);
     await assert.rejects(storage.authorizationCodes.put(makeCode({ codeHash: "a/b" })), /Unsafe/);
-    assert.deepEqual((await readdir(dir)).sort(), ["statuses", "wren.lock"]);
+    assert.deepEqual((await readdir(dir)).sort(), ["statuses", "statuses.journal.1", "wren.lock"]);
     await storage.close();
   });
 

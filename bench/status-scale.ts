@@ -1,0 +1,105 @@
+// `node --expose-gc bench/status-scale.ts <statuses> [journaled]`: the scale figures of the
+// json-file backend's statuses (ADR 11, docs/configuration.md "Scale of the default backend"):
+// heap per status once loaded, write rate, and start-up from the snapshot, after a SIGKILL with
+// `journaled` statuses written since the last snapshot, and with no snapshot (every file read).
+// Storage only, no HTTP: the figures are those of the backend itself.
+
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { createIdGenerator } from "../src/domain/ids.ts";
+import { makeStatus } from "../src/storage/contract/fixtures.ts";
+import { openJsonFileStorage } from "../src/storage/json-file/index.ts";
+import { SNAPSHOT_FILE } from "../src/storage/json-file/status-snapshot.ts";
+import type { JsonFileStatusStore } from "../src/storage/json-file/status-store.ts";
+
+const [countArg, journaledArg = "5000"] = process.argv.slice(2);
+const count = Number(countArg);
+const journaled = Number(journaledArg);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!(count > 0) || gc === undefined) {
+  process.stderr.write("usage: node --expose-gc bench/status-scale.ts <statuses> [journaled]\n");
+  process.exit(2);
+}
+
+const AUTHORS = 100;
+/** A status as the server writes one: a short post with a tag, a few with a reply link. */
+function status(id: string, n: number) {
+  return makeStatus({
+    id,
+    accountId: String(1 + (n % AUTHORS)),
+    text: `Post number ${n} of the scale bench, #wren`,
+    contentHtml: `<p>Post number ${n} of the scale bench, <a href="https://wren.test/tags/wren">#wren</a></p>`,
+    tags: n % 3 === 0 ? ["wren", `t${n % 50}`] : ["wren"],
+  });
+}
+
+const dir = await mkdtemp(join(tmpdir(), "wren-scale-"));
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const heapMb = () => process.memoryUsage().heapUsed / 2 ** 20;
+
+async function timedOpen(label: string): Promise<void> {
+  gc?.();
+  const before = heapMb();
+  const started = performance.now();
+  const storage = await openJsonFileStorage(dir);
+  const seconds = (performance.now() - started) / 1000;
+  gc?.();
+  const heap = heapMb() - before;
+  const statuses = storage.statuses as JsonFileStatusStore;
+  print(
+    `${label}: ${seconds.toFixed(2)} s, ${statuses.filesReadAtStart} status files read ` +
+      `(${statuses.loadedFrom}), heap +${heap.toFixed(0)} MB = ${((heap * 2 ** 20) / count).toFixed(0)} B/status`,
+  );
+  await storage.close();
+}
+
+try {
+  const ids = createIdGenerator();
+  const storage = await openJsonFileStorage(dir);
+  const started = performance.now();
+  const batch = 256;
+  for (let n = 0; n < count; n += batch) {
+    const size = Math.min(batch, count - n);
+    await Promise.all(
+      Array.from({ length: size }, (_, i) => storage.statuses.put(status(ids.next(), n + i))),
+    );
+  }
+  const seconds = (performance.now() - started) / 1000;
+  print(`wrote ${count} statuses: ${(count / seconds).toFixed(0)}/s (256 at a time)`);
+  await storage.close();
+
+  await timedOpen("start from the snapshot");
+
+  // A writer killed after `journaled` more statuses: the snapshot stays, its journal names them.
+  const child = spawn(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `
+      import { openJsonFileStorage } from ${JSON.stringify(new URL("../src/storage/json-file/index.ts", import.meta.url).href)};
+      import { makeStatus } from ${JSON.stringify(new URL("../src/storage/contract/fixtures.ts", import.meta.url).href)};
+      const storage = await openJsonFileStorage(${JSON.stringify(dir)});
+      for (let n = 0; n < ${journaled}; n += 256) {
+        await Promise.all(Array.from({ length: Math.min(256, ${journaled} - n) }, (_, i) =>
+          storage.statuses.put(makeStatus({ id: String(9e15 + n + i), accountId: "1" }))));
+      }
+      console.log("done");
+      setInterval(() => {}, 1000);
+    `,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  for await (const line of createInterface({ input: child.stdout })) if (line === "done") break;
+  child.kill("SIGKILL");
+  await new Promise((r) => child.on("exit", r));
+  await timedOpen(`start after a SIGKILL, ${journaled} written since the snapshot`);
+
+  await rm(join(dir, SNAPSHOT_FILE));
+  await timedOpen("start without a snapshot (every file read)");
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

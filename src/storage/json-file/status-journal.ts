@@ -1,0 +1,122 @@
+// The journal of status files changed since the last snapshot (ADR 11): one line
+// `<account_id>/<status_id>` per status write, appended and fsynced BEFORE the status file is
+// written. A start with a usable snapshot then reads only the files the journals name, not every
+// status file: whatever a crash interrupted, every file that may differ from the snapshot is
+// listed (a listed file that was never written is simply read back as it is, or found missing).
+//
+// Journals are numbered (`statuses.journal.<n>`). A snapshot records the number of the first
+// journal that goes with it; every journal from that number on is replayed, older ones are
+// obsolete. Each run appends to a new number, so a line torn by a crash is only ever at the end
+// of a journal that nothing appends to again.
+
+import { open, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
+import { syncDir } from "./sync-dir.ts";
+
+const PREFIX = "statuses.journal.";
+const LINE = /^[A-Za-z0-9_-]{1,200}\/[A-Za-z0-9_-]{1,200}$/;
+
+/** The journal numbers present in `root`, ascending. */
+export async function journalNumbers(root: string): Promise<number[]> {
+  const names = await readdir(root);
+  return names
+    .filter((n) => n.startsWith(PREFIX) && /^\d{1,15}$/.test(n.slice(PREFIX.length)))
+    .map((n) => Number(n.slice(PREFIX.length)))
+    .sort((a, b) => a - b);
+}
+
+/**
+ * The status files (`<account_id>/<status_id>`) named by the journals numbered `from` or more.
+ * A line without its newline, or not of that shape, was never fsynced (a crash cut it): no status
+ * write waited for it, so it is skipped.
+ */
+export async function readJournals(root: string, from: number): Promise<Set<string>> {
+  const changed = new Set<string>();
+  for (const n of await journalNumbers(root)) {
+    if (n < from) continue;
+    const text = await readFile(join(root, `${PREFIX}${n}`), "utf8");
+    const lines = text.split("\n");
+    lines.pop(); // after the last newline: empty, or a line a crash cut
+    for (const line of lines) if (LINE.test(line)) changed.add(line);
+  }
+  return changed;
+}
+
+/** Removes the journals numbered below `from` (a newer snapshot covers them). */
+export async function removeJournalsBefore(root: string, from: number): Promise<void> {
+  for (const n of await journalNumbers(root)) {
+    if (n < from) await rm(join(root, `${PREFIX}${n}`), { force: true });
+  }
+}
+
+/**
+ * Appends to one journal with group commit: lines asked for in the same turn share one write and
+ * one fdatasync. The file is created at the first append; a failed creation or append fails the
+ * waiting writes only, and the next append tries again.
+ */
+export class JournalFile {
+  readonly number: number;
+  readonly #path: string;
+  readonly #root: string;
+  #handle: Awaited<ReturnType<typeof open>> | undefined;
+  #pending: { line: string; resolve(): void; reject(e: unknown): void }[] = [];
+  #draining: Promise<void> | undefined;
+  /** After a failed append the file may end in a cut line: the next batch starts a new one. */
+  #newLine = false;
+  /** Lines appended durably (the snapshot threshold counts them). */
+  lines = 0;
+
+  constructor(root: string, number: number) {
+    this.#root = root;
+    this.number = number;
+    this.#path = join(root, `${PREFIX}${number}`);
+  }
+
+  /** Resolves once `line` is durably in the journal. */
+  append(line: string): Promise<void> {
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
+    this.#pending.push({ line, resolve, reject });
+    this.#draining ??= new Promise<void>((r) => setImmediate(r)).then(() => this.#drain());
+    return promise;
+  }
+
+  /** Waits for the appends asked for so far, then closes the file. */
+  async close(): Promise<void> {
+    while (this.#draining) await this.#draining;
+    await this.#handle?.close();
+    this.#handle = undefined;
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0);
+      try {
+        if (this.#handle === undefined) {
+          const handle = await open(this.#path, "a", PRIVATE_FILE_MODE);
+          try {
+            // A new file's name is durable only once its directory is synced.
+            await syncDir(this.#root);
+          } catch (error) {
+            await handle.close();
+            throw error;
+          }
+          this.#handle = handle;
+        }
+        const text = batch.map((p) => `${p.line}\n`).join("");
+        await this.#handle.appendFile(this.#newLine ? `\n${text}` : text);
+        this.#newLine = false;
+        await this.#handle.datasync();
+        this.lines += batch.length;
+        for (const p of batch) p.resolve();
+      } catch (error) {
+        this.#newLine = true;
+        // Reopened by the next append: a handle that failed (EIO, a remount) may stay broken.
+        await this.#handle?.close().catch(() => {});
+        this.#handle = undefined;
+        for (const p of batch) p.reject(error);
+      }
+    }
+    this.#draining = undefined;
+  }
+}
