@@ -1,8 +1,8 @@
 // Why start-up read every status file instead of the snapshot: an operator who sees a slow
-// start deserves the reason in the log. A missing snapshot is the normal state after an
-// unclean stop (a crash, SIGKILL, power loss: the snapshot is removed at the first write of a
-// run and written again only at a clean shutdown); the other reasons point at a damaged, stale
-// or foreign file, which the next clean shutdown replaces.
+// start deserves the reason in the log. A snapshot is missing when none was written yet (a
+// directory whose first run never stopped cleanly nor reached a periodic snapshot) or it was
+// removed by hand: a crash leaves the last one and its journals in place (ADR 11). The other
+// reasons point at a damaged, stale or foreign file, which the next snapshot replaces.
 
 import { getLogger } from "@logtape/logtape";
 import type { SnapshotResult } from "./status-snapshot.ts";
@@ -23,7 +23,7 @@ export function logSnapshotUnused(path: string, reason: Reason, files: number): 
     // A new data directory has neither a snapshot nor statuses: nothing to explain.
     if (files === 0) return;
     logger.info(
-      "No status snapshot at {path} (normal after an unclean stop): read all {files} status files",
+      "No status snapshot at {path} (none written yet, or removed): read all {files} status files",
       { path, files },
     );
     return;
