@@ -9,11 +9,9 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { pathToFileURL } from "node:url";
+import { killAfterRenameInto } from "../crash-suite/faults.ts";
 import { freePort } from "../helpers/server.ts";
 import { type SeededUser, seedUsers, spawnWren } from "../helpers/wren-process.ts";
-
-const FAULT = pathToFileURL(join(import.meta.dirname, "kill-after-rename.ts")).href;
 
 function postStatus(url: string, user: SeededUser, text: string, key: string) {
   return fetch(`${url}/api/v1/statuses`, {
@@ -51,10 +49,7 @@ describe("Idempotency-Key retries across a crash", { timeout: 120_000 }, () => {
       const key = `retry-${folder}`;
       const text = `posted once (${folder})`;
 
-      const faulty = await spawnWren(dataDir, await freePort(), {
-        NODE_OPTIONS: `--import=${FAULT}`,
-        WREN_TEST_KILL_AFTER_RENAME_INTO: folder,
-      });
+      const faulty = await spawnWren(dataDir, await freePort(), killAfterRenameInto(folder));
       await assert.rejects(postStatus(faulty.url, user, text, key), "the kill cut the answer off");
       assert.equal(await faulty.exited, "SIGKILL");
       const leftBehind = await storedStatusIds(dataDir, user.id);

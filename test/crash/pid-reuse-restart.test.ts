@@ -1,19 +1,18 @@
 // A server run as pid 1 (a container without an init) is killed; the next one is pid 1 again and
 // finds a lock naming its own pid. It must see that the lock's owner is gone and start, where it
 // used to refuse ("in use by this process") forever. The new process is made to find that lock by
-// a test-only preload (reuse-lock-pid.ts) that rewrites the killed server's lock with its own pid.
+// a test-only preload (crash-suite/reuse-lock-pid.ts) that rewrites the killed server's lock with
+// its own pid.
 
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { pathToFileURL } from "node:url";
 import { parseIdentity, startTimeOf } from "../../src/storage/json-file/process-identity.ts";
+import { lockWithOwnPid } from "../crash-suite/faults.ts";
 import { freePort } from "../helpers/server.ts";
 import { spawnWren } from "../helpers/wren-process.ts";
-
-const PRELOAD = pathToFileURL(join(import.meta.dirname, "reuse-lock-pid.ts")).href;
 
 describe("restart with the pid of the killed server (pid 1 in a container)", {
   timeout: 120_000,
@@ -30,10 +29,10 @@ describe("restart with the pid of the killed server (pid 1 in a container)", {
       dirs.push(dataDir);
       const first = await spawnWren(dataDir, await freePort());
       assert.equal(await first.kill("SIGKILL"), "SIGKILL");
-      const left = parseIdentity(await readFile(join(dataDir, "wren.lock"), "utf8"));
-      assert.equal(left?.pid, first.pid, "the killed server left its lock behind");
+      const left = await readFile(join(dataDir, "wren.lock"), "utf8");
+      assert.equal(parseIdentity(left)?.pid, first.pid, "the killed server left its lock behind");
 
-      const env = { NODE_OPTIONS: `--import=${PRELOAD}`, WREN_TEST_LOCK_PID_REUSE: mode };
+      const env = lockWithOwnPid(mode === "killed" ? left : "\n");
       const server = await spawnWren(dataDir, await freePort(), env);
       try {
         const res = await fetch(`${server.url}/api/v1/instance`);

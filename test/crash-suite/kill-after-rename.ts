@@ -1,8 +1,9 @@
-// Test-only fault, loaded into a `wren serve` child with `--import`: the process SIGKILLs itself
-// right after the first file is renamed into place under one folder of its data directory
-// (WREN_TEST_KILL_AFTER_RENAME_INTO, e.g. "statuses"). Every durable write ends with that rename
-// (src/storage/json-file/durable-writer.ts), so this lands a crash exactly between one record
-// and the next, the moment a random kill hits only now and then. Nothing in src/ knows of it.
+// Test-only fault, loaded into a `wren serve` child with `--import` (see faults.ts): the process
+// SIGKILLs itself right after the first file is renamed into place under one folder of its data
+// directory (WREN_TEST_KILL_AFTER_RENAME_INTO, e.g. "statuses"). Every durable write ends with
+// that rename (src/storage/json-file/durable-writer.ts), so this lands a crash exactly between
+// one record and the next, the moment a random kill hits only now and then. Nothing in src/
+// knows of it.
 
 import fsPromises from "node:fs/promises";
 import { syncBuiltinESMExports } from "node:module";
