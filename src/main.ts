@@ -29,12 +29,15 @@ import { subscribeListeners } from "./services/listeners.ts";
 import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
 import { reportFfmpeg } from "./services/media/report-ffmpeg.ts";
+import { repairPollCounts } from "./services/polls/repair-poll-counts.ts";
 import { offlineRemote } from "./services/remote.ts";
-import { openJsonFileStorage } from "./storage/json-file/index.ts";
+import { openJsonFileStorage, type WriteFaults } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
 
 export interface StartOptions {
   clock?: Clock;
+  /** Tests only: makes the json-file storage fail like a full or read-only disk. */
+  writeFaults?: WriteFaults;
 }
 
 export interface RunningWren {
@@ -105,11 +108,14 @@ export function instanceSettings(config: Config): InstanceSettings {
   };
 }
 
-export async function openStorage(config: Config): Promise<Storage> {
+export async function openStorage(
+  config: Config,
+  options: Pick<StartOptions, "writeFaults"> = {},
+): Promise<Storage> {
   if (config.storage === "postgres") {
     throw new Error("WREN_STORAGE=postgres is not available yet; use json-file (the default).");
   }
-  return openJsonFileStorage(config.dataDir);
+  return openJsonFileStorage(config.dataDir, { writeFaults: options.writeFaults });
 }
 
 export interface Services {
@@ -187,16 +193,18 @@ async function readTlsFiles(config: Config): Promise<{ cert: Buffer; key: Buffer
 
 export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {
   const tls = await readTlsFiles(config);
-  const storage = await openStorage(config);
+  const storage = await openStorage(config, options);
   const { ctx, jobs } = createServices(config, storage, options);
   await reportFfmpeg(ctx);
   // Only serving processes keep the hourly cleanup going (one-off commands run no jobs).
-  await Promise.all([ensureMediaCleanupScheduled(ctx), ensureKvPruneScheduled(ctx)]).catch(
-    async (error) => {
-      await storage.close();
-      throw error;
-    },
-  );
+  await Promise.all([
+    ensureMediaCleanupScheduled(ctx),
+    ensureKvPruneScheduled(ctx),
+    repairPollCounts(ctx),
+  ]).catch(async (error) => {
+    await storage.close();
+    throw error;
+  });
   const federation = createWrenFederation(ctx, {
     allowPrivateAddress: config.allowPrivateAddresses,
   });

@@ -8,6 +8,7 @@ import { adminSocketPath } from "../admin/protocol.ts";
 import type { Config } from "../config/schema.ts";
 import { readLockHolder } from "../storage/json-file/lock.ts";
 import type { Storage } from "../storage/ports.ts";
+import { assertOwnDataDirectory } from "./data-dir-owner.ts";
 import { isNewDataDirectory, newDataDirectoryWarning } from "./new-data-directory.ts";
 
 /** How long to wait for the admin socket of a server that holds the lock but is still starting. */
@@ -29,6 +30,7 @@ async function direct(config: Config, op: string, args: Record<string, unknown>)
     import("../admin/operations.ts"),
   ]);
   const fresh = config.storage === "json-file" && isNewDataDirectory(config.dataDir);
+  if (config.storage === "json-file") assertOwnDataDirectory(config.dataDir);
   let storage: Storage;
   try {
     storage = await openStorage(config);

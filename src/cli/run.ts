@@ -24,6 +24,7 @@ import {
   announcementDelete,
   announcementList,
 } from "./commands/announcement.ts";
+import { doctorCommand } from "./commands/doctor.ts";
 import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { mediaPrune } from "./commands/media.ts";
@@ -45,6 +46,7 @@ export const COMMANDS: readonly Command[] = [
   domainBlock,
   domainUnblock,
   domainList,
+  doctorCommand,
 ];
 
 const GROUP_SUMMARIES: Record<string, string> = {
@@ -77,7 +79,7 @@ function mainHelp(): string {
     "",
     "Run `wren COMMAND --help` for the arguments of a command.",
     "Settings come from WREN_* environment variables (see docs/configuration.md).",
-    "Commands other than serve work with or without a running server on the same data directory.",
+    "Commands other than serve and doctor work with or without a running server on the same data directory.",
   );
   return `${lines.join("\n")}\n`;
 }

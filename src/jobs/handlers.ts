@@ -16,6 +16,11 @@ import {
 } from "../services/media/purge-deleted-status-media.ts";
 import { POLL_EXPIRE_JOB } from "../services/polls/create-poll.ts";
 import { expirePoll } from "../services/polls/expire-poll.ts";
+import { DELETE_REBLOGS_JOB, finishDeletingReblogs } from "../services/statuses/delete-reblogs.ts";
+import {
+  PURGE_DELETED_CONTENT_JOB,
+  purgeDeletedContent,
+} from "../services/statuses/purge-deleted-content.ts";
 import type { JobRunner } from "./runner.ts";
 
 const MEDIA_PROCESS_MAX_ATTEMPTS = 5;
@@ -48,6 +53,12 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
     },
     { maxAttempts: MEDIA_PROCESS_MAX_ATTEMPTS },
   );
+  runner.register(DELETE_REBLOGS_JOB, async (payload) => {
+    if (typeof payload.statusId === "string") await finishDeletingReblogs(ctx, payload.statusId);
+  });
+  runner.register(PURGE_DELETED_CONTENT_JOB, async (payload) => {
+    if (typeof payload.statusId === "string") await purgeDeletedContent(ctx, payload.statusId);
+  });
   runner.register(POLL_EXPIRE_JOB, async (payload) => {
     // A payload without a poll id can never succeed: nothing to do rather than retrying.
     if (typeof payload.pollId === "string") await expirePoll(ctx, payload.pollId);

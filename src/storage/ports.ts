@@ -166,6 +166,8 @@ export interface StatusEditStore {
   /** Earlier versions of a status, oldest first. */
   listByStatus(statusId: string): Promise<StatusEdit[]>;
   put(edit: StatusEdit): Promise<void>;
+  /** Removes every earlier version of a status (purging a deleted one); returns how many. */
+  deleteByStatus(statusId: string): Promise<number>;
 }
 
 /**
@@ -207,6 +209,8 @@ export interface PollStore {
   get(id: string): Promise<Poll | undefined>;
   getMany(ids: readonly string[]): Promise<Map<string, Poll>>;
   put(poll: Poll): Promise<void>;
+  /** Every poll's id, local and remote (the start-up count repair walks them). */
+  listIds(): Promise<string[]>;
 }
 
 /** Which notifications of a recipient to list. */

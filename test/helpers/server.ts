@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import type { Clock } from "../../src/domain/clock.ts";
 import { type RunningWren, startWren } from "../../src/main.ts";
+import type { WriteFaults } from "../../src/storage/json-file/index.ts";
 
 export interface TestServer {
   url: string;
@@ -51,7 +52,7 @@ export async function freePort(): Promise<number> {
 
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { clock?: Clock; dataDir?: string; port?: number } = {},
+  options: { clock?: Clock; dataDir?: string; port?: number; writeFaults?: WriteFaults } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "wren-test-")));
   const port = options.port ?? (await freePort());
@@ -64,7 +65,10 @@ export async function startTestServer(
     ...RELAXED_LIMITS,
     ...env,
   });
-  const startOptions = options.clock ? { clock: options.clock } : {};
+  const startOptions = {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.writeFaults ? { writeFaults: options.writeFaults } : {}),
+  };
   let wren = await startWren(config, startOptions);
   const url = config.publicUrl;
   const server: TestServer = {

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Hono } from "hono";
-import { AppError, unprocessable } from "../../domain/errors.ts";
+import {
+  AppError,
+  CANNOT_STORE_MESSAGE,
+  StorageUnavailableError,
+  unprocessable,
+} from "../../domain/errors.ts";
 import type { HttpEnv } from "../env.ts";
 import { handleError } from "./errors.ts";
 
@@ -13,6 +18,14 @@ describe("error mapper", () => {
   });
   app.get("/invalid", () => {
     throw unprocessable("Validation failed: Username can't be blank", { details: { a: 1 } });
+  });
+  const errno = (code: string) =>
+    Object.assign(new Error(`${code}: open '/srv/wren/data/x.json'`), { code });
+  app.get("/storage/:code", (c) => {
+    throw new StorageUnavailableError(c.req.param("code"), "/srv/wren/data/x.json", null);
+  });
+  app.get("/raw/:code", (c) => {
+    throw errno(c.req.param("code"));
   });
   app.get("/oauth", () => {
     throw new AppError(400, "invalid_grant", { description: "The code is expired" });
@@ -42,5 +55,22 @@ describe("error mapper", () => {
       error: "invalid_grant",
       error_description: "The code is expired",
     });
+  });
+
+  it("answers 507 when the storage cannot keep data, without the file", async () => {
+    for (const path of ["/storage/EACCES", "/storage/EIO", "/raw/ENOSPC", "/raw/EROFS"]) {
+      const res = await app.request(path);
+      assert.equal(res.status, 507, path);
+      const text = await res.text();
+      assert.deepEqual(JSON.parse(text), { error: CANNOT_STORE_MESSAGE });
+      assert.doesNotMatch(text, /srv/);
+    }
+  });
+
+  it("leaves EACCES and EIO from outside the storage layer a 500", async () => {
+    // Not known to concern the data directory (a media file, a socket): a bug until told.
+    for (const path of ["/raw/EACCES", "/raw/EIO"]) {
+      assert.equal((await app.request(path)).status, 500, path);
+    }
   });
 });

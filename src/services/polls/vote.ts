@@ -9,6 +9,7 @@ import { AppError } from "../../domain/errors.ts";
 import { type Poll, type PollVote, pollExpired } from "../../domain/poll.ts";
 import { tallyVotes } from "../../views/poll-tally.ts";
 import type { ServiceContext } from "../context.ts";
+import { followUp } from "../follow-up.ts";
 import { blocksAuthor, notAllowed } from "../interactions/target.ts";
 import { loadVisiblePoll } from "./get-poll.ts";
 import { withPollLock } from "./poll-lock.ts";
@@ -80,10 +81,12 @@ export async function votePoll(
       choices: [...(previous?.choices ?? []), ...choices],
       createdAt: previous?.createdAt ?? now.toISOString(),
     };
+    // The vote record is the vote: once stored, it counts (every read recounts from the votes).
     await ctx.storage.pollVotes.put(vote);
-    // Counted from the votes, not incremented: this also heals counts a crash left behind.
+    // Counted from the votes, not incremented: this also heals counts a crash left behind. The
+    // poll file only keeps those counts, so failing to store them fails nothing the voter sees.
     const updated = await tallyVotes(ctx, poll);
-    await ctx.storage.polls.put(updated);
+    await followUp(`store the counts of poll ${poll.id}`, () => ctx.storage.polls.put(updated));
     return updated;
   });
   await ctx.events.publish({ type: "poll.voted", poll: result, voterId: accountId, choices });

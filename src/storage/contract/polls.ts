@@ -38,6 +38,12 @@ export function pollContract(t: ContractContext): void {
       assert.equal((await t.storage.polls.getMany([])).size, 0);
     });
 
+    it("lists every poll's id", async () => {
+      assert.deepEqual(await t.storage.polls.listIds(), []);
+      await Promise.all(["10", "11"].map((id) => t.storage.polls.put(makePoll({ id }))));
+      assert.deepEqual(sorted(await t.storage.polls.listIds()), ["10", "11"]);
+    });
+
     it("keeps its own state: changing a returned poll changes nothing stored", async () => {
       await t.storage.polls.put(makePoll({ id: "10" }));
       const poll = await t.storage.polls.get("10");

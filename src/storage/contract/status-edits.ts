@@ -23,5 +23,16 @@ export function statusEditContract(t: ContractContext): void {
       assert.equal((await edits.listByStatus("10"))[0]?.text, "changed");
       assert.equal((await edits.listByStatus("10")).length, 3);
     });
+
+    it("deletes every version of one status, and only those", async () => {
+      const edits = t.storage.statusEdits;
+      await edits.put(makeStatusEdit({ id: "3", statusId: "10" }));
+      await edits.put(makeStatusEdit({ id: "20", statusId: "10" }));
+      await edits.put(makeStatusEdit({ id: "4", statusId: "11" }));
+      assert.equal(await edits.deleteByStatus("10"), 2);
+      assert.deepEqual(await edits.listByStatus("10"), []);
+      assert.deepEqual(ids(await edits.listByStatus("11")), ["4"]);
+      assert.equal(await edits.deleteByStatus("10"), 0);
+    });
   });
 }

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { StorageUnavailableError } from "../../domain/errors.ts";
 import { DurableWriter, removeLeftoverTempFiles, TEMP_SUFFIX } from "./durable-writer.ts";
+import { WriteFaults } from "./write-faults.ts";
 
 describe("DurableWriter", () => {
   let dir: string;
@@ -76,6 +78,39 @@ describe("DurableWriter", () => {
     await good;
     assert.equal(await read("ok.json"), "{}");
     assert.deepEqual((await readdir(dir)).sort(), ["ok.json", "plain-file"]);
+  });
+
+  it("reports a full or read-only disk as the storage's error and changes nothing", async () => {
+    const faults = new WriteFaults();
+    const writer = new DurableWriter({ faults });
+    await writer.write(join(dir, "kept"), "old");
+    faults.failWith("ENOSPC");
+    await assert.rejects(writer.write(join(dir, "kept"), "new"), (error: unknown) => {
+      assert.ok(error instanceof StorageUnavailableError);
+      assert.equal(error.code, "ENOSPC");
+      assert.equal(error.path, join(dir, "kept"));
+      return true;
+    });
+    // A full disk still lets files go; a read-only one does not.
+    await writer.remove(join(dir, "kept"));
+    faults.clear();
+    await writer.write(join(dir, "kept"), "old");
+    faults.failWith("EROFS");
+    await assert.rejects(writer.remove(join(dir, "kept")), StorageUnavailableError);
+    assert.equal(await read("kept"), "old");
+    assert.deepEqual(await readdir(dir), ["kept"], "no temporary file left");
+    faults.clear();
+    await writer.write(join(dir, "kept"), "new");
+    assert.equal(await read("kept"), "new");
+  });
+
+  it("leaves other failures as they are", async () => {
+    const writer = new DurableWriter();
+    await writeFile(join(dir, "file"), "");
+    await assert.rejects(writer.write(join(dir, "file", "below"), "x"), (error: unknown) => {
+      assert.ok(!(error instanceof StorageUnavailableError));
+      return true;
+    });
   });
 
   it("close() waits for pending writes and refuses new ones", async () => {

@@ -12,8 +12,10 @@
 
 import { mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
+import { cannotStore } from "../../domain/errors.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { forEachLimit } from "./parallel.ts";
+import type { WriteFaults } from "./write-faults.ts";
 
 /** Every temporary file ends with this, so a start-up sweep can find leftovers of a crash. */
 export const TEMP_SUFFIX = ".wren-tmp";
@@ -51,9 +53,12 @@ export class DurableWriter {
   #tempCounter = 0;
   #concurrency: number;
   #version = 0;
+  readonly #faults: WriteFaults | undefined;
 
-  constructor(options: { concurrency?: number } = {}) {
+  /** `faults` is for tests only (write-faults.ts): it simulates a full or read-only disk. */
+  constructor(options: { concurrency?: number; faults?: WriteFaults } = {}) {
     this.#concurrency = options.concurrency ?? 64;
+    this.#faults = options.faults;
   }
 
   /**
@@ -130,6 +135,7 @@ export class DurableWriter {
     await forEachLimit(batch, this.#concurrency, async (op) => {
       try {
         const dir = dirname(op.path);
+        this.#faults?.check(op.data === null ? "remove" : "write", op.path);
         if (op.data === null) {
           await unlink(op.path).catch(ignoreCode("ENOENT"));
         } else {
@@ -154,7 +160,10 @@ export class DurableWriter {
     });
 
     for (const op of batch) {
-      const error = failures.get(op);
+      const failure = failures.get(op);
+      // A full, read-only or unwritable disk becomes the storage's own error (507 to a client);
+      // anything else stays as it is.
+      const error = failure === undefined ? undefined : (cannotStore(failure, op.path) ?? failure);
       for (const waiter of op.waiters) {
         if (error === undefined) waiter.resolve();
         else waiter.reject(error);

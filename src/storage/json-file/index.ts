@@ -34,30 +34,52 @@ import { openMarkerStore } from "./marker-store.ts";
 import { openMediaStore } from "./media-store.ts";
 import { openNotificationStore } from "./notification-store.ts";
 import { openPollStore } from "./poll-store.ts";
+import { inspectWith, type LoadInspector } from "./quarantine.ts";
 import { openReportStore } from "./report-store.ts";
 import { openStatusEditStore } from "./status-edit-store.ts";
-import { readSnapshot } from "./status-snapshot.ts";
+import { readSnapshot, type SnapshotResult } from "./status-snapshot.ts";
 import { openStatusStore } from "./status-store.ts";
 import { tightenDataDirectory } from "./tighten-modes.ts";
 import { openTokenStore } from "./token-store.ts";
 import { openUserStore } from "./user-store.ts";
+import type { WriteFaults } from "./write-faults.ts";
 
 export { readLockHolder } from "./lock.ts";
+export { WriteFaults } from "./write-faults.ts";
+
+export interface JsonFileOptions {
+  /** Tests only: simulated disk faults (write-faults.ts). */
+  writeFaults?: WriteFaults;
+  /**
+   * For `wren doctor`: every status file is read (the snapshot is not trusted), damaged files go
+   * to the inspector instead of being moved aside, and no mode is tightened, no temporary file
+   * swept and no snapshot written at close (only the repairs any open makes, such as removing
+   * the older of two edges a crash left for one pair).
+   */
+  inspect?: LoadInspector;
+}
 
 /** Opens (creating if needed) the data directory `dir`; throws if another process holds it. */
-export async function openJsonFileStorage(dir: string): Promise<Storage> {
+export async function openJsonFileStorage(
+  dir: string,
+  options: JsonFileOptions = {},
+): Promise<Storage> {
+  const { inspect } = options;
   const root = resolve(dir);
   await mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lock = await acquireLock(root);
   try {
     // Before anything is read: secrets written by an older Wren become private at once.
-    await tightenDataDirectory(root);
+    if (!inspect) await tightenDataDirectory(root);
     // Read before the sweep: a usable snapshot proves `statuses/` unchanged since a clean
     // close, so it holds no temporary file, and skipping its million entries saves seconds.
-    const statusSnapshot = await readSnapshot(root);
+    const statusSnapshot: SnapshotResult = inspect
+      ? { ok: false, reason: "missing" }
+      : await readSnapshot(root);
     // Only after taking the lock: temporary files of a live writer must not be swept.
-    await removeLeftoverTempFiles(root, statusSnapshot.ok ? ["statuses"] : []);
-    const writer = new DurableWriter();
+    if (!inspect) await removeLeftoverTempFiles(root, statusSnapshot.ok ? ["statuses"] : []);
+    const writer = new DurableWriter({ faults: options.writeFaults });
+    if (inspect) inspectWith(writer, inspect);
     const edges = <E extends Edge>(folder: string) => openEdgeStore<E>(root, writer, folder);
     const stores = {
       accounts: openAccountStore(root, writer),
@@ -108,8 +130,8 @@ export async function openJsonFileStorage(dir: string): Promise<Storage> {
             await ready.statuses.closeWrites();
             await writer.close();
             // Every status write is durable now and no new one is accepted: the snapshot
-            // describes the files exactly (ADR 6).
-            await ready.statuses.checkpoint();
+            // describes the files exactly (ADR 6). An inspection writes nothing.
+            if (!inspect) await ready.statuses.checkpoint();
           } finally {
             await lock.release();
           }

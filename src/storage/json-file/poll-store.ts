@@ -27,5 +27,8 @@ export async function openPollStore(root: string, writer: DurableWriter): Promis
     async put(poll) {
       await records.put(poll);
     },
+    async listIds() {
+      return [...records.values()].map((p) => p.id);
+    },
   };
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { DurableWriter } from "./durable-writer.ts";
 import { ignoreCode } from "./durable-writer.ts";
 import { forEachLimit } from "./parallel.ts";
+import { DamagedRecordError, isDamage, noteLoaded, reportDamage } from "./quarantine.ts";
 import { WriteOrder } from "./write-order.ts";
 
 export interface CollectionSpec<T> {
@@ -44,6 +45,7 @@ export function deepFreeze<V>(value: V): V {
 const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,200}$/;
 
 export class RecordCollection<T extends object> {
+  readonly #root: string;
   readonly #dir: string;
   readonly #spec: CollectionSpec<T>;
   readonly #writer: DurableWriter;
@@ -51,12 +53,16 @@ export class RecordCollection<T extends object> {
   readonly #order = new WriteOrder();
 
   private constructor(root: string, spec: CollectionSpec<T>, writer: DurableWriter) {
+    this.#root = root;
     this.#dir = join(root, spec.folder);
     this.#spec = spec;
     this.#writer = writer;
   }
 
-  /** Reads every record file of the folder; throws naming the file if one is unreadable. */
+  /**
+   * Reads every record file of the folder. A damaged file is moved aside and its record left
+   * out (quarantine.ts); other read errors (permissions) throw, naming the file.
+   */
   static async load<T extends object>(
     root: string,
     spec: CollectionSpec<T>,
@@ -161,16 +167,33 @@ export class RecordCollection<T extends object> {
     const seen = new Map<string, string>();
     await forEachLimit(files, 64, async (file) => {
       const path = join(this.#dir, file);
-      const text = await readFile(path, "utf8");
-      const record = deepFreeze(parseRecordFile(this.#spec, path, file, text));
-      const key = this.#spec.keyOf(record);
-      const other = seen.get(key);
-      if (other !== undefined) {
-        throw new Error(`Record files ${join(this.#dir, other)} and ${path} hold the same key`);
+      try {
+        const record = deepFreeze(parseRecordFile(this.#spec, path, file, await readFile(path)));
+        const key = this.#spec.keyOf(record);
+        const other = seen.get(key);
+        if (other !== undefined) {
+          throw new DamagedRecordError(path, `holds the same key as ${join(this.#dir, other)}`);
+        }
+        seen.set(key, file);
+        this.#applyLoaded(key, record);
+        noteLoaded(this.#writer, this.#spec.folder, file, record);
+      } catch (error) {
+        if (!isDamage(error)) throw error;
+        await reportDamage(this.#writer, this.#root, path, error);
       }
-      seen.set(key, file);
-      this.#apply(key, 0, record);
     });
+  }
+
+  /** Files a loaded record; one the indexes cannot take (a field of the wrong type) is damage. */
+  #applyLoaded(key: string, record: T): void {
+    try {
+      this.#apply(key, 0, record);
+    } catch (error) {
+      this.#records.delete(key);
+      throw new DamagedRecordError(join(this.#dir, this.#spec.fileOf(record)), String(error), {
+        cause: error,
+      });
+    }
   }
 }
 
@@ -187,39 +210,41 @@ export function safeFileOf<T>(
   return file;
 }
 
-/** Parses one record file and checks that it sits where its content says it belongs. */
+/**
+ * Parses one record file and checks that it sits where its content says it belongs; throws a
+ * DamagedRecordError otherwise. Takes the bytes: text that is not UTF-8 is damage too.
+ */
 export function parseRecordFile<T>(
   spec: Pick<CollectionSpec<T>, "fileOf">,
   path: string,
   file: string,
-  text: string,
+  data: Uint8Array | string,
 ): T {
   let record: T;
   try {
+    const text = typeof data === "string" ? data : strictUtf8.decode(data);
     record = JSON.parse(text) as T;
   } catch (error) {
-    throw new Error(`Corrupt record file ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new DamagedRecordError(path, (error as Error).message, { cause: error });
   }
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
-    throw new Error(`Corrupt record file ${path}: not a JSON object`);
+    throw new DamagedRecordError(path, "not a JSON object");
   }
-  // The file name is derived from the record; a mismatch means a misplaced or edited file,
-  // which would otherwise shadow or duplicate a real record.
+  // The file name is derived from the record; a mismatch means a misplaced or edited file
+  // (a copy saved under another name), which would otherwise shadow or duplicate a real record.
   let expected: string;
   try {
     expected = spec.fileOf(record);
   } catch (error) {
-    throw new Error(`Corrupt record file ${path}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new DamagedRecordError(path, (error as Error).message, { cause: error });
   }
   if (expected !== file) {
-    throw new Error(`Corrupt record file ${path}: its content belongs in ${expected}`);
+    throw new DamagedRecordError(path, `its content belongs in ${expected}`);
   }
   return record;
 }
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Relative paths of the `.json` files of the folder (other files are not records). */
 export async function listRecordFiles(dir: string, depth: 0 | 1): Promise<string[]> {

@@ -77,11 +77,15 @@ describe("json-file relation stores", () => {
     await storage.close();
   });
 
-  it("refuses an edit filed under another status", async () => {
+  it("sets aside an edit filed under another status", async () => {
     const file = join(dir, "status-edits", "11", "5.json");
     await mkdir(join(file, ".."), { recursive: true });
     await writeFile(file, pretty(makeStatusEdit({ id: "5", statusId: "10" })));
-    await assert.rejects(openJsonFileStorage(dir), (error: Error) => error.message.includes(file));
+    const storage = await openJsonFileStorage(dir);
+    await assert.rejects(readdir(join(dir, "status-edits", "11", "5.json")), { code: "ENOENT" });
+    const [moved] = await readdir(join(dir, "quarantine", "status-edits", "11"));
+    assert.match(moved ?? "", /^5\.json\./);
+    await storage.close();
   });
 
   it("refuses unsafe keys rather than writing outside the folder", async () => {

@@ -35,5 +35,11 @@ export async function openStatusEditStore(
     async put(edit) {
       await records.put(edit);
     },
+    async deleteByStatus(statusId) {
+      const removed = await Promise.all(
+        [...byStatus.get(statusId)].map((id) => records.remove(id)),
+      );
+      return removed.filter(Boolean).length;
+    },
   };
 }

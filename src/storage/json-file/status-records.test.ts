@@ -2,7 +2,7 @@
 // stored status (deeply frozen), and the cache keeps the most recently used bodies.
 
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, truncate } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -54,6 +54,35 @@ describe("json-file status bodies", () => {
     assert.equal(changed?.text, "edited");
     for (const status of statuses.slice(1)) await store.get(status.id);
     assert.equal((await store.get("10"))?.text, "edited");
+    await store.closeWrites();
+    await writer.close();
+  });
+
+  it("leaves out a status whose file is found damaged on reading, and moves the file aside", async () => {
+    const writer = new DurableWriter();
+    // No body cached: every read goes to the file, as after a start from the snapshot.
+    const store = await openStatusStore(dir, writer, { cacheSize: 0 });
+    for (const id of ["10", "11", "12"]) await store.put(makeStatus({ id, accountId: "1" }));
+    const file = join(dir, "statuses", "1", "11.json");
+    await truncate(file, 20);
+    const damaged = await readFile(file);
+
+    assert.deepEqual(
+      (await store.listByAccount("1", { limit: 20 })).map((s) => s.id),
+      ["12", "10"],
+    );
+    assert.equal(await store.get("11"), undefined);
+    assert.equal(await store.countByAccount("1"), 2);
+    assert.deepEqual(
+      (await store.listPublicEntries({ limit: 20 }, { origin: "all" })).map((e) => e.status_id),
+      ["12", "10"],
+    );
+    const [moved] = await readdir(join(dir, "quarantine", "statuses", "1"));
+    assert.match(moved ?? "", /^11\.json\.\d{4}-/);
+    assert.deepEqual(
+      await readFile(join(dir, "quarantine", "statuses", "1", moved as string)),
+      damaged,
+    );
     await store.closeWrites();
     await writer.close();
   });

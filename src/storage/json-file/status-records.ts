@@ -6,10 +6,12 @@
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { getLogger } from "@logtape/logtape";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { Status } from "../../domain/status.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { forEachLimit } from "./parallel.ts";
+import { DamagedRecordError, isDamage, noteLoaded, reportDamage } from "./quarantine.ts";
 import {
   type CollectionSpec,
   deepFreeze,
@@ -17,14 +19,18 @@ import {
   parseRecordFile,
   safeFileOf,
 } from "./record-collection.ts";
+import { logSnapshotUnused } from "./snapshot-unused-log.ts";
 import {
   readSnapshot,
   removeSnapshot,
+  SNAPSHOT_FILE,
   type SnapshotResult,
   writeSnapshot,
 } from "./status-snapshot.ts";
 import { type StatusSummary, StringPool, summarize } from "./status-summary.ts";
 import { WriteOrder } from "./write-order.ts";
+
+const logger = getLogger(["wren", "storage"]);
 
 const spec: Pick<CollectionSpec<Status>, "folder" | "depth" | "fileOf"> = {
   folder: "statuses",
@@ -52,7 +58,7 @@ export class StatusRecords {
   readonly #summaries = new Map<string, StatusSummary>();
   readonly #bodies: LruCache<string, Status>;
   /** One read per body at a time: a page asked for by many clients at once reads it once. */
-  readonly #reading = new Map<string, Promise<Status>>();
+  readonly #reading = new Map<string, Promise<Status | undefined>>();
   readonly #order = new WriteOrder();
   /** Where the summaries came from at start (or why the snapshot was not used). */
   #loadedFrom: "snapshot" | Exclude<SnapshotResult, { ok: true }>["reason"] = "missing";
@@ -85,6 +91,7 @@ export class StatusRecords {
     } else {
       records.#loadedFrom = snapshot.reason;
       await records.#scan();
+      logSnapshotUnused(join(root, SNAPSHOT_FILE), snapshot.reason, records.#summaries.size);
     }
     return records;
   }
@@ -181,12 +188,23 @@ export class StatusRecords {
     this.#options.onChange(previous, next);
   }
 
-  async #readBody(id: string): Promise<Status> {
+  async #readBody(id: string): Promise<Status | undefined> {
     for (;;) {
       const summary = this.#summaries.get(id) as StatusSummary;
       const file = `${summary.accountId}/${id}.json`;
       const path = join(this.#dir, file);
-      const record = parseRecordFile(spec, path, file, await readFile(path, "utf8"));
+      let record: Status;
+      try {
+        record = parseRecordFile(spec, path, file, await readFile(path));
+      } catch (error) {
+        const gone = (error as NodeJS.ErrnoException).code === "ENOENT";
+        // Only the file of the summary still in force, and with no write of it under way (its
+        // rename could land between our read and a move aside, which would take the good file).
+        if ((!gone && !isDamage(error)) || this.#order.busy(id)) throw error;
+        if (this.#summaries.get(id) !== summary) continue;
+        await this.#dropDamaged(summary, path, error, gone);
+        return undefined;
+      }
       // A put that landed during the read made a new summary (and cached its body): what was
       // read may be the old version, so it must not be cached over the new one.
       if (this.#summaries.get(id) === summary) {
@@ -199,20 +217,55 @@ export class StatusRecords {
     }
   }
 
-  /** Reads every status file (no snapshot to trust); bodies are not kept. */
+  /**
+   * A status file found damaged (or gone) after start, e.g. truncated in place while the
+   * snapshot still listed it: the status leaves memory, so timelines skip it and its URL
+   * answers 404, and the file is moved aside (quarantine.ts).
+   */
+  async #dropDamaged(
+    summary: StatusSummary,
+    path: string,
+    error: unknown,
+    gone: boolean,
+  ): Promise<void> {
+    this.#summaries.delete(summary.id);
+    this.#writer.noteVisibleChange();
+    this.#options.onChange(summary, undefined);
+    if (gone) {
+      logger.error("Status file {path} has vanished; the status is left out", { path });
+      return;
+    }
+    await reportDamage(this.#writer, this.#root, path, error);
+  }
+
+  /**
+   * Reads every status file (no snapshot to trust); bodies are not kept. A damaged file is
+   * moved aside and its status left out (quarantine.ts).
+   */
   async #scan(): Promise<void> {
     const files = await listRecordFiles(this.#dir, spec.depth);
     const pool = new StringPool();
     await forEachLimit(files, 64, async (file) => {
       const path = join(this.#dir, file);
-      const record = parseRecordFile(spec, path, file, await readFile(path, "utf8"));
-      const other = this.#summaries.get(record.id);
-      if (other !== undefined) {
-        throw new Error(
-          `Record files ${join(this.#dir, other.accountId, `${other.id}.json`)} and ${path} hold the same key`,
-        );
+      try {
+        const record = parseRecordFile(spec, path, file, await readFile(path));
+        const other = this.#summaries.get(record.id);
+        if (other !== undefined) {
+          const first = join(this.#dir, other.accountId, `${other.id}.json`);
+          throw new DamagedRecordError(path, `holds the same status as ${first}`);
+        }
+        let summary: StatusSummary;
+        try {
+          summary = summarize(record, pool);
+        } catch (error) {
+          throw new DamagedRecordError(path, `not a status (${error})`, { cause: error });
+        }
+        this.#add(summary, undefined);
+        noteLoaded(this.#writer, spec.folder, file, record);
+      } catch (error) {
+        if (!isDamage(error)) throw error;
+        await reportDamage(this.#writer, this.#root, path, error);
       }
-      this.#add(summarize(record, pool), undefined);
     });
   }
 }

@@ -197,7 +197,8 @@ export async function readSnapshot(root: string): Promise<SnapshotResult> {
   return { ok: true, summaries };
 }
 
-async function syncDir(dir: string): Promise<void> {
+/** Fsyncs a directory, so renames and removals in it survive a power cut. */
+export async function syncDir(dir: string): Promise<void> {
   if (process.platform === "win32") return;
   const handle = await open(dir, "r");
   try {

@@ -1,5 +1,5 @@
 // json-file specifics the shared contract cannot see: the files on disk, start-up recovery and
-// refusal of corrupt data, and how concurrent writes of one record resolve.
+// damaged files set aside, and how concurrent writes of one record resolve.
 
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -15,7 +15,7 @@ import {
   makeUser,
 } from "../contract/fixtures.ts";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
-import { openJsonFileStorage, readLockHolder } from "./index.ts";
+import { openJsonFileStorage } from "./index.ts";
 
 const pretty = (record: unknown) => `${JSON.stringify(record, null, 2)}\n`;
 
@@ -109,28 +109,59 @@ describe("json-file storage", () => {
     await storage.close();
   });
 
-  describe("refuses to start on a bad record file, naming it and leaving it in place", () => {
-    const cases: [string, string[], string][] = [
-      ["truncated JSON", ["accounts", "1.json"], '{\n  "id": "1",\n  "userna'],
-      ["not an object", ["users", "1.json"], "[1, 2]"],
-      ["a record in the wrong file", ["accounts", "2.json"], pretty(makeAccount({ id: "3" }))],
+  describe("opens despite a bad record file: the record is left out, the file moved aside", () => {
+    const cases: [string, string[], string | Buffer, () => Promise<unknown>][] = [
+      [
+        "truncated JSON",
+        ["accounts", "1.json"],
+        '{\n  "id": "1",\n  "userna',
+        async () => (await openedStorage).accounts.get("1"),
+      ],
+      ["not an object", ["users", "1.json"], "[1, 2]", async () => undefined],
+      [
+        "a record in the wrong file (a stray copy)",
+        ["accounts", "copy-3.json"],
+        pretty(makeAccount({ id: "3" })),
+        async () => (await openedStorage).accounts.get("3"),
+      ],
       [
         "a status under another account",
         ["statuses", "1", "10.json"],
         pretty(makeStatus({ id: "10", accountId: "2" })),
+        async () => (await openedStorage).statuses.get("10"),
+      ],
+      [
+        "a status that is not one",
+        ["statuses", "1", "11.json"],
+        pretty({ id: "11", accountId: "1" }),
+        async () => (await openedStorage).statuses.get("11"),
+      ],
+      [
+        "bytes that are not UTF-8",
+        ["kv", "ab.json"],
+        Buffer.from([0x7b, 0xff, 0xfe]),
+        async () => undefined,
       ],
     ];
-    for (const [what, path, content] of cases) {
+    let openedStorage: Promise<Awaited<ReturnType<typeof openJsonFileStorage>>>;
+    for (const [what, path, content, lookup] of cases) {
       it(what, async () => {
         const file = join(dir, ...path);
         await mkdir(join(file, ".."), { recursive: true });
         await writeFile(file, content);
-        await assert.rejects(openJsonFileStorage(dir), (error: Error) => {
-          assert.ok(error.message.includes(file), error.message);
-          return true;
-        });
-        assert.equal(await readFile(file, "utf8"), content);
-        assert.equal(readLockHolder(dir), null, "the lock is released after a failed open");
+        openedStorage = openJsonFileStorage(dir);
+        const storage = await openedStorage;
+        try {
+          assert.equal(await lookup(), undefined);
+          const aside = join(dir, "quarantine", ...path.slice(0, -1));
+          const [moved] = await readdir(aside);
+          assert.match(moved ?? "", new RegExp(`^${path.at(-1)}\\.\\d{4}-`));
+          const kept = await readFile(join(aside, moved as string));
+          assert.deepEqual(kept, Buffer.from(content));
+          await assert.rejects(readFile(file), { code: "ENOENT" });
+        } finally {
+          await storage.close();
+        }
       });
     }
   });

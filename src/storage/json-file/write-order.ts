@@ -25,6 +25,11 @@ export class WriteOrder {
     return true;
   }
 
+  /** Whether a write of `key` is under way (begun and not yet ended). */
+  busy(key: string): boolean {
+    return this.#inFlight.has(key);
+  }
+
   /** Call once the write settled (durable or failed). */
   end(key: string): void {
     const entry = this.#inFlight.get(key);
