@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { authenticateToken } from "../../src/services/auth/authenticate-token.ts";
 import { verifyPassword } from "../../src/services/auth/passwords.ts";
+import { parseIdentity } from "../../src/storage/json-file/process-identity.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { runWren } from "./run-wren.ts";
 
@@ -162,7 +163,7 @@ describe("wren account and token commands, server running (admin socket)", () =>
   });
 
   async function lockHolder(): Promise<string> {
-    return (await readFile(join(server.dataDir, "wren.lock"), "utf8")).trim();
+    return String(parseIdentity(await readFile(join(server.dataDir, "wren.lock"), "utf8"))?.pid);
   }
 
   it("the server holds the lock and listens on the admin socket", async () => {

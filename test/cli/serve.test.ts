@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { parseIdentity } from "../../src/storage/json-file/process-identity.ts";
 import {
   serveEnv as loopbackServeEnv,
   runWren,
@@ -79,8 +80,8 @@ describe("wren serve", () => {
       assert.equal(instance.title, "Serve Test");
 
       assert.equal(
-        (await readFile(join(dataDir, "wren.lock"), "utf8")).trim(),
-        String(serve.child.pid),
+        parseIdentity(await readFile(join(dataDir, "wren.lock"), "utf8"))?.pid,
+        serve.child.pid,
       );
       assert.ok(existsSync(join(dataDir, "admin.sock")));
     } finally {
@@ -255,7 +256,7 @@ describe("wren serve", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.match(out, LISTENING);
-    const serverPid = Number((await readFile(join(dataDir, "wren.lock"), "utf8")).trim());
+    const serverPid = parseIdentity(await readFile(join(dataDir, "wren.lock"), "utf8"))?.pid;
     assert.notEqual(serverPid, launcher.pid, "the server runs in a child of the launcher");
 
     launcher.kill("SIGTERM");

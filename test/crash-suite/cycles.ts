@@ -1,9 +1,12 @@
 // The crash cycles: start `wren serve` on one data directory, check the last kill left nothing
 // wrong, write from several clients at once, SIGKILL at a random moment, and again. Before each
 // start a poll closing a few seconds later is seeded, so some deadlines fall while the server is
-// dead or mid-kill: the durable queue must still close them after the restart.
+// dead or mid-kill: the durable queue must still close them after the restart. After each
+// restart the posts the kill cut off are retried with their Idempotency-Key and must exist once.
+// Every other restart is made as pid 1 in a container makes it: the new process finds the killed
+// server's lock naming its own pid (faults.ts), and must start all the same.
 
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStatus } from "../../src/services/statuses/create-status.ts";
@@ -16,7 +19,9 @@ import {
   withOfflineServices,
 } from "../helpers/wren-process.ts";
 import { checkAcknowledged, checkIndexes, overduePolls, scanDataDir } from "./checks.ts";
+import { lockWithOwnPid } from "./faults.ts";
 import { Ledger } from "./ledger.ts";
+import { checkRetriedOnce, retryCutOffPosts } from "./retries.ts";
 import { type Random, runWorkload, seededRandom } from "./workload.ts";
 
 export interface CrashOptions {
@@ -39,6 +44,10 @@ export interface CrashSummary {
   acknowledged: number;
   statuses: number;
   shortPollsClosed: number;
+  /** Posts cut off by a kill and retried with their Idempotency-Key after the restart. */
+  retriedPosts: number;
+  /** Restarts that found the killed server's lock naming their own pid. */
+  pidReuseRestarts: number;
 }
 
 /** Mastodon's shortest poll is five minutes: dating the records back makes one close in seconds. */
@@ -82,6 +91,21 @@ function fail(what: string, problems: string[]): void {
   throw new Error(`${what} (${problems.length}):\n  ${shown}`);
 }
 
+/** Starts the server; then the posts cut off by the last kill are retried and checked. */
+async function startAndRetry(
+  dataDir: string,
+  ledger: Ledger,
+  env: Record<string, string>,
+): Promise<WrenProcess> {
+  const server = await spawnWren(dataDir, await freePort(), env);
+  fail("retried posts not answered", await retryCutOffPosts(server.url, ledger));
+  fail(
+    "retried posts not stored exactly once",
+    checkRetriedOnce(await scanDataDir(dataDir), ledger),
+  );
+  return server;
+}
+
 async function verifyRunning(
   dataDir: string,
   server: WrenProcess,
@@ -114,18 +138,27 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashSummar
   const dataDir = await mkdtemp(join(tmpdir(), "wren-crash-suite-"));
   const ledger = new Ledger();
   let server: WrenProcess | undefined;
+  /** The lock the last killed server left (the next start as its pid finds it). */
+  let killedLock: string | undefined;
+  let pidReuseRestarts = 0;
+  const restartEnv = (cycle: number) => {
+    if (killedLock === undefined || cycle % 2 === 0) return {};
+    pidReuseRestarts++;
+    return lockWithOwnPid(killedLock);
+  };
   try {
     const names = Array.from({ length: options.users }, (_, i) => `crash${i}`);
     const users = await seedUsers(dataDir, names);
     for (let cycle = 0; cycle < options.cycles; cycle++) {
       const pollIn = 500 + Math.floor(random.next() * 4000);
       await seedShortPoll(dataDir, users[cycle % users.length] as SeededUser, ledger, pollIn);
-      server = await spawnWren(dataDir, await freePort());
+      server = await startAndRetry(dataDir, ledger, restartEnv(cycle));
       await verifyRunning(dataDir, server, users, ledger);
       const before = ledger.acknowledged;
       const errors = await killMidTraffic(server, users, ledger, random, options);
       server = undefined;
       fail("server errors during the writes", errors);
+      killedLock = await readFile(join(dataDir, "wren.lock"), "utf8");
 
       const scan = await scanDataDir(dataDir);
       fail("torn files after SIGKILL", scan.torn);
@@ -135,7 +168,7 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashSummar
       );
     }
     // A last clean start: everything checked once more, then a graceful stop.
-    server = await spawnWren(dataDir, await freePort());
+    server = await startAndRetry(dataDir, ledger, restartEnv(options.cycles));
     const lastDeadline = Math.max(...ledger.shortPolls.map((p) => p.expiresAt));
     await new Promise((r) => setTimeout(r, Math.max(0, lastDeadline + 1500 - Date.now())));
     await verifyRunning(dataDir, server, users, ledger);
@@ -147,6 +180,8 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashSummar
       acknowledged: ledger.acknowledged,
       statuses: ledger.statuses.size,
       shortPollsClosed: ledger.shortPolls.length,
+      retriedPosts: ledger.retried,
+      pidReuseRestarts,
     };
   } finally {
     await server?.kill("SIGKILL");

@@ -21,6 +21,15 @@ export interface ShortPoll {
   expiresAt: number;
 }
 
+/** A post the kill cut off, to be retried after the restart with the same Idempotency-Key. */
+export interface PendingPost {
+  accountId: string;
+  token: string;
+  key: string;
+  /** The request body (its text is unique, so the files tell how many statuses it made). */
+  params: { status: string; poll?: unknown };
+}
+
 export const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;
 
 export class Ledger {
@@ -31,6 +40,10 @@ export class Ledger {
   readonly votes = new Map<string, Fact>();
   /** Polls seeded with a deadline seconds away, to prove the job queue survives the kills. */
   readonly shortPolls: ShortPoll[] = [];
+  /** Posts whose answer never came, retried (and then checked) after the next start. */
+  pendingPosts: PendingPost[] = [];
+  /** Posts retried after a crash, over the whole run. */
+  retried = 0;
   acknowledged = 0;
 
   isFollowing(accountId: string, targetId: string): boolean {

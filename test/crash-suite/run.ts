@@ -22,7 +22,9 @@ try {
   console.log(
     `crash suite passed in ${seconds} s: ${summary.cycles} SIGKILLs, ` +
       `${summary.acknowledged} acknowledged writes (${summary.statuses} statuses), ` +
-      `${summary.shortPollsClosed} polls closed by the queue across restarts`,
+      `${summary.shortPollsClosed} polls closed by the queue across restarts, ` +
+      `${summary.retriedPosts} cut-off posts retried with their Idempotency-Key (each stored once), ` +
+      `${summary.pidReuseRestarts} restarts on a lock naming their own pid`,
   );
 } catch (error) {
   console.error(`crash suite FAILED (seed ${seed}): ${(error as Error).message}`);

@@ -1,6 +1,7 @@
 // The crash suite's clients: one per user, each writing as fast as it can (statuses with and
 // without polls, edits, deletes, favourites, follows, votes) until the server dies, recording
-// every acknowledged write in the ledger. Each client changes only its own pairs and its own
+// every acknowledged write in the ledger. Posts carry an Idempotency-Key, as the apps send; a
+// post the kill cut off is kept to be retried after the restart (retries.ts). Each client changes only its own pairs and its own
 // statuses, one request at a time, so the ledger's facts never race each other.
 
 import type { SeededUser } from "../helpers/wren-process.ts";
@@ -58,6 +59,7 @@ export function runWorkload(
     method: string,
     path: string,
     json?: unknown,
+    headers: Record<string, string> = {},
   ): Promise<Outcome> => {
     try {
       const res = await fetch(`${url}${path}`, {
@@ -65,6 +67,7 @@ export function runWorkload(
         headers: {
           authorization: `Bearer ${user.token}`,
           ...(json === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
         },
         ...(json === undefined ? {} : { body: JSON.stringify(json) }),
       });
@@ -92,7 +95,11 @@ export function runWorkload(
         const params = withPoll
           ? { status: text, poll: { options: ["yes", "no"], expires_in: 86400 } }
           : { status: text };
-        outcome = await send(user, "POST", "/api/v1/statuses", params);
+        const key = `post ${text}`; // the text is unique: so is the key
+        outcome = await send(user, "POST", "/api/v1/statuses", params, { "idempotency-key": key });
+        if (!outcome.answered) {
+          ledger.pendingPosts.push({ accountId: user.id, token: user.token, key, params });
+        }
         if (outcome.answered && outcome.status === 200) {
           const body = outcome.body as { id: string; poll: { id: string } | null };
           ledger.statuses.set(body.id, {

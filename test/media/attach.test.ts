@@ -5,6 +5,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createStatus } from "../../src/services/statuses/create-status.ts";
+import { idempotencyKeyHash } from "../../src/services/statuses/idempotency.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { solidPng } from "../helpers/images.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -32,6 +34,28 @@ describe("media attached to statuses", () => {
     send(server, "POST", "/api/v1/statuses", { token: user.token, json }, expected);
   const editStatus = (user: TestUser, id: string, json: Record<string, unknown>, expected = 200) =>
     send(server, "PUT", `/api/v1/statuses/${id}`, { token: user.token, json }, expected);
+
+  it("lets a retry with the same Idempotency-Key take back media a crashed attempt attached", async () => {
+    // What a kill between attaching the media and storing the status leaves: the key recorded
+    // with the status id, the media pointing at that id, no status.
+    const { ctx } = server.wren;
+    const picture = await image(alice);
+    const statusId = ctx.ids.next();
+    const keyHash = idempotencyKeyHash(alice.account.id, "media-retry");
+    await ctx.storage.idempotency.put({ keyHash, statusId, createdAt: new Date().toISOString() });
+    const media = await ctx.storage.media.get(picture.id as string);
+    assert.ok(media);
+    await ctx.storage.media.put({ ...media, statusId });
+    const status = await createStatus(ctx, {
+      accountId: alice.account.id,
+      applicationId: null,
+      text: "with its picture",
+      mediaIds: [picture.id as string],
+      idempotencyKey: "media-retry",
+    });
+    assert.equal(status.id, statusId);
+    assert.deepEqual(status.mediaIds, [picture.id]);
+  });
 
   it("lets delete-and-redraft post the deleted status's media again, only for its author", async () => {
     const picture = await image(alice, "redrafted");

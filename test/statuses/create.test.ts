@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { idempotencyKeyHash } from "../../src/services/statuses/idempotency.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
 import { remoteAccountRecord } from "../helpers/records.ts";
@@ -280,6 +281,21 @@ describe("POST /api/v1/statuses", () => {
       const other = await post(server, bob, { status: "twice" }, { "Idempotency-Key": "k-a" });
       assert.notEqual(other.id, a.id);
       assert.equal(other.account.id, bob.account.id);
+    });
+
+    it("stores a recorded key's status under its recorded id (the first attempt died before)", async () => {
+      // What a crash between recording the key and storing the status leaves behind.
+      const statusId = server.wren.ctx.ids.next();
+      await server.wren.ctx.storage.idempotency.put({
+        keyHash: idempotencyKeyHash(alice.account.id, "died-before"),
+        statusId,
+        createdAt: new Date().toISOString(),
+      });
+      const headers = { "Idempotency-Key": "died-before" };
+      const retried = await post(server, alice, { status: "at last" }, headers);
+      assert.equal(retried.id, statusId);
+      const again = await post(server, alice, { status: "at last" }, headers);
+      assert.equal(again.id, statusId);
     });
 
     it("posts once when two requests with one key race", async () => {

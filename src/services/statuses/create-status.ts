@@ -12,7 +12,7 @@ import { withAttachLock } from "../media/media-lock.ts";
 import { createPoll } from "../polls/create-poll.ts";
 import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
 import { composeText, normalizeLanguage } from "./compose-text.ts";
-import { withIdempotency } from "./idempotency.ts";
+import { type PostSlot, withIdempotency } from "./idempotency.ts";
 import { visibleStatuses } from "./visibility.ts";
 
 export interface CreateStatusInput {
@@ -48,7 +48,11 @@ async function loadParent(
   return visible;
 }
 
-async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Status> {
+async function post(
+  ctx: ServiceContext,
+  input: CreateStatusInput,
+  slot: PostSlot,
+): Promise<Status> {
   const { accountId } = input;
   const [account, user] = await Promise.all([
     ctx.storage.accounts.get(accountId),
@@ -63,7 +67,8 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
   }
   const mediaIds = input.mediaIds ?? [];
   if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
-  const media = await checkAttachable(ctx, { accountId, mediaIds });
+  // Media already on the slot's id is the poster's own: a retry after a crash takes it back.
+  const media = await checkAttachable(ctx, { accountId, mediaIds, statusId: slot.id });
 
   const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
   const composed = await composeText(ctx, {
@@ -73,8 +78,11 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
   });
   const pollParams = input.poll ? checkPollParams(input.poll) : null;
 
-  const id = ctx.ids.next();
-  // The poll is stored first, so the status never points at a poll that is not there.
+  const { id } = slot;
+  // The Idempotency-Key goes first (idempotency.ts): a crash after the status then never lets a
+  // retry post it twice.
+  await slot.recordKey();
+  // The poll is stored before the status, so the status never points at a poll that is not there.
   const poll = pollParams
     ? await createPoll(ctx, { statusId: id, accountId, poll: pollParams })
     : null;
@@ -112,9 +120,9 @@ async function post(ctx: ServiceContext, input: CreateStatusInput): Promise<Stat
 
 export async function createStatus(ctx: ServiceContext, input: CreateStatusInput): Promise<Status> {
   // Posts with media run one at a time per account, so two cannot take the same upload.
-  const run = () =>
+  const run = (slot: PostSlot) =>
     input.mediaIds && input.mediaIds.length > 0
-      ? withAttachLock(input.accountId, () => post(ctx, input))
-      : post(ctx, input);
+      ? withAttachLock(input.accountId, () => post(ctx, input, slot))
+      : post(ctx, input, slot);
   return withIdempotency(ctx, input.accountId, input.idempotencyKey, run);
 }

@@ -1,7 +1,17 @@
 // Idempotency-Key for posting: a client that retries a POST (after a timeout, say) with the same
 // key within an hour gets the status made the first time instead of a duplicate, as Mastodon
-// does. Keys are stored hashed with the account id; concurrent requests with the same key are
-// serialised in this process so the second one sees the first one's record.
+// does. Keys are stored hashed with the account id.
+//
+// The key is recorded BEFORE the status, together with the id the status will have: a crash
+// between the two leaves a key naming a status that was never stored, and the retry then stores
+// it under that very id. Recording it after the status (as before) let a crash in between post
+// the retry a second time, and the duplicate would have been federated. Reusing the id also
+// lets the retry take back media the first attempt had already attached to it.
+//
+// Concurrent requests with the same key are serialised in this process so the second one sees
+// the first one's record. Across processes (a shared backend, later) the stored record still
+// keeps a retry to one status id; two attempts racing in two processes would write that one id
+// twice rather than make two statuses.
 
 import { createHash } from "node:crypto";
 import type { Status } from "../../domain/status.ts";
@@ -9,6 +19,13 @@ import type { ServiceContext } from "../context.ts";
 
 const WINDOW_MS = 60 * 60 * 1000;
 const inFlight = new Map<string, Promise<unknown>>();
+
+/** Where a post goes: the status id to use, and what to do just before the first write. */
+export interface PostSlot {
+  readonly id: string;
+  /** Records the Idempotency-Key (if any) with `id`; call it after validation, before writing. */
+  recordKey(): Promise<void>;
+}
 
 export function idempotencyKeyHash(accountId: string, key: string): string {
   return createHash("sha256").update(`${accountId}\n${key}`).digest("hex");
@@ -25,17 +42,22 @@ async function serialised<T>(key: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
+const nothingToRecord = async () => {};
+
 /**
  * Runs `post` once per (account, key) within an hour; a repeat answers the first status while it
- * still exists. Without a key, simply posts.
+ * still exists, or stores it under its recorded id if the first attempt died before storing it.
+ * Without a key, simply posts.
  */
 export async function withIdempotency(
   ctx: ServiceContext,
   accountId: string,
   key: string | undefined,
-  post: () => Promise<Status>,
+  post: (slot: PostSlot) => Promise<Status>,
 ): Promise<Status> {
-  if (key === undefined || key === "") return post();
+  if (key === undefined || key === "") {
+    return post({ id: ctx.ids.next(), recordKey: nothingToRecord });
+  }
   const keyHash = idempotencyKeyHash(accountId, key);
   return serialised(keyHash, async () => {
     const now = ctx.clock.now();
@@ -45,13 +67,14 @@ export async function withIdempotency(
     if (record && record.createdAt >= cutoff) {
       const earlier = await ctx.storage.statuses.get(record.statusId);
       if (earlier && !earlier.deleted) return earlier;
+      // Recorded but never stored: the first attempt died (or failed) before writing it.
+      if (!earlier) return post({ id: record.statusId, recordKey: nothingToRecord });
     }
-    const status = await post();
-    await ctx.storage.idempotency.put({
-      keyHash,
-      statusId: status.id,
-      createdAt: now.toISOString(),
+    const id = ctx.ids.next();
+    return post({
+      id,
+      recordKey: () =>
+        ctx.storage.idempotency.put({ keyHash, statusId: id, createdAt: now.toISOString() }),
     });
-    return status;
   });
 }

@@ -5,6 +5,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { openJsonFileStorage, readLockHolder } from "./index.ts";
 import { acquireLock, LOCK_FILE } from "./lock.ts";
+import {
+  currentBootId,
+  formatIdentity,
+  ownIdentity,
+  parseIdentity,
+  startTimeOf,
+} from "./process-identity.ts";
 import { finished, moduleUrl, spawnCode, waitForLine } from "./testing/child.ts";
 
 /** A pid that surely belongs to no process: one of a child that has already exited. */
@@ -27,7 +34,7 @@ describe("data directory lock", { timeout: 30_000 }, () => {
   it("holds our pid while open, refuses a second open in this process, and is removed on close", async () => {
     assert.equal(readLockHolder(dir), null);
     const storage = await openJsonFileStorage(dir);
-    assert.equal((await readFile(join(dir, LOCK_FILE), "utf8")).trim(), String(process.pid));
+    assert.equal(await readFile(join(dir, LOCK_FILE), "utf8"), formatIdentity(ownIdentity()));
     assert.equal(readLockHolder(dir), process.pid);
     await assert.rejects(openJsonFileStorage(dir), (error: Error) => {
       assert.match(error.message, new RegExp(`this process \\(${process.pid}\\)`));
@@ -94,7 +101,7 @@ describe("data directory lock", { timeout: 30_000 }, () => {
     await writeFile(join(dir, LOCK_FILE), `${pid}\n`);
     assert.equal(readLockHolder(dir), null);
     const lock = await acquireLock(dir);
-    assert.equal((await readFile(lock.file, "utf8")).trim(), String(process.pid));
+    assert.equal(parseIdentity(await readFile(lock.file, "utf8"))?.pid, process.pid);
     await lock.release();
     await lock.release();
     assert.equal(readLockHolder(dir), null);
@@ -105,5 +112,55 @@ describe("data directory lock", { timeout: 30_000 }, () => {
     const lock = await acquireLock(dir);
     assert.equal(readLockHolder(dir), process.pid);
     await lock.release();
+  });
+  // A container without an init runs the server as pid 1 every time: the lock of the killed
+  // server names the pid of the next one, which must not take it for its own.
+  it("takes over a lock naming this process's pid that this process does not hold", async () => {
+    const earlier = [
+      `${process.pid}\n`, // written by an older Wren: the pid alone
+      formatIdentity({ pid: process.pid, start: "1", boot: currentBootId() }),
+    ];
+    for (const text of earlier) {
+      await writeFile(join(dir, LOCK_FILE), text);
+      assert.equal(readLockHolder(dir), null, `no live holder in ${JSON.stringify(text)}`);
+      const storage = await openJsonFileStorage(dir);
+      assert.equal(readLockHolder(dir), process.pid);
+      await storage.close();
+    }
+  });
+
+  it("tells a live process apart from the one that held the lock with its pid before", async () => {
+    const child = spawnCode("setInterval(() => {}, 1000);");
+    const done = finished(child);
+    try {
+      const pid = child.pid as number;
+      const start = startTimeOf(pid);
+      // Where start times can be read (Linux), another start time is another process; elsewhere
+      // only the pid is known, and a live pid keeps the lock.
+      const reused = formatIdentity({ pid, start: "1", boot: currentBootId() });
+      await writeFile(join(dir, LOCK_FILE), reused);
+      if (start === undefined) {
+        assert.equal(readLockHolder(dir), pid);
+        return;
+      }
+      assert.equal(readLockHolder(dir), null, "a reused pid is no holder");
+      const storage = await openJsonFileStorage(dir);
+      await storage.close();
+      // The same process (same start time and boot) keeps its lock.
+      await writeFile(join(dir, LOCK_FILE), formatIdentity({ pid, start, boot: currentBootId() }));
+      assert.equal(readLockHolder(dir), pid);
+      await assert.rejects(openJsonFileStorage(dir), new RegExp(`in use by process ${pid}\\b`));
+      // A lock from before the machine last booted names no running process at all.
+      const otherBoot = formatIdentity({
+        pid,
+        start,
+        boot: "00000000-0000-0000-0000-000000000000",
+      });
+      await writeFile(join(dir, LOCK_FILE), otherBoot);
+      assert.equal(readLockHolder(dir), currentBootId() === undefined ? pid : null);
+    } finally {
+      child.kill("SIGKILL");
+      await done;
+    }
   });
 });
