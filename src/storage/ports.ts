@@ -341,8 +341,9 @@ export interface KvStore {
   /** Removes the entry; false when there was none. */
   delete(key: readonly string[]): Promise<boolean>;
   /**
-   * Writes `next` only if the current value of its key equals `expected` (JSON equality;
-   * undefined: only if absent), atomically with respect to other writes of the key. An entry
+   * Writes `next` only if the current value of its key equals `expected` (equal JSON values,
+   * object keys in any order; undefined: only if absent), atomically with respect to other
+   * writes of the key. An entry
    * expired at `now` (ISO) counts as absent. True when it wrote.
    */
   compareAndSet(expected: unknown, next: KvEntry, now: string): Promise<boolean>;
