@@ -318,6 +318,12 @@ export interface JobStore {
   nextRunAt(): Promise<string | null>;
   /** Failed jobs, for operators. */
   failed(limit: number): Promise<Job[]>;
+  /**
+   * Moves the waiting jobs of `group` that are due after `runAt` (ISO) to `runAt`; returns how
+   * many moved. A job already due is left alone (the runner may be running it), and one that is
+   * gone stays gone: a move never brings back a job that finished meanwhile.
+   */
+  advanceGroup(group: string, runAt: string): Promise<number>;
 }
 
 /** One entry of the key–value store (protocol caches, key pairs, idempotence marks). */
