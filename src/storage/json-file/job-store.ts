@@ -32,10 +32,10 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
   const groups = new Map<string, Set<string>>();
   const grouped = (job: Job, change: "add" | "delete") => {
     if (job.group === undefined || job.failedAt !== null) return;
-    let ids = groups.get(job.group);
+    const ids = groups.get(job.group);
     if (change === "add") {
-      if (!ids) groups.set(job.group, (ids = new Set()));
-      ids.add(job.id);
+      if (ids) ids.add(job.id);
+      else groups.set(job.group, new Set([job.id]));
     } else if (ids?.delete(job.id) && ids.size === 0) {
       groups.delete(job.group);
     }

@@ -83,7 +83,10 @@ describe("a peer's outage", () => {
     // Only the earliest delivery falls due: it is the probe. The others are due later.
     const times = waiting.map((job) => Date.parse(job.runAt)).sort((x, y) => x - y);
     const first = times[0] as number;
-    assert.ok(times.some((t) => t > first), "some deliveries are due later than the probe");
+    assert.ok(
+      times.some((t) => t > first),
+      "some deliveries are due later than the probe",
+    );
     clock.advance((first - clock.now().getTime()) / 1000);
     await a.wren.jobs.runDue();
 
