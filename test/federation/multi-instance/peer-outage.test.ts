@@ -18,21 +18,16 @@ import {
   followRemote,
   type Instance,
   inHomeTimeline,
+  queuedDeliveries,
   startAliceAndBob,
   type TestFederation,
 } from "../../helpers/federation.ts";
 
-/** Far enough ahead to list every waiting job. */
-const END_OF_TIME = "9999-12-31T23:59:59.999Z";
 const POSTS = 7;
 
-/** A's waiting deliveries to `host` (Fedify outbox messages queued as jobs). */
+/** A's waiting deliveries to `host`. */
 async function waitingDeliveries(instance: Instance, host: string): Promise<Job[]> {
-  const jobs = await instance.wren.ctx.storage.jobs.due(END_OF_TIME, 1000);
-  return jobs.filter((job) => {
-    const message = job.payload.message as { type?: string; inbox?: string } | undefined;
-    return message?.type === "outbox" && new URL(message.inbox ?? "").host === host;
-  });
+  return (await queuedDeliveries(instance)).filter((d) => d.inbox.host === host).map((d) => d.job);
 }
 
 /** The state of A's circuit breaker for `host`, as Fedify stored it (undefined: closed). */
