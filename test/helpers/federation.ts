@@ -205,13 +205,19 @@ export interface QueuedDelivery {
 }
 
 /** The deliveries waiting in `instance`'s job queue (first tries, retries and held ones). */
-export async function queuedDeliveries(instance: Instance): Promise<QueuedDelivery[]> {
+export async function queuedDeliveries(instance: TestServer): Promise<QueuedDelivery[]> {
   const jobs = await instance.wren.ctx.storage.jobs.due(END_OF_TIME, 1000);
   return jobs.flatMap((job) => {
     const message = job.payload.message as { type?: string; inbox?: string; attempt?: number };
     if (job.type !== "federation.task" || message?.type !== "outbox") return [];
     return [{ job, inbox: new URL(message.inbox ?? ""), attempt: message.attempt ?? 0 }];
   });
+}
+
+/** The state of `server`'s circuit breaker for `host`, as Fedify stored it (undefined: closed). */
+export async function circuitState(server: TestServer, host: string): Promise<string | undefined> {
+  const entry = await server.wren.ctx.storage.kv.get(["_fedify", "circuit", host]);
+  return (entry?.value as { state?: string } | undefined)?.state;
 }
 
 export interface AliceAndBob {
