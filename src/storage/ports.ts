@@ -349,7 +349,7 @@ export interface KvStore {
   /**
    * Writes `next` only if the current value of its key equals `expected` (equal JSON values,
    * object keys in any order; undefined: only if absent), atomically with respect to other
-   * writes of the key. An entry
+   * writes of the key; an undefined `next.value` removes the entry. An entry
    * expired at `now` (ISO) counts as absent. True when it wrote.
    */
   compareAndSet(expected: unknown, next: KvEntry, now: string): Promise<boolean>;

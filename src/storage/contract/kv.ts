@@ -100,6 +100,10 @@ export function kvContract(t: ContractContext): void {
       await kv().set(entry(["l"], ["a", "b"]));
       assert.equal(await kv().compareAndSet(["b", "a"], entry(["l"], 1), now), false);
       assert.deepEqual((await kv().get(["l"]))?.value, ["a", "b"]);
+      // Fedify closes a circuit by setting its state to undefined: the entry goes.
+      assert.equal(await kv().compareAndSet(["a", "b"], entry(["l"], undefined), now), true);
+      assert.equal(await kv().get(["l"]), undefined);
+      assert.deepEqual(await kv().list(["l"]), []);
     });
 
     it("treats an expired entry as absent for compare-and-set, and prunes expired entries", async () => {

@@ -65,7 +65,8 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
         const stored = records.peek(hash);
         const current = stored === undefined || isExpired(stored, now) ? undefined : stored.value;
         if (!jsonEqual(current, expected)) return false;
-        await records.put({ ...next, key: [...next.key] });
+        if (next.value === undefined) await records.remove(hash);
+        else await records.put({ ...next, key: [...next.key] });
         return true;
       });
     },
