@@ -207,6 +207,10 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
   });
   const federation = createWrenFederation(ctx, {
     allowPrivateAddress: config.allowPrivateAddresses,
+    delivery: {
+      firstRetryMs: config.deliveryRetrySeconds * 1000,
+      probeMs: config.deliveryProbeSeconds * 1000,
+    },
   });
   // Search with resolve and `@user@host` mentions reach other servers through the federation.
   ctx.remote = createRemoteResolver(federation.federation, ctx);

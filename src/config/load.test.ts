@@ -144,6 +144,23 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads the delivery retry and probe delays, a minute each by default", () => {
+    assert.equal(loadConfig({}).deliveryRetrySeconds, 60);
+    assert.equal(loadConfig({}).deliveryProbeSeconds, 60);
+    const config = loadConfig({
+      WREN_DELIVERY_RETRY_SECONDS: "0.5",
+      WREN_DELIVERY_PROBE_SECONDS: "300",
+    });
+    assert.equal(config.deliveryRetrySeconds, 0.5);
+    assert.equal(config.deliveryProbeSeconds, 300);
+    for (const bad of ["0", "-1", "soon", "86400"]) {
+      assert.match(
+        problemsOf(() => loadConfig({ WREN_DELIVERY_PROBE_SECONDS: bad }))[0] ?? "",
+        /^WREN_DELIVERY_PROBE_SECONDS:/,
+      );
+    }
+  });
+
   it("takes a contact address only when it is an email address", () => {
     assert.equal(loadConfig({}).contactEmail, undefined);
     assert.equal(

@@ -118,6 +118,10 @@ export const configSchema = z
     logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
     logFormat: z.enum(["text", "json"]).default("text"),
     allowPrivateAddresses: booleanString.default(false),
+    /** First retry of a failed delivery (later ones double); fractions allowed (tests). */
+    deliveryRetrySeconds: z.coerce.number().positive().max(43_200).default(60),
+    /** Least time between two tries of a server that is down (its circuit is open). */
+    deliveryProbeSeconds: z.coerce.number().positive().max(43_200).default(60),
     /** Where media files live: `local` (the data directory, served by Wren) or `s3`. */
     mediaDriver: z.enum(["local", "s3"]).default("local"),
     /** Base URL of media files as clients fetch them; derived from the driver when unset. */
@@ -214,6 +218,8 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_LOG_LEVEL: "logLevel",
   WREN_LOG_FORMAT: "logFormat",
   WREN_ALLOW_PRIVATE_ADDRESSES: "allowPrivateAddresses",
+  WREN_DELIVERY_RETRY_SECONDS: "deliveryRetrySeconds",
+  WREN_DELIVERY_PROBE_SECONDS: "deliveryProbeSeconds",
   WREN_MEDIA_DRIVER: "mediaDriver",
   WREN_MEDIA_PUBLIC_URL: "mediaPublicUrl",
   WREN_S3_ENDPOINT: "s3Endpoint",

@@ -7,6 +7,11 @@ export interface Job {
   payload: Record<string, unknown>;
   /** Not run before this ISO time. */
   runAt: string;
+  /**
+   * Jobs that wait for the same thing (deliveries held while one server is down) share a
+   * group, so they can be released together (JobStore.advanceGroup) once it happens.
+   */
+  group?: string;
   attempts: number;
   lastError: string | null;
   /** Set when the job gave up after its last attempt; failed jobs are kept for inspection. */

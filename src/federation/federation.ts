@@ -2,14 +2,7 @@
 // settings DESIGN §5 asks for. main.ts hands `fetch` to the HTTP layer, which calls it before
 // its own routes; whatever Fedify does not own (or a browser asking for HTML) goes on to Hono.
 
-import {
-  type CircuitBreakerOptions,
-  createExponentialBackoffPolicy,
-  createFederation,
-  type Federation,
-  type Message,
-} from "@fedify/fedify";
-import { Temporal } from "@js-temporal/polyfill";
+import { createFederation, type Federation, type Message } from "@fedify/fedify";
 import type { ServiceContext } from "../services/context.ts";
 import { registerActor } from "./actor.ts";
 import { registerCollections } from "./collections/index.ts";
@@ -24,7 +17,14 @@ import { createJobMessageQueue } from "./message-queue.ts";
 import { registerNodeInfo } from "./nodeinfo.ts";
 import { nodeInfo20 } from "./nodeinfo-2-0.ts";
 import { goneStatusResponse, registerObjects } from "./objects.ts";
+import {
+  DEFAULT_DELIVERY_TIMING,
+  type DeliveryTiming,
+  outboxCircuitBreaker,
+  outboxRetryPolicy,
+} from "./outbox/delivery-policy.ts";
 import { registerOutboxFailureHandler } from "./outbox/failures.ts";
+import { CIRCUIT_KV_PREFIX, createHeldDeliveries } from "./outbox/held-deliveries.ts";
 import { subscribeOutbox } from "./outbox/index.ts";
 import { remoteFetchOptions } from "./safe-fetch.ts";
 import { canonicalWebFingerSubject } from "./webfinger-subject.ts";
@@ -45,41 +45,17 @@ export interface WrenFederation {
 export interface WrenFederationOptions {
   /** Lets Fedify fetch private and loopback addresses (tests with several local instances). */
   allowPrivateAddress?: boolean;
+  /** Retry and probe delays of deliveries (WREN_DELIVERY_*); tests compress them. */
+  delivery?: DeliveryTiming;
 }
-
-/**
- * As patient as Mastodon, which keeps retrying a delivery for about two and a half days:
- * exponential backoff from a minute (doubling: the first ten retries span about 17 hours), then
- * every twelve hours; 14 attempts end a little over two days after the first, jitter included.
- */
-export const OUTBOX_RETRY_POLICY = createExponentialBackoffPolicy({
-  maxAttempts: 14,
-  initialDelay: Temporal.Duration.from({ minutes: 1 }),
-  maxDelay: Temporal.Duration.from({ hours: 12 }),
-});
-
-/**
- * Per-host circuit breaking (Fedify's defaults, written out so they are a decision): after 5
- * failed deliveries (5xx or no connection) to one host within 10 minutes, its deliveries are
- * held instead of attempted; after 30 minutes one probe goes through, and its success releases
- * the rest. Held activities are kept at most three days (a host down that long is treated as
- * gone for what it missed), then dropped and logged. While a probe is in flight, the others
- * look again every 10 seconds (each look rewrites a durable job, so not every second).
- * 4xx answers mean the host is up and do not count.
- */
-export const OUTBOX_CIRCUIT_BREAKER: CircuitBreakerOptions = {
-  failureThreshold: 5,
-  failureWindow: { minutes: 10 },
-  recoveryDelay: { minutes: 30 },
-  heldActivityTtl: { days: 3 },
-  releaseInterval: { seconds: 10 },
-};
 
 export function createWrenFederation(
   ctx: ServiceContext,
   options: WrenFederationOptions = {},
 ): WrenFederation {
   const kv = createFedifyKv(ctx.storage.kv, ctx.clock);
+  const timing = options.delivery ?? DEFAULT_DELIVERY_TIMING;
+  const held = createHeldDeliveries(ctx.jobs, kv, timing.firstRetryMs);
   const federation = createFederation<ServiceContext>({
     kv,
     // URLs and handles come from the configured public URL, never from the request's Host.
@@ -91,11 +67,13 @@ export function createWrenFederation(
       allowPrivateAddress: options.allowPrivateAddress ?? false,
       kv,
     }),
-    outboxRetryPolicy: OUTBOX_RETRY_POLICY,
-    circuitBreaker: OUTBOX_CIRCUIT_BREAKER,
+    outboxRetryPolicy: outboxRetryPolicy(timing),
+    circuitBreaker: outboxCircuitBreaker(timing, held),
+    // Pinned: held-deliveries.ts reads the circuit state there.
+    kvPrefixes: { circuitBreaker: CIRCUIT_KV_PREFIX },
     // Fan-out, deliveries and inbox processing all go through Wren's durable job queue; the job
     // runner hands tasks back through runTask, so Fedify's own worker is never started.
-    queue: createJobMessageQueue(ctx.jobs, ctx.clock),
+    queue: createJobMessageQueue(ctx.jobs, ctx.clock, held),
     manuallyStartQueue: true,
     // Every route also answers with a trailing slash (`/nodeinfo/2.1/`, `/users/alice/`), as the
     // HTTP layer's routes do; see route-path.ts for the documents served around the router.

@@ -9,6 +9,7 @@ import type {
   KvStoreSetOptions,
 } from "@fedify/fedify";
 import type { Clock } from "../domain/clock.ts";
+import { jsonEqual } from "../domain/json-equal.ts";
 import type { KvEntry, KvStore } from "../storage/ports.ts";
 
 function expiry(clock: Clock, options: KvStoreSetOptions | undefined): string | null {
@@ -49,7 +50,7 @@ export function createFedifyKv(store: KvStore, clock: Clock): FedifyKvStore {
         if (
           current !== undefined &&
           current.expiresAt === null &&
-          JSON.stringify(current.value) === JSON.stringify(value)
+          jsonEqual(current.value, value)
         ) {
           return;
         }

@@ -2,37 +2,51 @@
 // a job record, so queued work survives crashes and restarts (Fedify's in-process queue would
 // lose it). Jobs of this type are run by the job runner, which hands the message back to
 // Fedify (`processQueuedTask`); Fedify's own retry policies decide the next attempt and
-// re-enqueue with a delay, which becomes the job's run time on Wren's clock.
+// re-enqueue with a delay, which becomes the job's run time on Wren's clock. Deliveries that
+// Fedify's circuit breaker holds are scheduled and grouped by outbox/held-deliveries.ts.
 
 import type { MessageQueue, MessageQueueEnqueueOptions } from "@fedify/fedify";
 import type { Clock } from "../domain/clock.ts";
-import type { JobQueue } from "../services/job-queue.ts";
+import type { EnqueueOptions, JobQueue } from "../services/job-queue.ts";
+import type { HeldDeliveries } from "./outbox/held-deliveries.ts";
 
 export const FEDERATION_TASK_JOB = "federation.task";
 
-function runAt(clock: Clock, options: MessageQueueEnqueueOptions | undefined): Date | undefined {
-  const delay = options?.delay;
-  if (!delay) return undefined;
-  const ms = delay.total({ unit: "millisecond" });
-  return ms > 0 ? new Date(clock.now().getTime() + ms) : undefined;
+function delayMs(options: MessageQueueEnqueueOptions | undefined): number {
+  return options?.delay?.total({ unit: "millisecond" }) ?? 0;
 }
 
-export function createJobMessageQueue(jobs: JobQueue, clock: Clock): MessageQueue {
+function runAt(clock: Clock, ms: number): EnqueueOptions {
+  return ms > 0 ? { runAt: new Date(clock.now().getTime() + ms) } : {};
+}
+
+export function createJobMessageQueue(
+  jobs: JobQueue,
+  clock: Clock,
+  held?: HeldDeliveries,
+): MessageQueue {
   return {
     // Fedify retries failed deliveries itself (OUTBOX_RETRY_POLICY), re-enqueueing with a delay.
     nativeRetrial: false,
     async enqueue(message, options) {
-      const at = runAt(clock, options);
-      await jobs.enqueue(FEDERATION_TASK_JOB, { message }, at ? { runAt: at } : {});
+      const hold = held?.schedule(message, delayMs(options));
+      if (hold) {
+        await jobs.enqueue(
+          FEDERATION_TASK_JOB,
+          { message },
+          { ...runAt(clock, hold.waitMs), group: hold.group },
+        );
+        await held?.queued(message);
+        return;
+      }
+      await jobs.enqueue(FEDERATION_TASK_JOB, { message }, runAt(clock, delayMs(options)));
     },
     async enqueueMany(messages, options) {
-      const at = runAt(clock, options);
+      const at = runAt(clock, delayMs(options));
       // A fan-out queues one delivery per inbox: written together, they share group commits
       // instead of each waiting for the previous one's fsync.
       await Promise.all(
-        messages.map((message) =>
-          jobs.enqueue(FEDERATION_TASK_JOB, { message }, at ? { runAt: at } : {}),
-        ),
+        messages.map((message) => jobs.enqueue(FEDERATION_TASK_JOB, { message }, at)),
       );
     },
     // Never called: the queue is started manually (never), and the job runner delivers tasks

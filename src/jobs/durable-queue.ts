@@ -25,9 +25,15 @@ export function createDurableQueue(
         lastError: null,
         failedAt: null,
         createdAt: now.toISOString(),
+        ...(options.group === undefined ? {} : { group: options.group }),
       });
       onEnqueued();
       return id;
+    },
+    async release(group) {
+      const moved = await jobs.advanceGroup(group, clock.now().toISOString());
+      if (moved > 0) onEnqueued();
+      return moved;
     },
   };
 }

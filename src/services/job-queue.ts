@@ -4,6 +4,8 @@
 export interface EnqueueOptions {
   /** Not before this time (default: now). */
   runAt?: Date;
+  /** Jobs waiting for the same event, released together by `release` (see Job.group). */
+  group?: string;
 }
 
 export interface JobQueue {
@@ -13,4 +15,6 @@ export interface JobQueue {
     payload: Record<string, unknown>,
     options?: EnqueueOptions,
   ): Promise<string>;
+  /** Makes the waiting jobs of `group` due now; returns how many were waiting for later. */
+  release(group: string): Promise<number>;
 }

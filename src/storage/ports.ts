@@ -322,6 +322,12 @@ export interface JobStore {
   nextRunAt(): Promise<string | null>;
   /** Failed jobs, for operators. */
   failed(limit: number): Promise<Job[]>;
+  /**
+   * Moves the waiting jobs of `group` that are due after `runAt` (ISO) to `runAt`; returns how
+   * many moved. A job already due is left alone (the runner may be running it), and one that is
+   * gone stays gone: a move never brings back a job that finished meanwhile.
+   */
+  advanceGroup(group: string, runAt: string): Promise<number>;
 }
 
 /** One entry of the key–value store (protocol caches, key pairs, idempotence marks). */
@@ -345,8 +351,9 @@ export interface KvStore {
   /** Removes the entry; false when there was none. */
   delete(key: readonly string[]): Promise<boolean>;
   /**
-   * Writes `next` only if the current value of its key equals `expected` (JSON equality;
-   * undefined: only if absent), atomically with respect to other writes of the key. An entry
+   * Writes `next` only if the current value of its key equals `expected` (equal JSON values,
+   * object keys in any order; undefined: only if absent), atomically with respect to other
+   * writes of the key; an undefined `next.value` removes the entry. An entry
    * expired at `now` (ISO) counts as absent. True when it wrote.
    */
   compareAndSet(expected: unknown, next: KvEntry, now: string): Promise<boolean>;

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock } from "../../src/domain/clock.ts";
+import type { Job } from "../../src/domain/job.ts";
 import { call, type Json } from "../graph/helpers.ts";
 import { createUserWithToken, type TestUser } from "./accounts.ts";
 import { freePort, startTestServer, type TestServer } from "./server.ts";
@@ -190,6 +191,33 @@ export async function inHomeTimeline(
   const status = home.find((s: Json) => s.uri === uri);
   assert.ok(status, `${uri} is not in the home timeline on ${instance.domain}`);
   return status;
+}
+
+/** Far enough ahead to list every waiting job. */
+const END_OF_TIME = "9999-12-31T23:59:59.999Z";
+
+/** A delivery waiting in an instance's job queue: a Fedify outbox message, due or not. */
+export interface QueuedDelivery {
+  job: Job;
+  inbox: URL;
+  /** Failed attempts so far (0: not tried yet). */
+  attempt: number;
+}
+
+/** The deliveries waiting in `instance`'s job queue (first tries, retries and held ones). */
+export async function queuedDeliveries(instance: TestServer): Promise<QueuedDelivery[]> {
+  const jobs = await instance.wren.ctx.storage.jobs.due(END_OF_TIME, 1000);
+  return jobs.flatMap((job) => {
+    const message = job.payload.message as { type?: string; inbox?: string; attempt?: number };
+    if (job.type !== "federation.task" || message?.type !== "outbox") return [];
+    return [{ job, inbox: new URL(message.inbox ?? ""), attempt: message.attempt ?? 0 }];
+  });
+}
+
+/** The state of `server`'s circuit breaker for `host`, as Fedify stored it (undefined: closed). */
+export async function circuitState(server: TestServer, host: string): Promise<string | undefined> {
+  const entry = await server.wren.ctx.storage.kv.get(["_fedify", "circuit", host]);
+  return (entry?.value as { state?: string } | undefined)?.state;
 }
 
 export interface AliceAndBob {

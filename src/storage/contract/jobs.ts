@@ -64,6 +64,27 @@ export function jobContract(t: ContractContext): void {
       assert.deepEqual(await store().due(at(59), 10), []);
     });
 
+    it("moves the waiting jobs of a group to an earlier time, and only those", async () => {
+      await putAll([
+        makeJob({ id: "10", runAt: at(30), group: "held:a" }),
+        makeJob({ id: "11", runAt: at(50), group: "held:a" }),
+        makeJob({ id: "12", runAt: at(5), group: "held:a" }),
+        makeJob({ id: "13", runAt: at(40), group: "held:b" }),
+        makeJob({ id: "14", runAt: at(40) }),
+        { ...failedJob("15", 1), group: "held:a" },
+      ]);
+      await store().delete("11");
+      // 12 is due already (the runner may hold it), 11 is gone, 15 failed: only 10 moves.
+      assert.equal(await store().advanceGroup("held:a", at(10)), 1);
+      assert.deepEqual(ids(await store().due(at(10), 10)), ["12", "10"]);
+      assert.equal((await store().get("10"))?.group, "held:a");
+      assert.equal(await store().get("11"), undefined);
+      assert.equal((await store().get("13"))?.runAt, at(40));
+      assert.equal((await store().get("15"))?.failedAt, at(1));
+      assert.equal(await store().advanceGroup("held:a", at(10)), 0);
+      assert.equal(await store().advanceGroup("nobody", at(10)), 0);
+    });
+
     it("lists failed jobs, most recent failure first", async () => {
       await putAll([
         failedJob("10", 20),

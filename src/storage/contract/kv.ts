@@ -75,6 +75,37 @@ export function kvContract(t: ContractContext): void {
       assert.equal(racers.filter(Boolean).length, 1);
     });
 
+    it("compare-and-set compares values, not the order of their keys", async () => {
+      const now = "2025-01-01T00:00:00.000Z";
+      const written = {
+        state: "half-open",
+        failures: ["t1"],
+        opened: "t2",
+        version: 1,
+        halfOpened: "t3",
+      };
+      await kv().set(entry(["s"], written));
+      // The same value rebuilt by a reader, its keys in another order: the write goes through.
+      const reread = {
+        state: "half-open",
+        failures: ["t1"],
+        opened: "t2",
+        halfOpened: "t3",
+        version: 1,
+      };
+      assert.equal(await kv().compareAndSet(reread, entry(["s"], { state: "closed" }), now), true);
+      assert.deepEqual((await kv().get(["s"]))?.value, { state: "closed" });
+      // A different value (or the same keys in a list, where order counts) does not.
+      assert.equal(await kv().compareAndSet({ state: "open" }, entry(["s"], 1), now), false);
+      await kv().set(entry(["l"], ["a", "b"]));
+      assert.equal(await kv().compareAndSet(["b", "a"], entry(["l"], 1), now), false);
+      assert.deepEqual((await kv().get(["l"]))?.value, ["a", "b"]);
+      // Fedify closes a circuit by setting its state to undefined: the entry goes.
+      assert.equal(await kv().compareAndSet(["a", "b"], entry(["l"], undefined), now), true);
+      assert.equal(await kv().get(["l"]), undefined);
+      assert.deepEqual(await kv().list(["l"]), []);
+    });
+
     it("treats an expired entry as absent for compare-and-set, and prunes expired entries", async () => {
       await kv().set(entry(["old"], "x", "2025-01-01T00:00:00.000Z"));
       await kv().set(entry(["live"], "y", "2025-01-03T00:00:00.000Z"));

@@ -1,12 +1,14 @@
 // Background jobs: `jobs/<job_id>.json`, one file each, removed when the job is done. In memory:
 // the waiting (unfailed) jobs ordered by due time then id, so due() reads the front of the list
 // and nextRunAt() its first entry without scanning; and the failed jobs, most recent failure
-// first, for operators.
+// first, for operators; and the waiting jobs of each group, for advanceGroup. Writes of one job
+// are serialized, so a group's move and the runner's removal of a finished job never interleave.
 
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
 import type { JobStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
+import { KeyedQueue } from "./keyed-queue.ts";
 import { RecordCollection } from "./record-collection.ts";
 import { SortedList } from "./sorted-list.ts";
 
@@ -27,6 +29,18 @@ const millis = (iso: string | null) => {
 export async function openJobStore(root: string, writer: DurableWriter): Promise<JobStore> {
   const waiting = new SortedList<Entry>(byTime);
   const failed = new SortedList<Entry>(byTime);
+  const groups = new Map<string, Set<string>>();
+  const grouped = (job: Job, change: "add" | "delete") => {
+    if (job.group === undefined || job.failedAt !== null) return;
+    const ids = groups.get(job.group);
+    if (change === "add") {
+      if (ids) ids.add(job.id);
+      else groups.set(job.group, new Set([job.id]));
+    } else if (ids?.delete(job.id) && ids.size === 0) {
+      groups.delete(job.group);
+    }
+  };
+  const writes = new KeyedQueue();
   const entryOf = (job: Job): [SortedList<Entry>, Entry] =>
     job.failedAt === null
       ? [waiting, { at: millis(job.runAt), id: job.id }]
@@ -44,10 +58,12 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
         if (previous) {
           const [list, entry] = entryOf(previous);
           list.delete(entry);
+          grouped(previous, "delete");
         }
         if (next) {
           const [list, entry] = entryOf(next);
           list.add(entry);
+          grouped(next, "add");
         }
       },
     },
@@ -62,10 +78,10 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       if (Number.isNaN(Date.parse(job.runAt))) {
         throw new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`);
       }
-      await records.put(job);
+      await writes.run(job.id, () => records.put(job));
     },
     delete(id) {
-      return records.remove(id);
+      return writes.run(id, () => records.remove(id));
     },
     async due(now, limit) {
       const cutoff = Date.parse(now);
@@ -78,6 +94,22 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
     async nextRunAt() {
       const first = waiting.view()[0];
       return first === undefined ? null : (records.peek(first.id) as Job).runAt;
+    },
+    async advanceGroup(group, runAt) {
+      const at = Date.parse(runAt);
+      if (Number.isNaN(at)) throw new Error(`advanceGroup: invalid runAt ${runAt}`);
+      const moved = await Promise.all(
+        [...(groups.get(group) ?? [])].map((id) =>
+          writes.run(id, async () => {
+            // Read under the job's queue: a removal queued before this move has happened.
+            const job = records.peek(id);
+            if (!job || job.failedAt !== null || millis(job.runAt) <= at) return false;
+            await records.put({ ...job, runAt });
+            return true;
+          }),
+        ),
+      );
+      return moved.filter(Boolean).length;
     },
     async failed(limit) {
       const all = failed.view();

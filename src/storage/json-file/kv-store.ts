@@ -3,6 +3,7 @@
 // cannot be file names. Writes of one key are serialized so compare-and-set is atomic.
 
 import { createHash } from "node:crypto";
+import { jsonEqual } from "../../domain/json-equal.ts";
 import type { KvEntry, KvStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { KeyedQueue } from "./keyed-queue.ts";
@@ -63,8 +64,9 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
       return queue.run(hash, async () => {
         const stored = records.peek(hash);
         const current = stored === undefined || isExpired(stored, now) ? undefined : stored.value;
-        if (JSON.stringify(current) !== JSON.stringify(expected)) return false;
-        await records.put({ ...next, key: [...next.key] });
+        if (!jsonEqual(current, expected)) return false;
+        if (next.value === undefined) await records.remove(hash);
+        else await records.put({ ...next, key: [...next.key] });
         return true;
       });
     },

@@ -13,22 +13,14 @@ import {
   followRemote,
   type Instance,
   inHomeTimeline,
+  queuedDeliveries,
   startAliceAndBob,
   type TestFederation,
 } from "../../helpers/federation.ts";
 
-/** Far enough ahead to list every waiting job. */
-const END_OF_TIME = "9999-12-31T23:59:59.999Z";
-
 /** A's waiting retries of deliveries (Fedify outbox messages that failed at least once). */
 async function waitingRetries(instance: Instance): Promise<Job[]> {
-  const jobs = await instance.wren.ctx.storage.jobs.due(END_OF_TIME, 1000);
-  return jobs.filter((job) => {
-    const message = job.payload.message as { type?: string; attempt?: number } | undefined;
-    return (
-      job.type === "federation.task" && message?.type === "outbox" && (message.attempt ?? 0) > 0
-    );
-  });
+  return (await queuedDeliveries(instance)).filter((d) => d.attempt > 0).map((d) => d.job);
 }
 
 describe("delivery to a server that is down", () => {
