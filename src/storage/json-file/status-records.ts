@@ -327,25 +327,45 @@ export class StatusRecords {
         const bytes = await readFile(path).catch(ignoreCode("ENOENT"));
         // Journaled but never written (a crash came first), or removed behind our back.
         if (bytes === undefined) return dropPrevious();
-        const record = parseRecordFile(spec, path, file, bytes);
-        if (previous !== undefined && previous.accountId !== record.accountId) {
-          const first = join(this.#dir, previous.accountId, `${id}.json`);
-          throw new DamagedRecordError(path, `holds the same status as ${first}`);
-        }
-        let summary: StatusSummary;
-        try {
-          summary = summarize(record, pool);
-        } catch (error) {
-          throw new DamagedRecordError(path, `not a status (${error})`, { cause: error });
-        }
-        this.#add(summary, previous);
-        noteLoaded(this.#writer, spec.folder, file, record);
+        // The same id in another account's folder is a second file for one status.
+        const clash = (record: Status) =>
+          previous !== undefined && previous.accountId !== record.accountId ? previous : undefined;
+        this.#load(path, file, bytes, pool, previous, clash);
       } catch (error) {
         if (!isDamage(error)) throw error;
         dropPrevious();
         await reportDamage(this.#writer, this.#root, path, error);
       }
     });
+  }
+
+  /**
+   * Takes one status file read at start into memory, replacing `previous`. A file that is no
+   * usable status, or a second file for a status already loaded (`clash`), throws
+   * DamagedRecordError for the caller to set aside.
+   */
+  #load(
+    path: string,
+    file: string,
+    bytes: Buffer,
+    pool: StringPool,
+    previous: StatusSummary | undefined,
+    clash: (record: Status) => StatusSummary | undefined,
+  ): void {
+    const record = parseRecordFile(spec, path, file, bytes);
+    const other = clash(record);
+    if (other !== undefined) {
+      const first = join(this.#dir, other.accountId, `${other.id}.json`);
+      throw new DamagedRecordError(path, `holds the same status as ${first}`);
+    }
+    let summary: StatusSummary;
+    try {
+      summary = summarize(record, pool);
+    } catch (error) {
+      throw new DamagedRecordError(path, `not a status (${error})`, { cause: error });
+    }
+    this.#add(summary, previous);
+    noteLoaded(this.#writer, spec.folder, file, record);
   }
 
   async #readBody(id: string): Promise<Status | undefined> {
@@ -409,20 +429,8 @@ export class StatusRecords {
       const path = join(this.#dir, file);
       this.#filesRead++;
       try {
-        const record = parseRecordFile(spec, path, file, await readFile(path));
-        const other = this.#summaries.get(record.id);
-        if (other !== undefined) {
-          const first = join(this.#dir, other.accountId, `${other.id}.json`);
-          throw new DamagedRecordError(path, `holds the same status as ${first}`);
-        }
-        let summary: StatusSummary;
-        try {
-          summary = summarize(record, pool);
-        } catch (error) {
-          throw new DamagedRecordError(path, `not a status (${error})`, { cause: error });
-        }
-        this.#add(summary, undefined);
-        noteLoaded(this.#writer, spec.folder, file, record);
+        const bytes = await readFile(path);
+        this.#load(path, file, bytes, pool, undefined, (record) => this.#summaries.get(record.id));
       } catch (error) {
         if (!isDamage(error)) throw error;
         await reportDamage(this.#writer, this.#root, path, error);
