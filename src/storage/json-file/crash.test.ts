@@ -119,11 +119,13 @@ describe("json-file crash safety", { timeout: 120_000 }, () => {
       const storage = await openJsonFileStorage(dir);
       try {
         if (cycle > 0) {
-          // The snapshot of the last clean close plus only the files journaled since (ADR 11).
+          // The snapshot of the last clean close plus exactly the files journaled since (ADR 11).
+          // How many that is depends on the random cycles (a short first cycle, then deletes of
+          // its statuses, can journal all of them), so it is compared with the journal, not with
+          // the acknowledged total; status-journal.test.ts bounds it on a large store.
           const statuses = storage.statuses as JsonFileStatusStore;
           assert.equal(statuses.loadedFrom, "snapshot");
           assert.equal(statuses.filesReadAtStart, changed.size);
-          assert.ok(changed.size < acks.statuses.length, "start-up read every status file");
         }
         assert.equal((await checkFiles(dir)).temps, 0, "temp files left after open");
         const accounts = await storage.accounts.getMany(acks.accounts);
