@@ -104,7 +104,11 @@ export function instanceSettings(config: Config): InstanceSettings {
     maxMediaAttachments: config.maxMediaAttachments,
     maxImageBytes: config.maxImageBytes,
     rules: config.rules,
-    ffmpeg: { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath },
+    ffmpeg: {
+      ffmpegPath: config.ffmpegPath,
+      ffprobePath: config.ffprobePath,
+      searchPath: config.searchPath,
+    },
   };
 }
 

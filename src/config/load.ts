@@ -46,6 +46,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[name];
     if (value !== undefined && value !== "") raw[key] = value;
   }
+  // Read here with every other variable; the media layer searches it for ffmpeg and ffprobe.
+  raw.searchPath = env.PATH ?? "";
   if (env.WREN_RULES) raw.rules = env.WREN_RULES.split("\n").filter((r) => r.trim() !== "");
   if (env.WREN_TRUSTED_PROXIES !== undefined) {
     raw.trustedProxies = env.WREN_TRUSTED_PROXIES.split(/[\s,]+/).filter(

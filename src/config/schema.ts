@@ -143,6 +143,8 @@ export const configSchema = z
     /** ffmpeg and ffprobe to run instead of the ones on PATH or from npm (ffmpeg-location.ts). */
     ffmpegPath: z.string().trim().min(1).optional(),
     ffprobePath: z.string().trim().min(1).optional(),
+    /** The process's PATH, where a bare `ffmpeg` is looked for (set by loadConfig, not a setting). */
+    searchPath: z.string().default(""),
     /** PEM certificate (chain) and private key; with both, Wren serves HTTPS itself. */
     tlsCertFile: z.string().trim().min(1).optional(),
     tlsKeyFile: z.string().trim().min(1).optional(),

@@ -19,6 +19,8 @@ export interface FfmpegSettings {
   ffmpegPath?: string | undefined;
   /** WREN_FFPROBE_PATH. */
   ffprobePath?: string | undefined;
+  /** The PATH searched for a bare `ffmpeg`/`ffprobe` (the process's, read by the config). */
+  searchPath?: string | undefined;
 }
 
 export type ToolSource = "setting" | "PATH" | "npm";

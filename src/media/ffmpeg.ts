@@ -71,11 +71,14 @@ const lookups = new Map<string, Promise<FfmpegLookup>>();
 
 /** ffmpeg and ffprobe, by the order in ffmpeg-location.ts. */
 export function lookUpFfmpeg(settings: FfmpegSettings = {}): Promise<FfmpegLookup> {
-  const key = JSON.stringify([settings.ffmpegPath ?? null, settings.ffprobePath ?? null]);
+  const key = JSON.stringify([
+    settings.ffmpegPath ?? null,
+    settings.ffprobePath ?? null,
+    settings.searchPath ?? "",
+  ]);
   let lookup = lookups.get(key);
   if (!lookup) {
-    // PATH is the process's search path (what a bare `ffmpeg` would run), not a Wren setting.
-    const options = { settings, searchPath: process.env.PATH ?? "" };
+    const options = { settings, searchPath: settings.searchPath ?? "" };
     lookup = Promise.all([locateTool("ffmpeg", options), locateTool("ffprobe", options)]).then(
       ([ffmpeg, ffprobe]) => ({
         tools:

@@ -14,7 +14,7 @@ const run = promisify(execFile);
 
 /** ffmpeg and ffprobe as Wren finds them without settings; throws, saying why, if it cannot. */
 export async function requireFfmpeg(): Promise<Ffmpeg> {
-  const { tools, report } = await lookUpFfmpeg();
+  const { tools, report } = await lookUpFfmpeg({ searchPath: process.env.PATH });
   if (!tools) throw new Error(`media tests need ffmpeg: ${report.join("; ")}`);
   return tools;
 }
