@@ -10,6 +10,7 @@ import type { RunningWren } from "../../main.ts";
 import { type Command, EXIT_FAILURE, EXIT_OK } from "../command.ts";
 import { otherOwnerOf } from "../data-dir-owner.ts";
 import { shellQuote } from "../shell-quote.ts";
+import { explainStartError } from "../start-errors.ts";
 
 const logger = getLogger(["wren", "serve"]);
 
@@ -46,22 +47,7 @@ async function start(config: Config): Promise<RunningWren> {
   try {
     return await startWren(config);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const where = `${config.host}:${config.port}`;
-    if (code === "EADDRINUSE") {
-      throw new Error(`Cannot listen on ${where}: the port is in use (change WREN_PORT)`);
-    }
-    // EACCES also comes from files: only the bind itself means a privileged port.
-    if (code === "EACCES" && (error as NodeJS.ErrnoException).syscall === "listen") {
-      throw new Error(`Cannot listen on ${where}: permission denied (use a port above 1023)`);
-    }
-    if (code === "EACCES" || code === "EPERM") {
-      throw new Error(cannotWriteMessage(error as NodeJS.ErrnoException, config.dataDir));
-    }
-    if (code === "EADDRNOTAVAIL") {
-      throw new Error(`Cannot listen on ${where}: no such address here (check WREN_HOST)`);
-    }
-    throw error;
+    throw explainStartError(error, config);
   }
 }
 
@@ -74,18 +60,6 @@ function warnIfOtherOwner(config: Config): void {
     "The data directory {dataDir} belongs to uid {owner}, but Wren runs as uid {uid}: the files it creates will belong to uid {uid}, and a server or command run as uid {owner} later cannot rewrite them",
     { dataDir: config.dataDir, ...other },
   );
-}
-
-/** A file of the data directory this user may not use: which one, and how to fix it. */
-function cannotWriteMessage(error: NodeJS.ErrnoException, dataDir: string): string {
-  const path = error.path ?? dataDir;
-  const user = process.getuid?.() ?? "this user";
-  return [
-    `Cannot use ${path}: permission denied for the user running Wren (uid ${user}).`,
-    "The data directory and everything in it must belong to that user, e.g.:",
-    `  chown -R <that user> ${shellQuote(dataDir)} && chmod -R u+rwX ${shellQuote(dataDir)}`,
-    "(or run Wren as the user that owns the data directory).",
-  ].join("\n");
 }
 
 function banner(wren: RunningWren): string {
