@@ -1,0 +1,67 @@
+// Tests only: a throw-away database on the local PostgreSQL server (127.0.0.1:5432, trust auth,
+// as on these machines and in CI), migrated, emptied between tests and dropped at the end.
+
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { connectPostgres } from "../connect.ts";
+import { migrate } from "../migrate.ts";
+
+export const ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+
+export interface TempDatabase {
+  /** The database's URL, for openPostgresStorage or a spawned server. */
+  url: string;
+  /** Removes every row of every Wren table (the schema and its migrations stay). */
+  empty(): Promise<void>;
+  drop(): Promise<void>;
+}
+
+function urlOf(name: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Creates and migrates a database with a unique name. */
+export async function createTempDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<TempDatabase> {
+  const name = `wren_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = urlOf(name);
+  const sql = connectPostgres({ url, poolMax: 1 });
+  try {
+    if (options.migrated ?? true) await migrate(sql);
+  } finally {
+    await sql.end();
+  }
+  return {
+    url,
+    async empty() {
+      const db = connectPostgres({ url, poolMax: 1 });
+      try {
+        const tables = await db<{ tablename: string }[]>`
+          select tablename from pg_tables
+          where schemaname = 'public' and tablename <> 'wren_migrations'`;
+        if (tables.length > 0) {
+          await db.unsafe(`truncate ${tables.map((t) => `"${t.tablename}"`).join(", ")}`);
+        }
+      } finally {
+        await db.end();
+      }
+    },
+    async drop() {
+      const db = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+      try {
+        await db.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await db.end();
+      }
+    },
+  };
+}
