@@ -19,8 +19,13 @@ import type { EdgeStore, Storage } from "../ports.ts";
 import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
+import { createConversationStore } from "./conversation-store.ts";
 import { pendingMigrations } from "./migrate.ts";
 import { notBuilt } from "./not-built.ts";
+import { createNotificationStore } from "./notification-store.ts";
+import { createPollStore } from "./poll-store.ts";
+import { createStatusEditStore } from "./status-edit-store.ts";
+import { createStatusStore } from "./status-store.ts";
 
 export type { PostgresConnection } from "./connect.ts";
 
@@ -53,8 +58,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       apps: notBuilt("apps"),
       tokens: notBuilt("tokens"),
       authorizationCodes: notBuilt("authorizationCodes"),
-      statuses: notBuilt("statuses"),
-      statusEdits: notBuilt("statusEdits"),
+      statuses: createStatusStore(db),
+      statusEdits: createStatusEditStore(db),
       follows: edges<Follow>("follows"),
       followRequests: edges<FollowRequest>("follow-requests"),
       blocks: edges<Block>("blocks"),
@@ -64,16 +69,16 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       pins: edges<Pin>("pins"),
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
       idempotency: notBuilt("idempotency"),
-      polls: notBuilt("polls"),
+      polls: createPollStore(db),
       pollVotes: edges<PollVote>("poll-votes"),
-      notifications: notBuilt("notifications"),
+      notifications: createNotificationStore(db),
       announcements: notBuilt("announcements"),
       announcementDismissals: edges<Edge>("announcement-dismissals"),
       announcementReactions: notBuilt("announcementReactions"),
       customEmojis: notBuilt("customEmojis"),
       reports: notBuilt("reports"),
       markers: notBuilt("markers"),
-      conversations: notBuilt("conversations"),
+      conversations: createConversationStore(db),
       jobs: notBuilt("jobs"),
       media: notBuilt("media"),
       kv: notBuilt("kv"),

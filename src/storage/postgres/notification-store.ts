@@ -1,0 +1,116 @@
+// Notifications on PostgreSQL (migration 0003): each recipient's are a range scan on
+// (account_id, id); the filters are conditions on that scan, so a page still holds `limit`
+// matches. find() uses the (recipient, type, sender, status) index.
+
+import type { Notification } from "../../domain/notification.ts";
+import type { NotificationFilter, NotificationStore } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import { dbId, idOrder, idRange, idWindow, newestFirst } from "./id-window.ts";
+import { recordData } from "./record-data.ts";
+
+interface DataRow {
+  data: Notification;
+}
+
+export function createNotificationStore(db: PgContext): NotificationStore {
+  const { sql } = db;
+
+  /** The filter's conditions, each `and …`; undefined when nothing can match. */
+  const filterSql = (filter: NotificationFilter = {}) => {
+    let from: string | undefined;
+    if (filter.fromAccountId !== undefined) {
+      from = dbId(filter.fromAccountId);
+      if (from === undefined) return undefined;
+    }
+    const types = filter.types ?? [];
+    const excluded = filter.excludeTypes ?? [];
+    return sql`
+      ${types.length > 0 ? sql`and type = any(${[...types]}::text[])` : sql``}
+      ${excluded.length > 0 ? sql`and type <> all(${[...excluded]}::text[])` : sql``}
+      ${from === undefined ? sql`` : sql`and from_account_id = ${from}::int8`}`;
+  };
+
+  return {
+    async get(id) {
+      const key = dbId(id);
+      if (key === undefined) return undefined;
+      const [row] = await sql<DataRow[]>`select data from notifications where id = ${key}::int8`;
+      return row?.data;
+    },
+
+    async put(n) {
+      await sql`
+        insert into notifications (id, account_id, type, from_account_id, status_id, data)
+        values (${n.id}::int8, ${n.accountId}::int8, ${n.type}, ${n.fromAccountId}::int8,
+          ${n.statusId}::int8, ${recordData(sql, n)})
+        on conflict (id) do update set
+          account_id = excluded.account_id, type = excluded.type,
+          from_account_id = excluded.from_account_id, status_id = excluded.status_id,
+          data = excluded.data`;
+      db.changes.bump();
+    },
+
+    async delete(id) {
+      const key = dbId(id);
+      if (key === undefined) return false;
+      const { count } = await sql`delete from notifications where id = ${key}::int8`;
+      if (count === 0) return false;
+      db.changes.bump();
+      return true;
+    },
+
+    async listFor(accountId, page, filter) {
+      const key = dbId(accountId);
+      const window = idWindow(page);
+      const conditions = filterSql(filter);
+      if (key === undefined || window === undefined || conditions === undefined) return [];
+      const rows = await sql<DataRow[]>`
+        select data from notifications
+        where account_id = ${key}::int8 ${idRange(sql, "id", window)} ${conditions}
+        order by ${idOrder(sql, "id", window)} limit ${window.limit}`;
+      return newestFirst(rows, window).map((r) => r.data);
+    },
+
+    async find(accountId, type, fromAccountId, statusId) {
+      const key = dbId(accountId);
+      const from = dbId(fromAccountId);
+      const status = statusId === null ? null : dbId(statusId);
+      if (key === undefined || from === undefined || status === undefined) return undefined;
+      // Normally one; should duplicates exist, the newest answers.
+      const [row] = await sql<DataRow[]>`
+        select data from notifications
+        where account_id = ${key}::int8 and type = ${type} and from_account_id = ${from}::int8
+          and ${status === null ? sql`status_id is null` : sql`status_id = ${status}::int8`}
+        order by id desc limit 1`;
+      return row?.data;
+    },
+
+    async countFor(accountId, { sinceId, limit, filter }) {
+      const key = dbId(accountId);
+      const window = idWindow({ limit, sinceId });
+      const conditions = filterSql(filter);
+      if (key === undefined || window === undefined || conditions === undefined) return 0;
+      const [row] = await sql<{ count: number }[]>`
+        select count(*)::int as count from (
+          select 1 from notifications
+          where account_id = ${key}::int8 ${idRange(sql, "id", window)} ${conditions}
+          limit ${window.limit}
+        ) as page`;
+      return row?.count ?? 0;
+    },
+
+    async clear(accountId) {
+      const key = dbId(accountId);
+      if (key === undefined) return;
+      const { count } = await sql`delete from notifications where account_id = ${key}::int8`;
+      if (count > 0) db.changes.bump();
+    },
+
+    async deleteByStatus(statusId) {
+      const key = dbId(statusId);
+      if (key === undefined) return;
+      const { count } = await sql`delete from notifications where status_id = ${key}::int8`;
+      if (count > 0) db.changes.bump();
+    },
+  };
+}

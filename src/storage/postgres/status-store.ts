@@ -1,0 +1,279 @@
+// Statuses on PostgreSQL (migration 0002): one row per status, deleted ones kept; the columns
+// the lists use beside the whole record. Every list is a range scan on a partial id index: an
+// author's statuses on (account_id, id), the public timelines on the `public_timeline` rows,
+// hashtag timelines on status_tags, replies and reblogs on their parent's id. A home timeline
+// walks each author's index for at most one page and merges those (as json-file merges its
+// per-author lists), so its cost grows with the page and the authors, not with the statuses.
+
+import type { Status, TimelineEntry } from "../../domain/status.ts";
+import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import { dbId, dbIds, idOrder, idRange, idWindow, newestFirst } from "./id-window.ts";
+import { recordData } from "./record-data.ts";
+
+interface DataRow {
+  data: Status;
+}
+
+interface EntryRow {
+  id: string;
+  account_id: string;
+}
+
+const lowerTags = (tags: readonly string[]) => [...new Set(tags.map((t) => t.toLowerCase()))];
+
+/** Whether a status shows in hashtag timelines (public originals, replies included). */
+const inTagTimelines = (s: Status) =>
+  !s.deleted && s.visibility === "public" && s.reblogOfId === null;
+
+export function createStatusStore(db: PgContext): StatusStore {
+  const { sql } = db;
+
+  /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
+  const filterSql = (filter: StatusFilter = {}) => {
+    const tag = filter.tagged?.toLowerCase();
+    return sql`
+      ${filter.excludeReplies ? sql`and (in_reply_to_id is null or in_reply_to_account_id is not distinct from account_id)` : sql``}
+      ${filter.excludeReblogs ? sql`and reblog_of_id is null` : sql``}
+      ${filter.onlyMedia ? sql`and has_media` : sql``}
+      ${tag === undefined ? sql`` : sql`and tags @> array[${tag}::text]`}
+      ${filter.visibilities === undefined ? sql`` : sql`and visibility = any(${[...filter.visibilities]}::text[])`}`;
+  };
+  const origin = (column: string, filter: PublicFilter) =>
+    filter.origin === "all" ? sql`` : sql`and ${sql(column)} = ${filter.origin === "local"}`;
+  const entries = (rows: readonly EntryRow[]): TimelineEntry[] =>
+    rows.map((r) => ({ account_id: r.account_id, status_id: r.id }));
+  const byId = (rows: readonly DataRow[]) => new Map(rows.map((r) => [r.data.id, r.data]));
+
+  return {
+    async get(id) {
+      const key = dbId(id);
+      if (key === undefined) return undefined;
+      const [row] = await sql<DataRow[]>`select data from statuses where id = ${key}::int8`;
+      return row?.data;
+    },
+
+    async getMany(ids) {
+      const keys = dbIds(ids);
+      if (keys.length === 0) return new Map();
+      return byId(await sql<DataRow[]>`select data from statuses where id = any(${keys}::int8[])`);
+    },
+
+    async findByUri(uri) {
+      // Should two statuses claim one uri, the newest answers.
+      const [row] = await sql<DataRow[]>`
+        select data from statuses where uri = ${uri} order by id desc limit 1`;
+      return row?.data;
+    },
+
+    async put(status) {
+      const tags = lowerTags(status.tags);
+      const hasMedia = status.mediaIds.length > 0;
+      const listedTags = inTagTimelines(status) ? tags : [];
+      await sql.begin(async (tx) => {
+        // The row first: its lock orders concurrent puts of one status, so the tag rows
+        // rewritten next always belong to the record that ends up stored.
+        await tx`
+          insert into statuses (id, account_id, uri, visibility, local, deleted, has_media,
+            in_reply_to_id, in_reply_to_account_id, reblog_of_id, tags, data)
+          values (${status.id}::int8, ${status.accountId}::int8, ${status.uri},
+            ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
+            ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
+            ${status.reblogOfId}::int8, ${tags}::text[], ${recordData(sql, status)})
+          on conflict (id) do update set
+            account_id = excluded.account_id, uri = excluded.uri,
+            visibility = excluded.visibility, local = excluded.local,
+            deleted = excluded.deleted, has_media = excluded.has_media,
+            in_reply_to_id = excluded.in_reply_to_id,
+            in_reply_to_account_id = excluded.in_reply_to_account_id,
+            reblog_of_id = excluded.reblog_of_id, tags = excluded.tags, data = excluded.data`;
+        await tx`delete from status_tags where status_id = ${status.id}::int8`;
+        if (listedTags.length > 0) {
+          await tx`
+            insert into status_tags (tag, status_id, account_id, local, has_media)
+            select tag, ${status.id}::int8, ${status.accountId}::int8, ${status.local},
+              ${hasMedia}
+            from unnest(${listedTags}::text[]) as t(tag)`;
+        }
+      });
+      db.changes.bump();
+    },
+
+    async listByAccount(accountId, page, filter) {
+      const key = dbId(accountId);
+      const window = idWindow(page);
+      if (key === undefined || window === undefined) return [];
+      const rows = await sql<DataRow[]>`
+        select data from statuses
+        where account_id = ${key}::int8 and not deleted ${idRange(sql, "id", window)}
+          ${filterSql(filter)}
+        order by ${idOrder(sql, "id", window)} limit ${window.limit}`;
+      return newestFirst(rows, window).map((r) => r.data);
+    },
+
+    async countByAccount(accountId) {
+      const key = dbId(accountId);
+      if (key === undefined) return 0;
+      const [row] = await sql<{ count: number }[]>`
+        select count(*)::int as count from statuses
+        where account_id = ${key}::int8 and not deleted`;
+      return row?.count ?? 0;
+    },
+
+    async accountFacts(accountIds) {
+      const keys = dbIds(accountIds);
+      const rows =
+        keys.length === 0
+          ? []
+          : await sql<{ account_id: string; count: number; last_at: string | null }[]>`
+              select c.account_id, c.count,
+                (select data->>'createdAt' from statuses where id = c.newest) as last_at
+              from (
+                select account_id, count(*)::int as count, max(id) as newest from statuses
+                where account_id = any(${keys}::int8[]) and not deleted
+                group by account_id
+              ) c`;
+      const found = new Map(rows.map((r) => [r.account_id, r]));
+      return new Map(
+        accountIds.map((id) => {
+          const row = found.get(id);
+          return [id, { count: row?.count ?? 0, lastStatusAt: row?.last_at ?? null }];
+        }),
+      );
+    },
+
+    async countLocal() {
+      const [row] = await sql<{ count: number }[]>`
+        select count(*)::int as count from statuses where local and not deleted`;
+      return row?.count ?? 0;
+    },
+
+    async listEntriesByAccounts(accountIds, page) {
+      const keys = dbIds(accountIds);
+      const window = idWindow(page);
+      if (keys.length === 0 || window === undefined) return [];
+      // Each author gives at most a page from its own index range; the page is cut from those.
+      const rows = await sql<EntryRow[]>`
+        select s.id, s.account_id
+        from unnest(${keys}::int8[]) as a(id)
+        cross join lateral (
+          select id, account_id from statuses
+          where account_id = a.id and not deleted ${idRange(sql, "id", window)}
+          order by ${idOrder(sql, "id", window)} limit ${window.limit}
+        ) s
+        order by ${idOrder(sql, "s.id", window)} limit ${window.limit}`;
+      return entries(newestFirst(rows, window));
+    },
+
+    async listPublicEntries(page, filter) {
+      const window = idWindow(page);
+      if (window === undefined) return [];
+      const rows = await sql<EntryRow[]>`
+        select id, account_id from statuses
+        where public_timeline ${origin("local", filter)} ${idRange(sql, "id", window)}
+          ${filter.onlyMedia ? sql`and has_media` : sql``}
+        order by ${idOrder(sql, "id", window)} limit ${window.limit}`;
+      return entries(newestFirst(rows, window));
+    },
+
+    async listTagEntries(tag, page, filter) {
+      const window = idWindow(page);
+      if (window === undefined) return [];
+      const rows = await sql<EntryRow[]>`
+        select status_id as id, account_id from status_tags
+        where tag = ${tag.toLowerCase()} ${origin("local", filter)}
+          ${idRange(sql, "status_id", window)}
+          ${filter.onlyMedia ? sql`and has_media` : sql``}
+        order by ${idOrder(sql, "status_id", window)} limit ${window.limit}`;
+      return entries(newestFirst(rows, window));
+    },
+
+    async listReplies(statusId) {
+      const key = dbId(statusId);
+      if (key === undefined) return [];
+      const rows = await sql<DataRow[]>`
+        select data from statuses
+        where in_reply_to_id = ${key}::int8 and not deleted order by id`;
+      return rows.map((r) => r.data);
+    },
+
+    async countReplies(statusId) {
+      const key = dbId(statusId);
+      if (key === undefined) return 0;
+      const [row] = await sql<{ count: number }[]>`
+        select count(*)::int as count from statuses
+        where in_reply_to_id = ${key}::int8 and not deleted`;
+      return row?.count ?? 0;
+    },
+
+    async findReblog(accountId, statusId) {
+      const account = dbId(accountId);
+      const original = dbId(statusId);
+      if (account === undefined || original === undefined) return undefined;
+      const [row] = await sql<DataRow[]>`
+        select data from statuses
+        where account_id = ${account}::int8 and reblog_of_id = ${original}::int8 and not deleted
+        order by id desc limit 1`;
+      return row?.data;
+    },
+
+    async listReblogs(statusId, page) {
+      const key = dbId(statusId);
+      const window = idWindow(page);
+      if (key === undefined || window === undefined) return [];
+      const rows = await sql<DataRow[]>`
+        select data from statuses
+        where reblog_of_id = ${key}::int8 and not deleted ${idRange(sql, "id", window)}
+        order by ${idOrder(sql, "id", window)} limit ${window.limit}`;
+      return newestFirst(rows, window).map((r) => r.data);
+    },
+
+    async countReblogs(statusId) {
+      const key = dbId(statusId);
+      if (key === undefined) return 0;
+      const [row] = await sql<{ count: number }[]>`
+        select count(*)::int as count from statuses
+        where reblog_of_id = ${key}::int8 and not deleted`;
+      return row?.count ?? 0;
+    },
+
+    async interactionCounts(statusIds) {
+      const keys = dbIds(statusIds);
+      const rows =
+        keys.length === 0
+          ? []
+          : await sql<{ id: string; replies: number; reblogs: number }[]>`
+              select s.id,
+                (select count(*)::int from statuses r
+                  where r.in_reply_to_id = s.id and not r.deleted) as replies,
+                (select count(*)::int from statuses b
+                  where b.reblog_of_id = s.id and not b.deleted) as reblogs
+              from unnest(${keys}::int8[]) as s(id)`;
+      const found = new Map(rows.map((r) => [r.id, r]));
+      return new Map(
+        statusIds.map((id) => {
+          const row = found.get(id);
+          return [id, { replies: row?.replies ?? 0, reblogs: row?.reblogs ?? 0 }];
+        }),
+      );
+    },
+
+    async findReblogs(accountId, statusIds) {
+      const account = dbId(accountId);
+      const keys = dbIds(statusIds);
+      if (account === undefined || keys.length === 0) return new Map();
+      const rows = await sql<(DataRow & { original: string })[]>`
+        select distinct on (reblog_of_id) reblog_of_id as original, data from statuses
+        where account_id = ${account}::int8 and reblog_of_id = any(${keys}::int8[])
+          and not deleted
+        order by reblog_of_id, id desc`;
+      const found = new Map(rows.map((r) => [r.original, r.data]));
+      const reblogs = new Map<string, Status>();
+      for (const id of statusIds) {
+        const reblog = found.get(id);
+        if (reblog) reblogs.set(id, reblog);
+      }
+      return reblogs;
+    },
+  };
+}
