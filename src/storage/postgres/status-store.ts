@@ -70,10 +70,11 @@ export function createStatusStore(db: PgContext): StatusStore {
       const tags = lowerTags(status.tags);
       const hasMedia = status.mediaIds.length > 0;
       const listedTags = inTagTimelines(status) ? tags : [];
-      await sql.begin(async (tx) => {
-        // The row first: its lock orders concurrent puts of one status, so the tag rows
-        // rewritten next always belong to the record that ends up stored.
-        await tx`
+      // One transaction, its statements sent together (pipelined: one round trip) and run in
+      // order. The row first: its lock orders concurrent puts of one status, so the tag rows
+      // rewritten next always belong to the record that ends up stored.
+      await sql.begin((tx) => [
+        tx`
           insert into statuses (id, account_id, uri, visibility, local, deleted, has_media,
             in_reply_to_id, in_reply_to_account_id, reblog_of_id, tags, data)
           values (${status.id}::int8, ${status.accountId}::int8, ${status.uri},
@@ -86,16 +87,18 @@ export function createStatusStore(db: PgContext): StatusStore {
             deleted = excluded.deleted, has_media = excluded.has_media,
             in_reply_to_id = excluded.in_reply_to_id,
             in_reply_to_account_id = excluded.in_reply_to_account_id,
-            reblog_of_id = excluded.reblog_of_id, tags = excluded.tags, data = excluded.data`;
-        await tx`delete from status_tags where status_id = ${status.id}::int8`;
-        if (listedTags.length > 0) {
-          await tx`
-            insert into status_tags (tag, status_id, account_id, local, has_media)
-            select tag, ${status.id}::int8, ${status.accountId}::int8, ${status.local},
-              ${hasMedia}
-            from unnest(${listedTags}::text[]) as t(tag)`;
-        }
-      });
+            reblog_of_id = excluded.reblog_of_id, tags = excluded.tags, data = excluded.data`,
+        tx`delete from status_tags where status_id = ${status.id}::int8`,
+        ...(listedTags.length === 0
+          ? []
+          : [
+              tx`
+                insert into status_tags (tag, status_id, account_id, local, has_media)
+                select tag, ${status.id}::int8, ${status.accountId}::int8, ${status.local},
+                  ${hasMedia}
+                from unnest(${listedTags}::text[]) as t(tag)`,
+            ]),
+      ]);
       db.changes.bump();
     },
 
