@@ -52,6 +52,24 @@ describe("postgres statuses, notifications and conversations", () => {
     );
   });
 
+  it("keeps a status whose remote text holds U+0000, which jsonb refuses, as U+FFFD", async () => {
+    const status = makeStatus({
+      id: "15",
+      accountId: "1",
+      contentHtml: "<p>a\u0000b</p>",
+      tags: ["nul\u0000tag"],
+      local: false,
+    });
+    await one.statuses.put(status);
+    const stored = await one.statuses.get("15");
+    assert.equal(stored?.contentHtml, "<p>a\uFFFDb</p>");
+    assert.deepEqual(stored?.tags, ["nul\uFFFDtag"]);
+    // A literal backslash-u-0000 typed as text is no NUL and stays as typed.
+    const typed = { ...status, contentHtml: "<p>\\u0000</p>" };
+    await one.statuses.put(typed);
+    assert.deepEqual(await one.statuses.get("15"), { ...typed, tags: ["nul\uFFFDtag"] });
+  });
+
   it("keeps a status's hashtag rows those of the record stored last, across processes", async () => {
     const base = makeStatus({ id: "20", accountId: "1", tags: [] });
     for (let round = 0; round < 20; round++) {

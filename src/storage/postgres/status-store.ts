@@ -20,7 +20,10 @@ interface EntryRow {
   account_id: string;
 }
 
-const lowerTags = (tags: readonly string[]) => [...new Set(tags.map((t) => t.toLowerCase()))];
+/** Lower-cased and distinct; U+0000, which no text column holds, replaced (see record-data.ts). */
+const lowerTags = (tags: readonly string[]) => [
+  ...new Set(tags.map((t) => t.toLowerCase().replaceAll("\u0000", "\uFFFD"))),
+];
 
 /** Whether a status shows in hashtag timelines (public originals, replies included). */
 const inTagTimelines = (s: Status) =>
