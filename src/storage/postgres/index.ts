@@ -1,6 +1,6 @@
 // The PostgreSQL storage backend: every port on one database shared by any number of Wren
 // processes. Records are rows with the columns their queries need plus the whole record as
-// jsonb (ADR 0013); writes that span records run in transactions; other processes' writes reach
+// jsonb (ADR 0014); writes that span records run in transactions; other processes' writes reach
 // Storage.version() through LISTEN/NOTIFY.
 
 import type { PollVote } from "../../domain/poll.ts";
