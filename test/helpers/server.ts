@@ -10,10 +10,7 @@ import type { Config } from "../../src/config/schema.ts";
 import type { Clock } from "../../src/domain/clock.ts";
 import { type RunningWren, startWren } from "../../src/main.ts";
 import type { WriteFaults } from "../../src/storage/json-file/index.ts";
-import {
-  createTempDatabase,
-  type TempDatabase,
-} from "../../src/storage/postgres/testing/temp-database.ts";
+import { createTempDatabase } from "../../src/storage/postgres/testing/temp-database.ts";
 
 /**
  * `WREN_TEST_STORAGE=postgres` runs the HTTP tests on PostgreSQL: each test server gets its own
