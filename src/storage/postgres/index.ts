@@ -78,6 +78,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       media: notBuilt("media"),
       kv: notBuilt("kv"),
       version: () => changes.version,
+      dump: () => notBuilt<{ dump(): AsyncIterable<never> }>("dump").dump(),
       close() {
         closing ??= (async () => {
           await unlisten().catch(() => {});
