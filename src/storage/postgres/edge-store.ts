@@ -34,7 +34,14 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
     },
     put(edge) {
       return queue.run(pairKey(edge.accountId, edge.targetId), async () => {
+        // The edge's id names one edge of the kind (the json-file store files edges by id): an
+        // id put again with another pair moves the edge there.
         await sql`
+          with moved as (
+            delete from edges
+            where kind = ${kind} and id = ${edge.id}::bigint
+              and (account_id, target_id) <> (${edge.accountId}::text, ${edge.targetId}::text)
+          )
           insert into edges (kind, account_id, target_id, id, data)
           values (${kind}, ${edge.accountId}, ${edge.targetId}, ${edge.id}::bigint,
             ${jsonb(sql, edge)})

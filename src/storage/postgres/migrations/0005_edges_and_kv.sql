@@ -12,6 +12,8 @@ create table edges (
 );
 create index edges_from on edges (kind, account_id, id desc);
 create index edges_to on edges (kind, target_id, id desc);
+-- An edge's id names one edge of its kind: a put of the id with another pair moves it.
+create index edges_id on edges (kind, id);
 create trigger edges_changed after insert or update or delete or truncate on edges
   for each statement execute function wren_notify_change();
 
