@@ -19,6 +19,8 @@ import type { EdgeStore, Storage } from "../ports.ts";
 import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
+import { createEdgeStore } from "./edge-store.ts";
+import { createKvStore } from "./kv-store.ts";
 import { pendingMigrations } from "./migrate.ts";
 import { notBuilt } from "./not-built.ts";
 
@@ -44,8 +46,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const changes = createChanges();
     const unlisten = await listenForChanges(sql, changes);
     const db: PgContext = { sql, changes };
-    const edges = <E extends Edge>(kind: string): EdgeStore<E> => notBuilt(`edges(${kind})`);
-    void db;
+    const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
     let closing: Promise<void> | undefined;
     return {
       accounts: notBuilt("accounts"),
@@ -76,7 +77,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       conversations: notBuilt("conversations"),
       jobs: notBuilt("jobs"),
       media: notBuilt("media"),
-      kv: notBuilt("kv"),
+      kv: createKvStore(db),
       version: () => changes.version,
       dump: () => notBuilt<{ dump(): AsyncIterable<never> }>("dump").dump(),
       close() {
