@@ -31,6 +31,7 @@ import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { mediaPrune } from "./commands/media.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { tokenCreate } from "./commands/token-create.ts";
+import { exportCommand, importCommand } from "./commands/transfer.ts";
 
 export const COMMANDS: readonly Command[] = [
   serveCommand,
@@ -49,6 +50,8 @@ export const COMMANDS: readonly Command[] = [
   domainList,
   doctorCommand,
   dbMigrate,
+  exportCommand,
+  importCommand,
 ];
 
 const GROUP_SUMMARIES: Record<string, string> = {
