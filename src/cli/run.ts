@@ -24,6 +24,7 @@ import {
   announcementDelete,
   announcementList,
 } from "./commands/announcement.ts";
+import { dbMigrate } from "./commands/db-migrate.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
@@ -47,6 +48,7 @@ export const COMMANDS: readonly Command[] = [
   domainUnblock,
   domainList,
   doctorCommand,
+  dbMigrate,
 ];
 
 const GROUP_SUMMARIES: Record<string, string> = {
@@ -56,6 +58,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   announcement: "Manage announcements",
   media: "Manage uploaded media",
   domain: "Block and unblock other servers",
+  db: "Manage the PostgreSQL database",
 };
 
 function version(): string {

@@ -1,6 +1,6 @@
 // The PostgreSQL storage backend: every port on one database shared by any number of Wren
 // processes. Records are rows with the columns their queries need plus the whole record as
-// jsonb (ADR 0013); writes that span records run in transactions; other processes' writes reach
+// jsonb (ADR 0014); writes that span records run in transactions; other processes' writes reach
 // Storage.version() through LISTEN/NOTIFY.
 
 import type { PollVote } from "../../domain/poll.ts";
@@ -25,7 +25,9 @@ import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { createCustomEmojiStore } from "./custom-emoji-store.ts";
+import { createEdgeStore } from "./edge-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
+import { createKvStore } from "./kv-store.ts";
 import { createMarkerStore } from "./marker-store.ts";
 import { createMediaStore } from "./media-store.ts";
 import { pendingMigrations } from "./migrate.ts";
@@ -56,7 +58,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const changes = createChanges();
     const unlisten = await listenForChanges(sql, changes);
     const db: PgContext = { sql, changes };
-    const edges = <E extends Edge>(kind: string): EdgeStore<E> => notBuilt(`edges(${kind})`);
+    const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
     let closing: Promise<void> | undefined;
     return {
       accounts: createAccountStore(db),
@@ -87,8 +89,9 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       conversations: notBuilt("conversations"),
       jobs: notBuilt("jobs"),
       media: createMediaStore(db),
-      kv: notBuilt("kv"),
+      kv: createKvStore(db),
       version: () => changes.version,
+      dump: () => notBuilt<{ dump(): AsyncIterable<never> }>("dump").dump(),
       close() {
         closing ??= (async () => {
           await unlisten().catch(() => {});
