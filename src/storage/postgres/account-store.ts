@@ -5,7 +5,8 @@ import type { Account } from "../../domain/account.ts";
 import { acctOf } from "../../domain/account.ts";
 import type { AccountStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { byId, firstData, isRowId, recordJson, rowIds } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { byId, firstData, isRowId, rowIds } from "./rows.ts";
 
 type Row = { data: Account };
 
@@ -62,7 +63,7 @@ export function createAccountStore(db: PgContext): AccountStore {
         values (
           ${account.id}, ${account.username.toLowerCase()}, ${domainKey(account.domain)},
           ${acctOf(account).toLowerCase()}, ${account.displayName.toLowerCase()}, ${account.uri},
-          ${recordJson(sql, account)}
+          ${jsonb(sql, account)}
         )
         on conflict (id) do update set
           username_key = excluded.username_key,

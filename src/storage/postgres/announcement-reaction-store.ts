@@ -5,7 +5,8 @@
 import type { AnnouncementReaction } from "../../domain/announcement.ts";
 import type { AnnouncementReactionStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { isRowId, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { isRowId } from "./rows.ts";
 
 type Row = { data: AnnouncementReaction };
 
@@ -17,11 +18,10 @@ export function createAnnouncementReactionStore(db: PgContext): AnnouncementReac
   return {
     async put(reaction) {
       const { id, announcementId, accountId, name } = reaction;
-      const data = recordJson(sql, reaction);
       // A new reaction: stored unless its id or its triple is taken.
       const inserted = await sql`
         insert into announcement_reactions (id, announcement_id, account_id, name, data)
-        values (${id}, ${announcementId}, ${accountId}, ${name}, ${data})
+        values (${id}, ${announcementId}, ${accountId}, ${name}, ${jsonb(sql, reaction)})
         on conflict do nothing`;
       if (inserted.count === 0) {
         // The id exists: replace that record, unless another one holds the triple (json-file
@@ -31,7 +31,7 @@ export function createAnnouncementReactionStore(db: PgContext): AnnouncementReac
           const updated = await sql`
             update announcement_reactions set
               announcement_id = ${announcementId}, account_id = ${accountId}, name = ${name},
-              data = ${data}
+              data = ${jsonb(sql, reaction)}
             where id = ${id} and not exists (
               select 1 from announcement_reactions
               where announcement_id = ${announcementId} and account_id = ${accountId}

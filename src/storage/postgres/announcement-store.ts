@@ -3,7 +3,8 @@
 import type { Announcement } from "../../domain/announcement.ts";
 import type { AnnouncementStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { firstData, isRowId, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: Announcement };
 
@@ -21,7 +22,7 @@ export function createAnnouncementStore(db: PgContext): AnnouncementStore {
     async put(announcement) {
       await sql`
         insert into announcements (id, data)
-        values (${announcement.id}, ${recordJson(sql, announcement)})
+        values (${announcement.id}, ${jsonb(sql, announcement)})
         on conflict (id) do update set data = excluded.data`;
       db.changes.bump();
     },

@@ -3,7 +3,8 @@
 import type { OAuthApp } from "../../domain/oauth.ts";
 import type { AppStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { firstData, isRowId, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: OAuthApp };
 
@@ -23,7 +24,7 @@ export function createAppStore(db: PgContext): AppStore {
     async put(app) {
       await sql`
         insert into oauth_apps (id, client_id, data)
-        values (${app.id}, ${app.clientId}, ${recordJson(sql, app)})
+        values (${app.id}, ${app.clientId}, ${jsonb(sql, app)})
         on conflict (id) do update set client_id = excluded.client_id, data = excluded.data`;
       db.changes.bump();
     },

@@ -3,7 +3,8 @@
 import type { AuthorizationCode } from "../../domain/oauth.ts";
 import type { AuthorizationCodeStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { firstData, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData } from "./rows.ts";
 
 type Row = { data: AuthorizationCode };
 
@@ -13,7 +14,7 @@ export function createAuthorizationCodeStore(db: PgContext): AuthorizationCodeSt
     async put(code) {
       await sql`
         insert into authorization_codes (code_hash, data)
-        values (${code.codeHash}, ${recordJson(sql, code)})
+        values (${code.codeHash}, ${jsonb(sql, code)})
         on conflict (code_hash) do update set data = excluded.data`;
       db.changes.bump();
     },

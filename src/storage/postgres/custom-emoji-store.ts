@@ -4,7 +4,8 @@
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
 import type { CustomEmojiStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { firstData, isRowId, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: CustomEmoji };
 
@@ -53,7 +54,7 @@ export function createCustomEmojiStore(db: PgContext): CustomEmojiStore {
       await sql`
         insert into custom_emojis (id, shortcode, domain_key, data)
         values (
-          ${emoji.id}, ${emoji.shortcode}, ${domainKey(emoji.domain)}, ${recordJson(sql, emoji)}
+          ${emoji.id}, ${emoji.shortcode}, ${domainKey(emoji.domain)}, ${jsonb(sql, emoji)}
         )
         on conflict (id) do update set
           shortcode = excluded.shortcode,

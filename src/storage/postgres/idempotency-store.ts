@@ -3,7 +3,8 @@
 import type { IdempotencyRecord } from "../../domain/relations.ts";
 import type { IdempotencyStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { firstData, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData } from "./rows.ts";
 
 type Row = { data: IdempotencyRecord };
 
@@ -24,7 +25,7 @@ export function createIdempotencyStore(db: PgContext): IdempotencyStore {
     async put(record) {
       await sql`
         insert into idempotency_keys (key_hash, created_ms, data)
-        values (${record.keyHash}, ${millis(record.createdAt)}, ${recordJson(sql, record)})
+        values (${record.keyHash}, ${millis(record.createdAt)}, ${jsonb(sql, record)})
         on conflict (key_hash) do update set created_ms = excluded.created_ms, data = excluded.data`;
       db.changes.bump();
     },

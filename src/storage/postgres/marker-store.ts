@@ -3,7 +3,8 @@
 import type { Marker } from "../../domain/marker.ts";
 import type { MarkerStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { firstData, isRowId, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: Marker };
 
@@ -20,7 +21,7 @@ export function createMarkerStore(db: PgContext): MarkerStore {
     async put(marker) {
       await sql`
         insert into markers (account_id, timeline, data)
-        values (${marker.accountId}, ${marker.timeline}, ${recordJson(sql, marker)})
+        values (${marker.accountId}, ${marker.timeline}, ${jsonb(sql, marker)})
         on conflict (account_id, timeline) do update set data = excluded.data`;
       db.changes.bump();
     },

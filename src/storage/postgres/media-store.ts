@@ -4,7 +4,8 @@
 import type { MediaAttachment } from "../../domain/media.ts";
 import type { MediaStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { byId, firstData, isRowId, recordJson, rowIds } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { byId, firstData, isRowId, rowIds } from "./rows.ts";
 
 type Row = { data: MediaAttachment };
 
@@ -32,7 +33,7 @@ export function createMediaStore(db: PgContext): MediaStore {
         insert into media_attachments (id, status_id, created_ms, data)
         values (
           ${media.id}, ${media.statusId}, ${Number.isNaN(createdMs) ? 0 : createdMs},
-          ${recordJson(sql, media)}
+          ${jsonb(sql, media)}
         )
         on conflict (id) do update set
           status_id = excluded.status_id,

@@ -5,7 +5,8 @@ import type { Report } from "../../domain/report.ts";
 import type { ReportStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { idWindow } from "./id-window.ts";
-import { firstData, isRowId, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: Report };
 
@@ -35,7 +36,7 @@ export function createReportStore(db: PgContext): ReportStore {
     async put(report) {
       await sql`
         insert into reports (id, uri, data)
-        values (${report.id}, ${report.uri}, ${recordJson(sql, report)})
+        values (${report.id}, ${report.uri}, ${jsonb(sql, report)})
         on conflict (id) do update set uri = excluded.uri, data = excluded.data`;
       db.changes.bump();
     },

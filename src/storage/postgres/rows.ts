@@ -1,7 +1,4 @@
-// Small helpers of the stores: records in and out of rows, and which id strings can name a row.
-
-import type postgres from "postgres";
-import type { Sql } from "./connect.ts";
+// Small helpers of the stores: records out of rows, and which id strings can name a row.
 
 /** Largest value of a bigint column. */
 const BIGINT_MAX = 9_223_372_036_854_775_807n;
@@ -30,13 +27,4 @@ export function firstData<T>(rows: readonly { data: T }[]): T | undefined {
 /** The records of rows, keyed by their id (getMany answers). */
 export function byId<T extends { id: string }>(rows: readonly { data: T }[]): Map<string, T> {
   return new Map(rows.map((row) => [row.data.id, row.data]));
-}
-
-/**
- * A record as a jsonb parameter. The client JSON.stringify's it, as json-file writes a record:
- * undefined fields dropped, dates as ISO strings; reads hand out the parsed copy, never the
- * caller's object.
- */
-export function recordJson(sql: Sql, record: object): postgres.Parameter {
-  return sql.json(record as postgres.JSONValue);
 }

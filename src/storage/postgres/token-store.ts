@@ -4,7 +4,8 @@
 import type { AccessToken } from "../../domain/oauth.ts";
 import type { TokenStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { firstData, isRowId, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: AccessToken };
 
@@ -33,7 +34,7 @@ export function createTokenStore(db: PgContext): TokenStore {
         insert into access_tokens (id, token_hash, refresh_token_hash, account_id, data)
         values (
           ${token.id}, ${token.tokenHash}, ${token.refreshTokenHash}, ${token.accountId},
-          ${recordJson(sql, token)}
+          ${jsonb(sql, token)}
         )
         on conflict (id) do update set
           token_hash = excluded.token_hash,

@@ -4,7 +4,8 @@
 import type { User } from "../../domain/user.ts";
 import type { UserStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { firstData, isRowId, recordJson } from "./rows.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: User };
 
@@ -26,7 +27,7 @@ export function createUserStore(db: PgContext): UserStore {
     async put(user) {
       await sql`
         insert into users (account_id, email_key, data)
-        values (${user.accountId}, ${user.email.toLowerCase()}, ${recordJson(sql, user)})
+        values (${user.accountId}, ${user.email.toLowerCase()}, ${jsonb(sql, user)})
         on conflict (account_id) do update set email_key = excluded.email_key, data = excluded.data`;
       db.changes.bump();
     },
