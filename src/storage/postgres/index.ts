@@ -16,13 +16,25 @@ import type {
   Pin,
 } from "../../domain/relations.ts";
 import type { EdgeStore, Storage } from "../ports.ts";
+import { createAccountStore } from "./account-store.ts";
+import { createAnnouncementReactionStore } from "./announcement-reaction-store.ts";
+import { createAnnouncementStore } from "./announcement-store.ts";
+import { createAppStore } from "./app-store.ts";
+import { createAuthorizationCodeStore } from "./authorization-code-store.ts";
 import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
+import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { createEdgeStore } from "./edge-store.ts";
+import { createIdempotencyStore } from "./idempotency-store.ts";
 import { createKvStore } from "./kv-store.ts";
+import { createMarkerStore } from "./marker-store.ts";
+import { createMediaStore } from "./media-store.ts";
 import { pendingMigrations } from "./migrate.ts";
 import { notBuilt } from "./not-built.ts";
+import { createReportStore } from "./report-store.ts";
+import { createTokenStore } from "./token-store.ts";
+import { createUserStore } from "./user-store.ts";
 
 export type { PostgresConnection } from "./connect.ts";
 
@@ -49,11 +61,11 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
     let closing: Promise<void> | undefined;
     return {
-      accounts: notBuilt("accounts"),
-      users: notBuilt("users"),
-      apps: notBuilt("apps"),
-      tokens: notBuilt("tokens"),
-      authorizationCodes: notBuilt("authorizationCodes"),
+      accounts: createAccountStore(db),
+      users: createUserStore(db),
+      apps: createAppStore(db),
+      tokens: createTokenStore(db),
+      authorizationCodes: createAuthorizationCodeStore(db),
       statuses: notBuilt("statuses"),
       statusEdits: notBuilt("statusEdits"),
       follows: edges<Follow>("follows"),
@@ -64,19 +76,19 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       bookmarks: edges<Bookmark>("bookmarks"),
       pins: edges<Pin>("pins"),
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
-      idempotency: notBuilt("idempotency"),
+      idempotency: createIdempotencyStore(db),
       polls: notBuilt("polls"),
       pollVotes: edges<PollVote>("poll-votes"),
       notifications: notBuilt("notifications"),
-      announcements: notBuilt("announcements"),
+      announcements: createAnnouncementStore(db),
       announcementDismissals: edges<Edge>("announcement-dismissals"),
-      announcementReactions: notBuilt("announcementReactions"),
-      customEmojis: notBuilt("customEmojis"),
-      reports: notBuilt("reports"),
-      markers: notBuilt("markers"),
+      announcementReactions: createAnnouncementReactionStore(db),
+      customEmojis: createCustomEmojiStore(db),
+      reports: createReportStore(db),
+      markers: createMarkerStore(db),
       conversations: notBuilt("conversations"),
       jobs: notBuilt("jobs"),
-      media: notBuilt("media"),
+      media: createMediaStore(db),
       kv: createKvStore(db),
       version: () => changes.version,
       dump: () => notBuilt<{ dump(): AsyncIterable<never> }>("dump").dump(),
