@@ -3,6 +3,7 @@
 // jsonb (ADR 0014); writes that span records run in transactions; other processes' writes reach
 // Storage.version() through LISTEN/NOTIFY.
 
+import { randomBytes } from "node:crypto";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
   Block,
@@ -51,12 +52,14 @@ export class PendingMigrationsError extends Error {
 }
 
 export async function openPostgresStorage(connection: PostgresConnection): Promise<Storage> {
-  const sql = connectPostgres(connection);
+  // Unique per opened storage (per process in production): names its writes' change signals.
+  const applicationName = connection.applicationName ?? `wren-${randomBytes(6).toString("hex")}`;
+  const sql = connectPostgres({ ...connection, applicationName });
   try {
     const pending = await pendingMigrations(sql);
     if (pending.length > 0) throw new PendingMigrationsError(pending);
     const changes = createChanges();
-    const unlisten = await listenForChanges(sql, changes);
+    const unlisten = await listenForChanges(sql, changes, applicationName);
     const db: PgContext = { sql, changes };
     const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
     let closing: Promise<void> | undefined;
