@@ -26,6 +26,7 @@ import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { createCustomEmojiStore } from "./custom-emoji-store.ts";
+import { dumpDatabase } from "./dump.ts";
 import { createEdgeStore } from "./edge-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
 import { createKvStore } from "./kv-store.ts";
@@ -94,7 +95,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       media: createMediaStore(db),
       kv: createKvStore(db),
       version: () => changes.version,
-      dump: () => notBuilt<{ dump(): AsyncIterable<never> }>("dump").dump(),
+      dump: () => dumpDatabase(sql),
       close() {
         closing ??= (async () => {
           await unlisten().catch(() => {});
