@@ -5,8 +5,9 @@
 import type { Conversation } from "../../domain/conversation.ts";
 import type { ConversationStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { dbId, idRange, idWindow, newestFirst } from "./id-window.ts";
-import { recordData } from "./record-data.ts";
+import { idWindow, newestFirst } from "./id-window.ts";
+import { jsonb } from "./jsonb.ts";
+import { rowId } from "./rows.ts";
 
 interface DataRow {
   data: Conversation;
@@ -16,14 +17,14 @@ export function createConversationStore(db: PgContext): ConversationStore {
   const { sql } = db;
   return {
     async get(id) {
-      const key = dbId(id);
+      const key = rowId(id);
       if (key === undefined) return undefined;
       const [row] = await sql<DataRow[]>`select data from conversations where id = ${key}::int8`;
       return row?.data;
     },
 
     async find(accountId, conversationId) {
-      const key = dbId(accountId);
+      const key = rowId(accountId);
       if (key === undefined) return undefined;
       const [row] = await sql<DataRow[]>`
         select data from conversations
@@ -36,7 +37,7 @@ export function createConversationStore(db: PgContext): ConversationStore {
       await sql`
         insert into conversations (id, account_id, conversation_id, last_status_id, data)
         values (${c.id}::int8, ${c.accountId}::int8, ${c.conversationId},
-          ${c.lastStatusId}::int8, ${recordData(sql, c)})
+          ${c.lastStatusId}::int8, ${jsonb(sql, c)})
         on conflict (id) do update set
           account_id = excluded.account_id, conversation_id = excluded.conversation_id,
           last_status_id = excluded.last_status_id, data = excluded.data`;
@@ -44,7 +45,7 @@ export function createConversationStore(db: PgContext): ConversationStore {
     },
 
     async delete(id) {
-      const key = dbId(id);
+      const key = rowId(id);
       if (key === undefined) return false;
       const { count } = await sql`delete from conversations where id = ${key}::int8`;
       if (count === 0) return false;
@@ -53,17 +54,15 @@ export function createConversationStore(db: PgContext): ConversationStore {
     },
 
     async listFor(accountId, page) {
-      const key = dbId(accountId);
-      const window = idWindow(page);
+      const key = rowId(accountId);
+      const window = idWindow(sql, page, "last_status_id");
       if (key === undefined || window === undefined) return [];
-      const order = window.ascending
-        ? sql`last_status_id asc, id asc`
-        : sql`last_status_id desc, id desc`;
       const rows = await sql<DataRow[]>`
         select data from conversations
-        where account_id = ${key}::int8 ${idRange(sql, "last_status_id", window)}
-        order by ${order} limit ${window.limit}`;
-      return newestFirst(rows, window).map((r) => r.data);
+        where account_id = ${key}::int8 ${window.where}
+        order by last_status_id ${window.direction}, id ${window.direction}
+        limit ${window.limit}`;
+      return newestFirst(rows, page).map((r) => r.data);
     },
   };
 }

@@ -5,8 +5,9 @@
 import type { Notification } from "../../domain/notification.ts";
 import type { NotificationFilter, NotificationStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { dbId, idOrder, idRange, idWindow, newestFirst } from "./id-window.ts";
-import { recordData } from "./record-data.ts";
+import { idWindow, newestFirst } from "./id-window.ts";
+import { jsonb } from "./jsonb.ts";
+import { rowId } from "./rows.ts";
 
 interface DataRow {
   data: Notification;
@@ -19,7 +20,7 @@ export function createNotificationStore(db: PgContext): NotificationStore {
   const filterSql = (filter: NotificationFilter = {}) => {
     let from: string | undefined;
     if (filter.fromAccountId !== undefined) {
-      from = dbId(filter.fromAccountId);
+      from = rowId(filter.fromAccountId);
       if (from === undefined) return undefined;
     }
     const types = filter.types ?? [];
@@ -32,7 +33,7 @@ export function createNotificationStore(db: PgContext): NotificationStore {
 
   return {
     async get(id) {
-      const key = dbId(id);
+      const key = rowId(id);
       if (key === undefined) return undefined;
       const [row] = await sql<DataRow[]>`select data from notifications where id = ${key}::int8`;
       return row?.data;
@@ -42,7 +43,7 @@ export function createNotificationStore(db: PgContext): NotificationStore {
       await sql`
         insert into notifications (id, account_id, type, from_account_id, status_id, data)
         values (${n.id}::int8, ${n.accountId}::int8, ${n.type}, ${n.fromAccountId}::int8,
-          ${n.statusId}::int8, ${recordData(sql, n)})
+          ${n.statusId}::int8, ${jsonb(sql, n)})
         on conflict (id) do update set
           account_id = excluded.account_id, type = excluded.type,
           from_account_id = excluded.from_account_id, status_id = excluded.status_id,
@@ -51,7 +52,7 @@ export function createNotificationStore(db: PgContext): NotificationStore {
     },
 
     async delete(id) {
-      const key = dbId(id);
+      const key = rowId(id);
       if (key === undefined) return false;
       const { count } = await sql`delete from notifications where id = ${key}::int8`;
       if (count === 0) return false;
@@ -60,21 +61,21 @@ export function createNotificationStore(db: PgContext): NotificationStore {
     },
 
     async listFor(accountId, page, filter) {
-      const key = dbId(accountId);
-      const window = idWindow(page);
+      const key = rowId(accountId);
+      const window = idWindow(sql, page);
       const conditions = filterSql(filter);
       if (key === undefined || window === undefined || conditions === undefined) return [];
       const rows = await sql<DataRow[]>`
         select data from notifications
-        where account_id = ${key}::int8 ${idRange(sql, "id", window)} ${conditions}
-        order by ${idOrder(sql, "id", window)} limit ${window.limit}`;
-      return newestFirst(rows, window).map((r) => r.data);
+        where account_id = ${key}::int8 ${window.where} ${conditions}
+        order by id ${window.direction} limit ${window.limit}`;
+      return newestFirst(rows, page).map((r) => r.data);
     },
 
     async find(accountId, type, fromAccountId, statusId) {
-      const key = dbId(accountId);
-      const from = dbId(fromAccountId);
-      const status = statusId === null ? null : dbId(statusId);
+      const key = rowId(accountId);
+      const from = rowId(fromAccountId);
+      const status = statusId === null ? null : rowId(statusId);
       if (key === undefined || from === undefined || status === undefined) return undefined;
       // Normally one; should duplicates exist, the newest answers.
       const [row] = await sql<DataRow[]>`
@@ -86,28 +87,28 @@ export function createNotificationStore(db: PgContext): NotificationStore {
     },
 
     async countFor(accountId, { sinceId, limit, filter }) {
-      const key = dbId(accountId);
-      const window = idWindow({ limit, sinceId });
+      const key = rowId(accountId);
+      const window = idWindow(sql, { limit, sinceId });
       const conditions = filterSql(filter);
       if (key === undefined || window === undefined || conditions === undefined) return 0;
       const [row] = await sql<{ count: number }[]>`
         select count(*)::int as count from (
           select 1 from notifications
-          where account_id = ${key}::int8 ${idRange(sql, "id", window)} ${conditions}
+          where account_id = ${key}::int8 ${window.where} ${conditions}
           limit ${window.limit}
         ) as page`;
       return row?.count ?? 0;
     },
 
     async clear(accountId) {
-      const key = dbId(accountId);
+      const key = rowId(accountId);
       if (key === undefined) return;
       const { count } = await sql`delete from notifications where account_id = ${key}::int8`;
       if (count > 0) db.changes.bump();
     },
 
     async deleteByStatus(statusId) {
-      const key = dbId(statusId);
+      const key = rowId(statusId);
       if (key === undefined) return;
       const { count } = await sql`delete from notifications where status_id = ${key}::int8`;
       if (count > 0) db.changes.bump();

@@ -3,28 +3,28 @@
 import type { Poll } from "../../domain/poll.ts";
 import type { PollStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { dbId, dbIds } from "./id-window.ts";
-import { recordData } from "./record-data.ts";
+import { jsonb } from "./jsonb.ts";
+import { byId, rowId, rowIds } from "./rows.ts";
 
 export function createPollStore(db: PgContext): PollStore {
   const { sql } = db;
   return {
     async get(id) {
-      const key = dbId(id);
+      const key = rowId(id);
       if (key === undefined) return undefined;
       const [row] = await sql<{ data: Poll }[]>`select data from polls where id = ${key}::int8`;
       return row?.data;
     },
     async getMany(ids) {
-      const keys = dbIds(ids);
+      const keys = rowIds(ids);
       if (keys.length === 0) return new Map();
       const rows = await sql<{ data: Poll }[]>`
         select data from polls where id = any(${keys}::int8[])`;
-      return new Map(rows.map((r) => [r.data.id, r.data]));
+      return byId(rows);
     },
     async put(poll) {
       await sql`
-        insert into polls (id, data) values (${poll.id}::int8, ${recordData(sql, poll)})
+        insert into polls (id, data) values (${poll.id}::int8, ${jsonb(sql, poll)})
         on conflict (id) do update set data = excluded.data`;
       db.changes.bump();
     },

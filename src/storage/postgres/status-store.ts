@@ -8,8 +8,9 @@
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { dbId, dbIds, idOrder, idRange, idWindow, newestFirst } from "./id-window.ts";
-import { recordData } from "./record-data.ts";
+import { idWindow, newestFirst } from "./id-window.ts";
+import { jsonb } from "./jsonb.ts";
+import { byId, rowId, rowIds } from "./rows.ts";
 
 interface DataRow {
   data: Status;
@@ -46,18 +47,17 @@ export function createStatusStore(db: PgContext): StatusStore {
     filter.origin === "all" ? sql`` : sql`and ${sql(column)} = ${filter.origin === "local"}`;
   const entries = (rows: readonly EntryRow[]): TimelineEntry[] =>
     rows.map((r) => ({ account_id: r.account_id, status_id: r.id }));
-  const byId = (rows: readonly DataRow[]) => new Map(rows.map((r) => [r.data.id, r.data]));
 
   return {
     async get(id) {
-      const key = dbId(id);
+      const key = rowId(id);
       if (key === undefined) return undefined;
       const [row] = await sql<DataRow[]>`select data from statuses where id = ${key}::int8`;
       return row?.data;
     },
 
     async getMany(ids) {
-      const keys = dbIds(ids);
+      const keys = rowIds(ids);
       if (keys.length === 0) return new Map();
       return byId(await sql<DataRow[]>`select data from statuses where id = any(${keys}::int8[])`);
     },
@@ -83,7 +83,7 @@ export function createStatusStore(db: PgContext): StatusStore {
           values (${status.id}::int8, ${status.accountId}::int8, ${status.uri},
             ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
             ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
-            ${status.reblogOfId}::int8, ${tags}::text[], ${recordData(sql, status)})
+            ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)})
           on conflict (id) do update set
             account_id = excluded.account_id, uri = excluded.uri,
             visibility = excluded.visibility, local = excluded.local,
@@ -106,19 +106,19 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async listByAccount(accountId, page, filter) {
-      const key = dbId(accountId);
-      const window = idWindow(page);
+      const key = rowId(accountId);
+      const window = idWindow(sql, page);
       if (key === undefined || window === undefined) return [];
       const rows = await sql<DataRow[]>`
         select data from statuses
-        where account_id = ${key}::int8 and not deleted ${idRange(sql, "id", window)}
+        where account_id = ${key}::int8 and not deleted ${window.where}
           ${filterSql(filter)}
-        order by ${idOrder(sql, "id", window)} limit ${window.limit}`;
-      return newestFirst(rows, window).map((r) => r.data);
+        order by id ${window.direction} limit ${window.limit}`;
+      return newestFirst(rows, page).map((r) => r.data);
     },
 
     async countByAccount(accountId) {
-      const key = dbId(accountId);
+      const key = rowId(accountId);
       if (key === undefined) return 0;
       const [row] = await sql<{ count: number }[]>`
         select count(*)::int as count from statuses
@@ -127,7 +127,7 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async accountFacts(accountIds) {
-      const keys = dbIds(accountIds);
+      const keys = rowIds(accountIds);
       const rows =
         keys.length === 0
           ? []
@@ -155,8 +155,8 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async listEntriesByAccounts(accountIds, page) {
-      const keys = dbIds(accountIds);
-      const window = idWindow(page);
+      const keys = rowIds(accountIds);
+      const window = idWindow(sql, page);
       if (keys.length === 0 || window === undefined) return [];
       // Each author gives at most a page from its own index range; the page is cut from those.
       const rows = await sql<EntryRow[]>`
@@ -164,38 +164,38 @@ export function createStatusStore(db: PgContext): StatusStore {
         from unnest(${keys}::int8[]) as a(id)
         cross join lateral (
           select id, account_id from statuses
-          where account_id = a.id and not deleted ${idRange(sql, "id", window)}
-          order by ${idOrder(sql, "id", window)} limit ${window.limit}
+          where account_id = a.id and not deleted ${window.where}
+          order by id ${window.direction} limit ${window.limit}
         ) s
-        order by ${idOrder(sql, "s.id", window)} limit ${window.limit}`;
-      return entries(newestFirst(rows, window));
+        order by s.id ${window.direction} limit ${window.limit}`;
+      return entries(newestFirst(rows, page));
     },
 
     async listPublicEntries(page, filter) {
-      const window = idWindow(page);
+      const window = idWindow(sql, page);
       if (window === undefined) return [];
       const rows = await sql<EntryRow[]>`
         select id, account_id from statuses
-        where public_timeline ${origin("local", filter)} ${idRange(sql, "id", window)}
+        where public_timeline ${origin("local", filter)} ${window.where}
           ${filter.onlyMedia ? sql`and has_media` : sql``}
-        order by ${idOrder(sql, "id", window)} limit ${window.limit}`;
-      return entries(newestFirst(rows, window));
+        order by id ${window.direction} limit ${window.limit}`;
+      return entries(newestFirst(rows, page));
     },
 
     async listTagEntries(tag, page, filter) {
-      const window = idWindow(page);
+      const window = idWindow(sql, page, "status_id");
       if (window === undefined) return [];
       const rows = await sql<EntryRow[]>`
         select status_id as id, account_id from status_tags
         where tag = ${tag.toLowerCase()} ${origin("local", filter)}
-          ${idRange(sql, "status_id", window)}
+          ${window.where}
           ${filter.onlyMedia ? sql`and has_media` : sql``}
-        order by ${idOrder(sql, "status_id", window)} limit ${window.limit}`;
-      return entries(newestFirst(rows, window));
+        order by status_id ${window.direction} limit ${window.limit}`;
+      return entries(newestFirst(rows, page));
     },
 
     async listReplies(statusId) {
-      const key = dbId(statusId);
+      const key = rowId(statusId);
       if (key === undefined) return [];
       const rows = await sql<DataRow[]>`
         select data from statuses
@@ -204,7 +204,7 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async countReplies(statusId) {
-      const key = dbId(statusId);
+      const key = rowId(statusId);
       if (key === undefined) return 0;
       const [row] = await sql<{ count: number }[]>`
         select count(*)::int as count from statuses
@@ -213,8 +213,8 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async findReblog(accountId, statusId) {
-      const account = dbId(accountId);
-      const original = dbId(statusId);
+      const account = rowId(accountId);
+      const original = rowId(statusId);
       if (account === undefined || original === undefined) return undefined;
       const [row] = await sql<DataRow[]>`
         select data from statuses
@@ -224,18 +224,18 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async listReblogs(statusId, page) {
-      const key = dbId(statusId);
-      const window = idWindow(page);
+      const key = rowId(statusId);
+      const window = idWindow(sql, page);
       if (key === undefined || window === undefined) return [];
       const rows = await sql<DataRow[]>`
         select data from statuses
-        where reblog_of_id = ${key}::int8 and not deleted ${idRange(sql, "id", window)}
-        order by ${idOrder(sql, "id", window)} limit ${window.limit}`;
-      return newestFirst(rows, window).map((r) => r.data);
+        where reblog_of_id = ${key}::int8 and not deleted ${window.where}
+        order by id ${window.direction} limit ${window.limit}`;
+      return newestFirst(rows, page).map((r) => r.data);
     },
 
     async countReblogs(statusId) {
-      const key = dbId(statusId);
+      const key = rowId(statusId);
       if (key === undefined) return 0;
       const [row] = await sql<{ count: number }[]>`
         select count(*)::int as count from statuses
@@ -244,7 +244,7 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async interactionCounts(statusIds) {
-      const keys = dbIds(statusIds);
+      const keys = rowIds(statusIds);
       const rows =
         keys.length === 0
           ? []
@@ -265,8 +265,8 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async findReblogs(accountId, statusIds) {
-      const account = dbId(accountId);
-      const keys = dbIds(statusIds);
+      const account = rowId(accountId);
+      const keys = rowIds(statusIds);
       if (account === undefined || keys.length === 0) return new Map();
       const rows = await sql<(DataRow & { original: string })[]>`
         select distinct on (reblog_of_id) reblog_of_id as original, data from statuses
