@@ -19,6 +19,7 @@ import type { EdgeStore, Storage } from "../ports.ts";
 import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
+import { openCoordination } from "./coordination.ts";
 import { pendingMigrations } from "./migrate.ts";
 import { notBuilt } from "./not-built.ts";
 
@@ -43,6 +44,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     if (pending.length > 0) throw new PendingMigrationsError(pending);
     const changes = createChanges();
     const unlisten = await listenForChanges(sql, changes);
+    const coordination = await openCoordination(sql);
     const db: PgContext = { sql, changes };
     const edges = <E extends Edge>(kind: string): EdgeStore<E> => notBuilt(`edges(${kind})`);
     void db;
@@ -77,10 +79,12 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       jobs: notBuilt("jobs"),
       media: notBuilt("media"),
       kv: notBuilt("kv"),
+      coordination: coordination.coordination,
       version: () => changes.version,
       close() {
         closing ??= (async () => {
           await unlisten().catch(() => {});
+          await coordination.release().catch(() => {});
           await sql.end({ timeout: 5 });
         })();
         return closing;
