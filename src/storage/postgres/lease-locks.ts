@@ -10,13 +10,21 @@
 // most one lease or one poller per key. A lease is renewed while its work runs; a process that
 // dies leaves its rows to expire after LEASE_SECONDS, when another process may take them over.
 
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getLogger } from "@logtape/logtape";
 import { createKeyedLock, type WithLock } from "../in-process/keyed-lock.ts";
 import type { Sql } from "./connect.ts";
 
 const logger = getLogger(["wren", "storage", "locks"]);
+
+/** Keys longer than this (an activity id is a URL of any length) are kept as their digest. */
+const LONGEST_KEPT_KEY = 200;
+
+const rowKey = (key: string) =>
+  key.length <= LONGEST_KEPT_KEY
+    ? key
+    : `sha256:${createHash("sha256").update(key).digest("base64url")}`;
 
 export interface LeaseTiming {
   /** How long a lease lasts unless renewed (a dead holder blocks its keys this long). */
@@ -80,13 +88,14 @@ export function createLeaseLocks(sql: Sql, timing: LeaseTiming = DEFAULT_LEASE_T
   return (key, work) =>
     inProcess(key, async () => {
       const holder = `${processId}:${++taken}`;
-      await take(key, holder);
-      const stopRenewing = keepRenewed(key, holder);
+      const row = rowKey(key);
+      await take(row, holder);
+      const stopRenewing = keepRenewed(row, holder);
       try {
         return await work();
       } finally {
         stopRenewing();
-        await release(key, holder);
+        await release(row, holder);
       }
     });
 }
