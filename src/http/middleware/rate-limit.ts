@@ -107,7 +107,10 @@ function headersOf(requests: number, window: Window | undefined, used: number) {
   };
 }
 
-export function rateLimit(options: RateLimitOptions, ctx: ServiceContext): RateLimiter {
+export function rateLimit(
+  options: RateLimitOptions,
+  ctx: Pick<ServiceContext, "clock" | "storage">,
+): RateLimiter {
   const { clock } = ctx;
   const { coordination } = ctx.storage;
   const windows: Counters = coordination.exclusive

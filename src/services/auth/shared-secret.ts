@@ -7,11 +7,14 @@ import { randomBytes } from "node:crypto";
 import type { Storage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 
+/** What reading a secret needs of the service context. */
+export type SecretContext = Pick<ServiceContext, "storage" | "clock">;
+
 const known = new WeakMap<Storage, Map<string, Promise<Buffer>>>();
 
 const keyOf = (name: string) => ["wren", "secret", name];
 
-async function load(ctx: ServiceContext, name: string): Promise<Buffer> {
+async function load(ctx: SecretContext, name: string): Promise<Buffer> {
   const key = keyOf(name);
   for (;;) {
     const stored = await ctx.storage.kv.get(key);
@@ -27,7 +30,7 @@ async function load(ctx: ServiceContext, name: string): Promise<Buffer> {
 }
 
 /** The instance-wide secret named `name` (32 random bytes), the same in every process. */
-export function sharedSecret(ctx: ServiceContext, name: string): Promise<Buffer> {
+export function sharedSecret(ctx: SecretContext, name: string): Promise<Buffer> {
   let secrets = known.get(ctx.storage);
   if (!secrets) {
     secrets = new Map();
