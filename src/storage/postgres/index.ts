@@ -1,6 +1,6 @@
 // The PostgreSQL storage backend: every port on one database shared by any number of Wren
 // processes. Records are rows with the columns their queries need plus the whole record as
-// jsonb (ADR 0013); writes that span records run in transactions; other processes' writes reach
+// jsonb (ADR 0014); writes that span records run in transactions; other processes' writes reach
 // Storage.version() through LISTEN/NOTIFY.
 
 import type { PollVote } from "../../domain/poll.ts";
@@ -20,6 +20,8 @@ import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { openCoordination } from "./coordination.ts";
+import { createEdgeStore } from "./edge-store.ts";
+import { createKvStore } from "./kv-store.ts";
 import { pendingMigrations } from "./migrate.ts";
 import { notBuilt } from "./not-built.ts";
 
@@ -46,8 +48,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const unlisten = await listenForChanges(sql, changes);
     const coordination = await openCoordination(sql);
     const db: PgContext = { sql, changes };
-    const edges = <E extends Edge>(kind: string): EdgeStore<E> => notBuilt(`edges(${kind})`);
-    void db;
+    const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
     let closing: Promise<void> | undefined;
     return {
       accounts: notBuilt("accounts"),
@@ -78,9 +79,10 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       conversations: notBuilt("conversations"),
       jobs: notBuilt("jobs"),
       media: notBuilt("media"),
-      kv: notBuilt("kv"),
+      kv: createKvStore(db),
       coordination: coordination.coordination,
       version: () => changes.version,
+      dump: () => notBuilt<{ dump(): AsyncIterable<never> }>("dump").dump(),
       close() {
         closing ??= (async () => {
           await unlisten().catch(() => {});
