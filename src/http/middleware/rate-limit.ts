@@ -141,7 +141,11 @@ export function rateLimit(
     }
     await next();
     if (options.countSuccessOnly) {
-      if (c.res.status < 400) await windows.hit(key, clock.now().getTime());
+      if (c.res.status < 400) {
+        // The answer is made: a shared counter that cannot be reached now costs one count,
+        // never the caller's success.
+        await Promise.resolve(windows.hit(key, clock.now().getTime())).catch(() => {});
+      }
       return;
     }
     // Where another limit (checked after this one) is as close or closer to refusing, its
