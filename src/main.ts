@@ -11,7 +11,6 @@ import { adminSocketPath } from "./admin/protocol.ts";
 import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
-import { createIdGenerator } from "./domain/ids.ts";
 import { createWrenFederation } from "./federation/federation.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
@@ -140,7 +139,8 @@ export function createServices(
   options: StartOptions = {},
 ): Services {
   const clock = options.clock ?? systemClock;
-  const ids = createIdGenerator(() => clock.now().getTime());
+  // From the storage: with several processes on one database, each mints in its own id slot.
+  const ids = storage.coordination.idGenerator(() => clock.now().getTime());
   const jobs = createJobRunner(storage.jobs, clock);
   const ctx: ServiceContext = {
     storage,

@@ -102,7 +102,7 @@ export function createHttp(deps: HttpDeps): WrenHttp {
       perSender: deps.limits.inboxPerSender,
       maxTrackedKeys: deps.limits.maxTrackedKeys,
     },
-    deps.ctx.clock,
+    deps.ctx,
   );
   app.use(inbox.middleware);
 
@@ -121,21 +121,23 @@ export function createHttp(deps: HttpDeps): WrenHttp {
 
   const api = rateLimit(
     {
+      name: "api",
       ...deps.limits.rateLimit,
       maxKeys: deps.limits.maxTrackedKeys,
       key: tokenOrAddress(deps.ctx),
     },
-    deps.ctx.clock,
+    deps.ctx,
   );
   // Mastodon's second API limit: one user's tokens together (a new token per request gains
   // nothing once the account's budget is spent).
   const perAccount = rateLimit(
     {
+      name: "api-account",
       ...deps.limits.accountRateLimit,
       maxKeys: deps.limits.maxTrackedKeys,
       key: byAccount(deps.ctx),
     },
-    deps.ctx.clock,
+    deps.ctx,
   );
   app.use("/api/*", api, perAccount);
   app.use("/api/*", accountBudgets(deps.ctx, budgetedRoutes(deps.limits)));

@@ -6,6 +6,7 @@ import type { Account } from "../domain/account.ts";
 import type { Announcement, AnnouncementReaction } from "../domain/announcement.ts";
 import type { Conversation } from "../domain/conversation.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
+import type { IdGenerator } from "../domain/ids.ts";
 import type { Job } from "../domain/job.ts";
 import type { Marker, MarkerTimeline } from "../domain/marker.ts";
 import type { MediaAttachment } from "../domain/media.ts";
@@ -202,6 +203,12 @@ export interface EdgeStore<E extends Edge> {
 export interface IdempotencyStore {
   get(keyHash: string): Promise<IdempotencyRecord | undefined>;
   put(record: IdempotencyRecord): Promise<void>;
+  /**
+   * Stores `record` unless a record with its key exists, atomically across processes; returns
+   * the record that holds afterwards: `record` itself when it was stored, else the existing one
+   * (so of two racing posts, exactly one learns it won).
+   */
+  putIfAbsent(record: IdempotencyRecord): Promise<IdempotencyRecord>;
   /** Forgets records created before `before` (ISO); Mastodon keeps keys for an hour. */
   prune(before: string): Promise<number>;
 }
@@ -364,6 +371,44 @@ export interface KvStore {
   pruneExpired(now: string): Promise<number>;
 }
 
+/** One caller's fixed window of a counter (rate limits). */
+export interface CounterWindow {
+  /** What was counted in this window so far, the amount just added included. */
+  used: number;
+  /** When the window ends (ms since the epoch); the next count after it starts a new one. */
+  resetAt: number;
+}
+
+/**
+ * What keeps several processes sharing one storage correct where one process alone relied on
+ * its memory: keyed locks, shared counters and the id space. json-file is owned by one process
+ * (its lock file), so its coordination is in memory; PostgreSQL's holds across processes.
+ */
+export interface Coordination {
+  /**
+   * True when this process is the only one using the storage: in-memory state is then exact,
+   * and hot paths (rate limits) may keep it in their own memory instead of asking here.
+   */
+  readonly exclusive: boolean;
+  /**
+   * Runs `work` while holding the lock named `key`: at most one holder per key at a time among
+   * all processes sharing the storage, the others wait in turn. Locks of different keys may be
+   * nested only in one fixed order (as callers already do), or two holders could wait forever.
+   */
+  withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Adds `amount` (0: only reads) to `key`'s count in its current fixed window and returns the
+   * window. A key without a window, or whose window ended at or before `now` (ms), starts a new
+   * one at `now` lasting `windowMs`. Counts of every process add up.
+   */
+  count(key: string, amount: number, windowMs: number, now: number): Promise<CounterWindow>;
+  /**
+   * An id generator (domain/ids.ts) on `now`'s clock whose ids no other process sharing the
+   * storage can make: it mints in this process's share of the id space.
+   */
+  idGenerator(now: () => number): IdGenerator;
+}
+
 export interface Storage {
   readonly accounts: AccountStore;
   readonly users: UserStore;
@@ -396,6 +441,8 @@ export interface Storage {
   readonly media: MediaStore;
   /** Federation state: remote document caches, actor key pairs, idempotence marks. */
   readonly kv: KvStore;
+  /** Locks, counters and id space shared by every process on this storage. */
+  readonly coordination: Coordination;
   /**
    * A number that changes whenever anything an API answer can show changes: everything this
    * storage holds but the job queue, whose churn (a few writes per delivery of a fan-out) would

@@ -12,8 +12,10 @@
 //
 // The record is written after the work, never claimed before it: a claim left behind by a
 // crash would make the job's rerun skip an activity that was never acted on. One process owns
-// a data directory (ADR 3); a backend shared by several processes shares the durable record
-// but would need a shared claim for copies running at the same moment.
+// a json-file data directory (ADR 3), so the in-memory guard is the whole story there; with a
+// storage shared by several processes, copies running at the same moment in two of them are
+// serialised by the storage's keyed lock around the check, the work and the record, so the
+// later copy finds the record (or acts itself if the first failed), as in one process.
 
 import type { ServiceContext } from "../../services/context.ts";
 import type { ActivityKey } from "./activity-key.ts";
@@ -85,12 +87,14 @@ export async function once(
     if (await other) return false;
   }
   let failure: unknown;
-  const outcome = (async () => {
+  const act = async () => {
     if (await recorded(ctx, key)) return false;
     await work();
     await record(ctx, key);
     return true;
-  })()
+  };
+  const { coordination } = ctx.storage;
+  const outcome = (coordination.exclusive ? act() : coordination.withLock(`inbox:${id}`, act))
     .then(
       (acted) => {
         remember(guard, id);

@@ -10,7 +10,8 @@ import { createHash } from "node:crypto";
 /** Keys longer than this (a login name is whatever a form sent) are kept as their digest. */
 const LONGEST_KEPT_KEY = 128;
 
-function compact(key: string): string {
+/** The key as counted: itself, or its digest when long (shared counters key the same way). */
+export function compact(key: string): string {
   return key.length <= LONGEST_KEPT_KEY
     ? key
     : `sha256:${createHash("sha256").update(key).digest("base64url")}`;

@@ -5,7 +5,7 @@
 // server's budget (its own unverified requests still count against its address).
 
 import type { Context, MiddlewareHandler } from "hono";
-import type { Clock } from "../../domain/clock.ts";
+import type { ServiceContext } from "../../services/context.ts";
 import type { HttpEnv, RateLimitSetting } from "../env.ts";
 import { byAddress, type RateLimiter, rateLimit } from "./rate-limit.ts";
 
@@ -31,14 +31,20 @@ export interface InboxLimitSettings {
 
 export function inboxLimits(
   settings: InboxLimitSettings,
-  clock: Clock,
+  ctx: ServiceContext,
 ): { middleware: MiddlewareHandler<HttpEnv>; limiters: RateLimiter[] } {
   const perAddress = rateLimit(
-    { ...settings.perAddress, maxKeys: settings.maxTrackedKeys, key: byAddress },
-    clock,
+    {
+      name: "inbox-address",
+      ...settings.perAddress,
+      maxKeys: settings.maxTrackedKeys,
+      key: byAddress,
+    },
+    ctx,
   );
   const perSender = rateLimit(
     {
+      name: "inbox-sender",
       ...settings.perSender,
       maxKeys: settings.maxTrackedKeys,
       countSuccessOnly: true,
@@ -47,7 +53,7 @@ export function inboxLimits(
         return host === null ? null : `sender:${host}`;
       },
     },
-    clock,
+    ctx,
   );
   const middleware: MiddlewareHandler<HttpEnv> = (c, next) => {
     if (c.req.method !== "POST" || !INBOX_PATH.test(c.req.path)) return next();

@@ -1,20 +1,21 @@
 // Mastodon-style rate limiting: a fixed window per caller, announced in X-RateLimit-Limit,
 // -Remaining and -Reset on every counted answer and refused with 429 once spent. Each limit
 // decides who a request counts against (tokenOrAddress: the verified token, else the client
-// address) and how a refusal looks (by default Mastodon's JSON error). Counters live in memory,
-// capped in size (fixed-windows.ts): one process's view, which is what a single-process
-// deployment needs; several processes each count their own share until the counters move to a
-// shared store. Budgets that must hold across processes and restarts (statuses, media) are
-// kept in storage instead (action-budget.ts).
+// address) and how a refusal looks (by default Mastodon's JSON error). Where one process owns
+// the storage (json-file), counters live in its memory, capped in size (fixed-windows.ts): exact
+// there, and the fastest place on this hot path. Where several processes share the storage
+// (PostgreSQL), they count in the storage's shared window counters (Coordination.count), so a
+// caller's requests add up whichever process answers them. Budgets that must also hold across
+// restarts (statuses, media) are kept in storage either way (action-budget.ts).
 
 import type { Context, MiddlewareHandler } from "hono";
-import type { Clock } from "../../domain/clock.ts";
 import { tooManyRequests } from "../../domain/errors.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import type { Coordination } from "../../storage/ports.ts";
 import type { HttpEnv } from "../env.ts";
 import { verifiedCaller } from "./caller.ts";
 import { clientAddress } from "./client-address.ts";
-import { FixedWindows, type Window } from "./fixed-windows.ts";
+import { compact, FixedWindows, type Window } from "./fixed-windows.ts";
 import { responseHeader, setResponseHeaders } from "./response-headers.ts";
 
 /** Who a request counts against; null lets it through uncounted (the limit does not apply). */
@@ -24,6 +25,8 @@ export type RateLimitKey = (c: Context<HttpEnv>) => string | null | Promise<stri
 export const DEFAULT_MAX_TRACKED_KEYS = 100_000;
 
 export interface RateLimitOptions {
+  /** Names the limit's counters where they are shared (two limits may count the same caller). */
+  name: string;
   requests: number;
   windowSeconds: number;
   key: RateLimitKey;
@@ -37,6 +40,32 @@ export interface RateLimitOptions {
   countSuccessOnly?: boolean;
   /** The answer to a refused request; the X-RateLimit-* headers are set on `c` already. */
   refuse?: (c: Context<HttpEnv>) => Response | Promise<Response>;
+}
+
+/** Where a limit counts: this process's memory (sync) or the storage's shared counters. */
+interface Counters {
+  hit(callerKey: string, now: number): Window | Promise<Window>;
+  /** The caller's current window without counting; undefined when it has none. */
+  peek(callerKey: string, now: number): Window | undefined | Promise<Window | undefined>;
+  readonly size: number;
+}
+
+function sharedCounters(coordination: Coordination, name: string, windowMs: number): Counters {
+  const keyOf = (callerKey: string) => `rate:${name}:${compact(callerKey)}`;
+  const asWindow = (w: { used: number; resetAt: number }): Window => ({
+    ...w,
+    resetHeader: new Date(w.resetAt).toISOString(),
+  });
+  return {
+    hit: async (callerKey, now) =>
+      asWindow(await coordination.count(keyOf(callerKey), 1, windowMs, now)),
+    async peek(callerKey, now) {
+      const window = await coordination.count(keyOf(callerKey), 0, windowMs, now);
+      return window.used === 0 ? undefined : asWindow(window);
+    },
+    // Nothing is held in this process's memory.
+    size: 0,
+  };
 }
 
 export type RateLimiter = MiddlewareHandler<HttpEnv> & {
@@ -78,11 +107,15 @@ function headersOf(requests: number, window: Window | undefined, used: number) {
   };
 }
 
-export function rateLimit(options: RateLimitOptions, clock: Clock): RateLimiter {
-  const windows = new FixedWindows(
-    options.windowSeconds,
-    options.maxKeys ?? DEFAULT_MAX_TRACKED_KEYS,
-  );
+export function rateLimit(
+  options: RateLimitOptions,
+  ctx: Pick<ServiceContext, "clock" | "storage">,
+): RateLimiter {
+  const { clock } = ctx;
+  const { coordination } = ctx.storage;
+  const windows: Counters = coordination.exclusive
+    ? new FixedWindows(options.windowSeconds, options.maxKeys ?? DEFAULT_MAX_TRACKED_KEYS)
+    : sharedCounters(coordination, options.name, options.windowSeconds * 1000);
   const refuse = options.refuse ?? refuseWithJson;
 
   const handler: MiddlewareHandler<HttpEnv> = async (c, next) => {
@@ -91,11 +124,14 @@ export function rateLimit(options: RateLimitOptions, clock: Clock): RateLimiter 
     const now = clock.now().getTime();
     let window: Window | undefined;
     let used: number;
+    // The in-memory counters answer at once: no await (a microtask) on the hot path.
     if (options.countSuccessOnly) {
-      window = windows.peek(key, now);
+      const peeked = windows.peek(key, now);
+      window = peeked instanceof Promise ? await peeked : peeked;
       used = (window?.used ?? 0) + 1;
     } else {
-      window = windows.hit(key, now);
+      const hit = windows.hit(key, now);
+      window = hit instanceof Promise ? await hit : hit;
       used = window.used;
     }
     const headers = headersOf(options.requests, window, used);
@@ -105,7 +141,11 @@ export function rateLimit(options: RateLimitOptions, clock: Clock): RateLimiter 
     }
     await next();
     if (options.countSuccessOnly) {
-      if (c.res.status < 400) windows.hit(key, clock.now().getTime());
+      if (c.res.status < 400) {
+        // The answer is made: a shared counter that cannot be reached now costs one count,
+        // never the caller's success.
+        await Promise.resolve(windows.hit(key, clock.now().getTime())).catch(() => {});
+      }
       return;
     }
     // Where another limit (checked after this one) is as close or closer to refusing, its

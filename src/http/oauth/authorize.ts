@@ -17,7 +17,7 @@ import type { RouteModule } from "../app.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { type Params, readParams } from "../params.ts";
 import { authorizeFormPage, codePage, errorPage } from "./authorize-pages.ts";
-import { csrfTokenValid, ensureCsrfCookie, issueCsrfToken } from "./csrf.ts";
+import { csrfKey, csrfTokenValid, ensureCsrfCookie, issueCsrfToken } from "./csrf.ts";
 import { htmlResponse } from "./html.ts";
 import { answerClient } from "./redirect.ts";
 import { signInThrottles } from "./throttles.ts";
@@ -58,16 +58,17 @@ async function readPageParams(c: Context<HttpEnv>): Promise<Params | Response> {
   }
 }
 
-function showForm(
+async function showForm(
   c: Context<HttpEnv>,
   deps: HttpDeps,
   request: AuthorizationRequest,
   options: { status: 200 | 401; login: string; error: string | null },
-): Response {
+): Promise<Response> {
   const secure = deps.ctx.settings.publicUrl.startsWith("https:");
   const cookie = ensureCsrfCookie(c, secure);
+  const key = await csrfKey(deps.ctx);
   const hidden: Record<string, string> = {
-    authenticity_token: issueCsrfToken(cookie, deps.ctx.clock.now()),
+    authenticity_token: issueCsrfToken(key, cookie, deps.ctx.clock.now()),
     client_id: request.app.clientId,
     redirect_uri: request.redirectUri,
     response_type: "code",
@@ -123,7 +124,8 @@ export const registerAuthorizeRoutes: RouteModule = (app: Hono<HttpEnv>, deps: H
   app.post("/oauth/authorize", ...signInThrottles(deps), async (c) => {
     const params = await readPageParams(c);
     if (params instanceof Response) return params;
-    if (!csrfTokenValid(c, params.authenticity_token, deps.ctx.clock.now())) {
+    const key = await csrfKey(deps.ctx);
+    if (!csrfTokenValid(c, key, params.authenticity_token, deps.ctx.clock.now())) {
       return htmlResponse(
         c,
         403,

@@ -90,6 +90,7 @@ function accountThrottle(deps: HttpDeps): AccountThrottle {
   const doors = new WeakMap<Context<HttpEnv>, Door>();
   const limiter = rateLimit(
     {
+      name: "login-account",
       ...limitOf(deps, deps.limits.loginAccountRateLimit),
       key: async (c) => {
         const params = await paramsOrNull(c);
@@ -101,7 +102,7 @@ function accountThrottle(deps: HttpDeps): AccountThrottle {
         return refuseSignIn(c);
       },
     },
-    deps.ctx.clock,
+    deps.ctx,
   );
   const throttle: AccountThrottle = {
     sharedBy: (door) => (c, next) => {
@@ -118,8 +119,13 @@ export function signInThrottles(
   deps: HttpDeps,
 ): [MiddlewareHandler<HttpEnv>, MiddlewareHandler<HttpEnv>] {
   const perAddress = rateLimit(
-    { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress, refuse: refuseSignIn },
-    deps.ctx.clock,
+    {
+      name: "sign-in-address",
+      ...limitOf(deps, deps.limits.loginRateLimit),
+      key: byAddress,
+      refuse: refuseSignIn,
+    },
+    deps.ctx,
   );
   return [perAddress, accountThrottle(deps).sharedBy("sign-in")];
 }
@@ -132,8 +138,8 @@ export function tokenThrottles(
   deps: HttpDeps,
 ): [MiddlewareHandler<HttpEnv>, MiddlewareHandler<HttpEnv>] {
   const perAddress = rateLimit(
-    { ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress },
-    deps.ctx.clock,
+    { name: "token-address", ...limitOf(deps, deps.limits.loginRateLimit), key: byAddress },
+    deps.ctx,
   );
   return [perAddress, accountThrottle(deps).sharedBy("token")];
 }

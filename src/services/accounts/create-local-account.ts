@@ -193,18 +193,26 @@ export async function createValidatedAccount(
     again.check();
   }
   for (const k of keys) taken.add(k);
+  const withLock = <T>(key: string, work: () => Promise<T>) =>
+    ctx.storage.coordination.withLock(key, work);
   try {
-    // With the claims held, nobody else can be between check and write: look again at what is
-    // stored, since a creation that finished during our validation released its claims.
-    const [byName, byEmail] = await Promise.all([
-      ctx.storage.accounts.findByUsername(input.username.trim(), null),
-      ctx.storage.users.findByEmail(input.email.trim()),
-    ]);
-    const again = startValidation();
-    if (byName) again.add("username", "ERR_TAKEN", "has already been taken");
-    if (byEmail) again.add("email", "ERR_TAKEN", "has already been taken");
-    again.check();
-    return await writeAccount(ctx, input);
+    // The claims keep this process's sign-ups apart; the storage's locks (name first, then
+    // email, always in this order) keep other processes' out between check and write. With
+    // both held, look again at what is stored: a creation that finished during our validation
+    // (here or elsewhere) has released its claims and locks.
+    return await withLock(`account-name:${keys[0]}`, () =>
+      withLock(`account-email:${keys[1]}`, async () => {
+        const [byName, byEmail] = await Promise.all([
+          ctx.storage.accounts.findByUsername(input.username.trim(), null),
+          ctx.storage.users.findByEmail(input.email.trim()),
+        ]);
+        const again = startValidation();
+        if (byName) again.add("username", "ERR_TAKEN", "has already been taken");
+        if (byEmail) again.add("email", "ERR_TAKEN", "has already been taken");
+        again.check();
+        return writeAccount(ctx, input);
+      }),
+    );
   } finally {
     for (const k of keys) taken.delete(k);
   }

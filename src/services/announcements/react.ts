@@ -5,7 +5,6 @@
 import { notFound, unprocessable } from "../../domain/errors.ts";
 import { isUnicodeEmoji } from "../../domain/unicode-emoji.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { findActiveAnnouncement } from "./find-active.ts";
 
 export const MAX_DISTINCT_REACTIONS = 8;
@@ -26,7 +25,7 @@ export async function addReaction(
   await checkName(ctx, name);
   const { announcementReactions } = ctx.storage;
   // The limit counts names across users: one check-then-write per announcement at a time.
-  await withKeyLock(`announcement-reactions:${announcement.id}`, async () => {
+  await ctx.storage.coordination.withLock(`announcement-reactions:${announcement.id}`, async () => {
     const existing = await announcementReactions.listByAnnouncement(announcement.id);
     if (existing.some((r) => r.accountId === accountId && r.name === name)) return;
     const others = new Set(existing.map((r) => r.name).filter((n) => n !== name));

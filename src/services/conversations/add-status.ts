@@ -7,29 +7,31 @@ import type { Conversation } from "../../domain/conversation.ts";
 import { compareIds } from "../../domain/ids.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { conversationLockKey, isDirectMessage, participantsOf, sortedIds } from "./participants.ts";
 import { conversationRecipients } from "./recipients.ts";
 
 async function upsertEntry(ctx: ServiceContext, ownerId: string, status: Status): Promise<void> {
-  await withKeyLock(conversationLockKey(ownerId, status.conversationId), async () => {
-    const existing = await ctx.storage.conversations.find(ownerId, status.conversationId);
-    const others = participantsOf(status).filter((id) => id !== ownerId);
-    const newest =
-      existing === undefined || compareIds(status.id, existing.lastStatusId) > 0
-        ? status.id
-        : existing.lastStatusId;
-    const entry: Conversation = {
-      id: existing?.id ?? ctx.ids.next(),
-      accountId: ownerId,
-      conversationId: status.conversationId,
-      participantIds: sortedIds([...(existing?.participantIds ?? []), ...others]),
-      lastStatusId: newest,
-      unread: status.accountId !== ownerId,
-      updatedAt: ctx.clock.now().toISOString(),
-    };
-    await ctx.storage.conversations.put(entry);
-  });
+  await ctx.storage.coordination.withLock(
+    conversationLockKey(ownerId, status.conversationId),
+    async () => {
+      const existing = await ctx.storage.conversations.find(ownerId, status.conversationId);
+      const others = participantsOf(status).filter((id) => id !== ownerId);
+      const newest =
+        existing === undefined || compareIds(status.id, existing.lastStatusId) > 0
+          ? status.id
+          : existing.lastStatusId;
+      const entry: Conversation = {
+        id: existing?.id ?? ctx.ids.next(),
+        accountId: ownerId,
+        conversationId: status.conversationId,
+        participantIds: sortedIds([...(existing?.participantIds ?? []), ...others]),
+        lastStatusId: newest,
+        unread: status.accountId !== ownerId,
+        updatedAt: ctx.clock.now().toISOString(),
+      };
+      await ctx.storage.conversations.put(entry);
+    },
+  );
 }
 
 export async function addStatusToConversations(ctx: ServiceContext, status: Status): Promise<void> {

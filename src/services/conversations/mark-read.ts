@@ -2,7 +2,6 @@
 
 import type { Conversation } from "../../domain/conversation.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { ownConversation } from "./own-conversation.ts";
 import { conversationLockKey } from "./participants.ts";
 
@@ -13,11 +12,14 @@ export async function markConversationRead(
 ): Promise<Conversation> {
   const found = await ownConversation(ctx, accountId, id);
   // Under the entry's lock, so a message arriving at the same moment is not overwritten.
-  return withKeyLock(conversationLockKey(accountId, found.conversationId), async () => {
-    const entry = await ownConversation(ctx, accountId, id);
-    if (!entry.unread) return entry;
-    const read: Conversation = { ...entry, unread: false };
-    await ctx.storage.conversations.put(read);
-    return read;
-  });
+  return ctx.storage.coordination.withLock(
+    conversationLockKey(accountId, found.conversationId),
+    async () => {
+      const entry = await ownConversation(ctx, accountId, id);
+      if (!entry.unread) return entry;
+      const read: Conversation = { ...entry, unread: false };
+      await ctx.storage.conversations.put(read);
+      return read;
+    },
+  );
 }

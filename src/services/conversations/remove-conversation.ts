@@ -2,7 +2,6 @@
 // participants keep theirs, and a new message in the thread brings it back.
 
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { ownConversation } from "./own-conversation.ts";
 import { conversationLockKey } from "./participants.ts";
 
@@ -12,7 +11,10 @@ export async function removeConversation(
   id: string,
 ): Promise<void> {
   const found = await ownConversation(ctx, accountId, id);
-  await withKeyLock(conversationLockKey(accountId, found.conversationId), async () => {
-    await ctx.storage.conversations.delete(id);
-  });
+  await ctx.storage.coordination.withLock(
+    conversationLockKey(accountId, found.conversationId),
+    async () => {
+      await ctx.storage.conversations.delete(id);
+    },
+  );
 }

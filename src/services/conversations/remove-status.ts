@@ -5,7 +5,6 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { conversationLockKey, isDirectMessage, participantsOf } from "./participants.ts";
 import { previousThreadStatusFor } from "./thread-statuses.ts";
 
@@ -15,19 +14,22 @@ export async function removeStatusFromConversations(
 ): Promise<void> {
   if (!isDirectMessage(status)) return;
   for (const ownerId of participantsOf(status)) {
-    await withKeyLock(conversationLockKey(ownerId, status.conversationId), async () => {
-      const entry = await ctx.storage.conversations.find(ownerId, status.conversationId);
-      if (!entry || entry.lastStatusId !== status.id) return;
-      const previous = await previousThreadStatusFor(ctx, ownerId, entry.participantIds, status);
-      if (!previous) {
-        await ctx.storage.conversations.delete(entry.id);
-        return;
-      }
-      await ctx.storage.conversations.put({
-        ...entry,
-        lastStatusId: previous.id,
-        updatedAt: ctx.clock.now().toISOString(),
-      });
-    });
+    await ctx.storage.coordination.withLock(
+      conversationLockKey(ownerId, status.conversationId),
+      async () => {
+        const entry = await ctx.storage.conversations.find(ownerId, status.conversationId);
+        if (!entry || entry.lastStatusId !== status.id) return;
+        const previous = await previousThreadStatusFor(ctx, ownerId, entry.participantIds, status);
+        if (!previous) {
+          await ctx.storage.conversations.delete(entry.id);
+          return;
+        }
+        await ctx.storage.conversations.put({
+          ...entry,
+          lastStatusId: previous.id,
+          updatedAt: ctx.clock.now().toISOString(),
+        });
+      },
+    );
   }
 }

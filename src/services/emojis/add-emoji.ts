@@ -7,7 +7,6 @@ import { type CustomEmoji, SHORTCODE_PATTERN } from "../../domain/custom-emoji.t
 import { unprocessable } from "../../domain/errors.ts";
 import { processEmojiImage } from "../../media/emoji-images.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 
 /** Longest shortcode and category name accepted (Mastodon's string columns hold 255). */
 export const EMOJI_TEXT_MAX_LENGTH = 255;
@@ -52,7 +51,7 @@ export async function addCustomEmoji(
   const image = await processEmojiImage(input.image);
 
   // One check-then-write per shortcode at a time, so two adds of one name cannot both win.
-  return withKeyLock(`emoji:${input.shortcode}`, async () => {
+  return ctx.storage.coordination.withLock(`emoji:${input.shortcode}`, async () => {
     const { storage, files } = ctx;
     if (await storage.customEmojis.findByShortcode(input.shortcode, null)) {
       throw unprocessable("Validation failed: Shortcode has already been taken");

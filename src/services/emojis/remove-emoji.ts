@@ -4,13 +4,12 @@
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
 import { notFound } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 
 export async function removeCustomEmoji(
   ctx: ServiceContext,
   shortcode: string,
 ): Promise<CustomEmoji> {
-  return withKeyLock(`emoji:${shortcode}`, async () => {
+  return ctx.storage.coordination.withLock(`emoji:${shortcode}`, async () => {
     const emoji = await ctx.storage.customEmojis.findByShortcode(shortcode, null);
     if (!emoji) throw notFound(`No custom emoji :${shortcode}:`);
     await ctx.storage.customEmojis.delete(emoji.id);

@@ -4,12 +4,11 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { markDeleted } from "../statuses/delete-status.ts";
 
 /** Returns the deleted status; a status already deleted is returned as it is. */
 export async function deleteRemoteStatus(ctx: ServiceContext, target: Status): Promise<Status> {
-  return withKeyLock(`remote-status:${target.uri}`, async () => {
+  return ctx.storage.coordination.withLock(`remote-status:${target.uri}`, async () => {
     const status = (await ctx.storage.statuses.get(target.id)) ?? target;
     if (status.deleted || status.local) return status;
     return markDeleted(ctx, status);

@@ -7,7 +7,6 @@
 import type { Account } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import type { RemoteStatusDraft } from "./drafts.ts";
 import { storeRemoteEmojis } from "./remote-emojis.ts";
 import { storeRemoteMedia } from "./remote-media.ts";
@@ -40,7 +39,7 @@ export async function ingestRemoteStatus(
   input: IngestRemoteStatusInput,
 ): Promise<Status> {
   const { account, draft, inReplyTo } = input;
-  return withKeyLock(`remote-status:${draft.uri}`, async () => {
+  return ctx.storage.coordination.withLock(`remote-status:${draft.uri}`, async () => {
     const existing = await ctx.storage.statuses.findByUri(draft.uri);
     if (existing) return existing;
 

@@ -9,7 +9,6 @@ import type { Favourite } from "../../domain/relations.ts";
 import type { Status } from "../../domain/status.ts";
 import { canReblog } from "../../domain/visibility.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { storeReblog } from "../interactions/reblog-record.ts";
 import { votePoll } from "../polls/vote.ts";
 import { deleteStatus } from "../statuses/delete-status.ts";
@@ -31,7 +30,7 @@ export async function receiveFavourite(
 ): Promise<boolean> {
   if (!(await mayInteract(ctx, actor, status))) return false;
   // The same lock as local favourites: a Like and a replay arriving together count once.
-  return withKeyLock(`favourite:${actor.id}:${status.id}`, async () => {
+  return ctx.storage.coordination.withLock(`favourite:${actor.id}:${status.id}`, async () => {
     if (await ctx.storage.favourites.get(actor.id, status.id)) return false;
     const favourite: Favourite = {
       id: ctx.ids.next(),
@@ -52,7 +51,7 @@ export async function undoRemoteFavourite(
   actor: Account,
   status: Status,
 ): Promise<boolean> {
-  return withKeyLock(`favourite:${actor.id}:${status.id}`, async () => {
+  return ctx.storage.coordination.withLock(`favourite:${actor.id}:${status.id}`, async () => {
     const favourite = await ctx.storage.favourites.get(actor.id, status.id);
     if (!favourite || !(await ctx.storage.favourites.delete(actor.id, status.id))) return false;
     await ctx.events.publish({ type: "status.unfavourited", favourite });
@@ -81,7 +80,7 @@ export async function receiveReblog(
     return undefined;
   // A boost is never direct, and never wider than a followers-only original.
   const visibility: Visibility = input.visibility === "direct" ? "private" : input.visibility;
-  return withKeyLock(`reblog:${actor.id}:${original.id}`, async () => {
+  return ctx.storage.coordination.withLock(`reblog:${actor.id}:${original.id}`, async () => {
     const existing = await ctx.storage.statuses.findReblog(actor.id, original.id);
     if (existing) return existing;
     const now = ctx.clock.now();

@@ -63,7 +63,7 @@ export async function updateRemotePoll(
   pollId: string,
   draft: RemotePollDraft,
 ): Promise<{ poll: Poll; choicesChanged: boolean } | undefined> {
-  const result = await withPollLock(pollId, async () => {
+  const result = await withPollLock(ctx, pollId, async () => {
     const poll = await ctx.storage.polls.get(pollId);
     if (!poll) return undefined;
     const keep = sameChoices(poll, draft);

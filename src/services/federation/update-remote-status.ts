@@ -5,7 +5,6 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { snapshotOf } from "../statuses/edit-status.ts";
 import type { RemoteStatusDraft } from "./drafts.ts";
 import { storeRemoteEmojis } from "./remote-emojis.ts";
@@ -28,7 +27,7 @@ export async function updateRemoteStatus(
   input: UpdateRemoteStatusInput,
 ): Promise<Status> {
   const { draft } = input;
-  return withKeyLock(`remote-status:${input.status.uri}`, async () => {
+  return ctx.storage.coordination.withLock(`remote-status:${input.status.uri}`, async () => {
     const status = (await ctx.storage.statuses.get(input.status.id)) ?? input.status;
     if (status.deleted || status.local) return status;
 

@@ -4,7 +4,6 @@
 
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import type { RemoteAccountDraft } from "./drafts.ts";
 import { storeRemoteEmojis } from "./remote-emojis.ts";
 
@@ -58,7 +57,7 @@ export async function upsertRemoteAccount(
   if (draft.domain.toLowerCase() === ctx.settings.domain.toLowerCase()) {
     throw new Error(`not a remote actor: ${draft.uri}`);
   }
-  return withKeyLock(`remote-account:${draft.uri}`, async () => {
+  return ctx.storage.coordination.withLock(`remote-account:${draft.uri}`, async () => {
     const current =
       (await ctx.storage.accounts.findByUri(draft.uri)) ??
       (await ctx.storage.accounts.findByUsername(draft.username, draft.domain));

@@ -4,7 +4,6 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 import { originalOf } from "./target.ts";
 
 /** Returns the requested status, to render with the actor's updated flags. */
@@ -15,7 +14,7 @@ export async function bookmarkStatus(
 ): Promise<Status> {
   const requested = await loadVisibleStatus(ctx, accountId, statusId);
   const target = await originalOf(ctx, requested);
-  await withKeyLock(`bookmark:${accountId}:${target.id}`, async () => {
+  await ctx.storage.coordination.withLock(`bookmark:${accountId}:${target.id}`, async () => {
     if (await ctx.storage.bookmarks.get(accountId, target.id)) return;
     await ctx.storage.bookmarks.put({
       id: ctx.ids.next(),

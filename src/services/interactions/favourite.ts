@@ -4,7 +4,6 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 import { blocksAuthor, notAllowed, originalOf } from "./target.ts";
 
 /** Returns the requested status, to render with the actor's updated flags. */
@@ -16,7 +15,7 @@ export async function favouriteStatus(
   const requested = await loadVisibleStatus(ctx, accountId, statusId);
   const target = await originalOf(ctx, requested);
   if (await blocksAuthor(ctx, accountId, target.accountId)) throw notAllowed();
-  await withKeyLock(`favourite:${accountId}:${target.id}`, async () => {
+  await ctx.storage.coordination.withLock(`favourite:${accountId}:${target.id}`, async () => {
     if (await ctx.storage.favourites.get(accountId, target.id)) return;
     const favourite = {
       id: ctx.ids.next(),

@@ -5,7 +5,6 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 import { originalOf } from "./target.ts";
 
 /** Returns the requested status, to render with the actor's updated `muted` flag. */
@@ -16,14 +15,17 @@ export async function muteConversation(
 ): Promise<Status> {
   const requested = await loadVisibleStatus(ctx, accountId, statusId);
   const { conversationId } = await originalOf(ctx, requested);
-  await withKeyLock(`conversation-mute:${accountId}:${conversationId}`, async () => {
-    if (await ctx.storage.conversationMutes.get(accountId, conversationId)) return;
-    await ctx.storage.conversationMutes.put({
-      id: ctx.ids.next(),
-      accountId,
-      targetId: conversationId,
-      createdAt: ctx.clock.now().toISOString(),
-    });
-  });
+  await ctx.storage.coordination.withLock(
+    `conversation-mute:${accountId}:${conversationId}`,
+    async () => {
+      if (await ctx.storage.conversationMutes.get(accountId, conversationId)) return;
+      await ctx.storage.conversationMutes.put({
+        id: ctx.ids.next(),
+        accountId,
+        targetId: conversationId,
+        createdAt: ctx.clock.now().toISOString(),
+      });
+    },
+  );
   return requested;
 }

@@ -5,7 +5,6 @@ import { unprocessable } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 
 /** Mastodon's limit of pinned statuses per local account. */
 export const MAX_PINNED_STATUSES = 5;
@@ -28,7 +27,7 @@ export async function pinStatus(
 ): Promise<Status> {
   const status = await loadVisibleStatus(ctx, accountId, statusId);
   // One lock per account: the limit is a count over all of its pins.
-  await withKeyLock(`pin:${accountId}`, async () => {
+  await ctx.storage.coordination.withLock(`pin:${accountId}`, async () => {
     if (await ctx.storage.pins.get(accountId, status.id)) return;
     const problems: string[] = [];
     if (status.reblogOfId !== null) problems.push("A boost cannot be pinned");

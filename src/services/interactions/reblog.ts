@@ -7,7 +7,6 @@ import type { Status } from "../../domain/status.ts";
 import { canReblog } from "../../domain/visibility.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus, visibleStatuses } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 import { storeReblog } from "./reblog-record.ts";
 import { blocksAuthor, notAllowed, originalOf } from "./target.ts";
 
@@ -30,7 +29,7 @@ export async function reblogStatus(ctx: ServiceContext, input: ReblogInput): Pro
   if (!visible || !canReblog(original, accountId)) throw notAllowed();
   if (await blocksAuthor(ctx, accountId, original.accountId)) throw notAllowed();
 
-  return withKeyLock(`reblog:${accountId}:${original.id}`, async () => {
+  return ctx.storage.coordination.withLock(`reblog:${accountId}:${original.id}`, async () => {
     const existing = await ctx.storage.statuses.findReblog(accountId, original.id);
     if (existing) return existing;
     const account = await ctx.storage.accounts.get(accountId);

@@ -3,7 +3,6 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 import { loadLiveStatus } from "./target.ts";
 
 /** Returns the status, to render with the actor's updated flags. */
@@ -13,7 +12,7 @@ export async function unbookmarkStatus(
   statusId: string,
 ): Promise<Status> {
   const remove = (targetId: string) =>
-    withKeyLock(`bookmark:${accountId}:${targetId}`, () =>
+    ctx.storage.coordination.withLock(`bookmark:${accountId}:${targetId}`, () =>
       ctx.storage.bookmarks.delete(accountId, targetId),
     );
   // With an edge removed the actor had seen the status; otherwise it must be visible.

@@ -3,7 +3,6 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 import { loadLiveStatus } from "./target.ts";
 
 /** Returns the status, to render with the actor's updated flags. */
@@ -13,7 +12,7 @@ export async function unfavouriteStatus(
   statusId: string,
 ): Promise<Status> {
   const remove = (targetId: string) =>
-    withKeyLock(`favourite:${accountId}:${targetId}`, async () => {
+    ctx.storage.coordination.withLock(`favourite:${accountId}:${targetId}`, async () => {
       const favourite = await ctx.storage.favourites.get(accountId, targetId);
       if (!favourite || !(await ctx.storage.favourites.delete(accountId, targetId))) return false;
       await ctx.events.publish({ type: "status.unfavourited", favourite });

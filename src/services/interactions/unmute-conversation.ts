@@ -3,7 +3,6 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 import { originalOf } from "./target.ts";
 
 export async function unmuteConversation(
@@ -13,7 +12,7 @@ export async function unmuteConversation(
 ): Promise<Status> {
   const requested = await loadVisibleStatus(ctx, accountId, statusId);
   const { conversationId } = await originalOf(ctx, requested);
-  await withKeyLock(`conversation-mute:${accountId}:${conversationId}`, () =>
+  await ctx.storage.coordination.withLock(`conversation-mute:${accountId}:${conversationId}`, () =>
     ctx.storage.conversationMutes.delete(accountId, conversationId),
   );
   return requested;

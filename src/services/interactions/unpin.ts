@@ -3,7 +3,6 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 
 export async function unpinStatus(
   ctx: ServiceContext,
@@ -11,6 +10,8 @@ export async function unpinStatus(
   statusId: string,
 ): Promise<Status> {
   const status = await loadVisibleStatus(ctx, accountId, statusId);
-  await withKeyLock(`pin:${accountId}`, () => ctx.storage.pins.delete(accountId, status.id));
+  await ctx.storage.coordination.withLock(`pin:${accountId}`, () =>
+    ctx.storage.pins.delete(accountId, status.id),
+  );
   return status;
 }

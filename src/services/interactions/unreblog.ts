@@ -4,7 +4,6 @@
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { withKeyLock } from "./keyed-lock.ts";
 import { loadLiveStatus } from "./target.ts";
 
 /** Returns the original status, now without the actor's boost. */
@@ -14,7 +13,7 @@ export async function unreblogStatus(
   statusId: string,
 ): Promise<Status> {
   const undo = (originalId: string) =>
-    withKeyLock(`reblog:${accountId}:${originalId}`, async () => {
+    ctx.storage.coordination.withLock(`reblog:${accountId}:${originalId}`, async () => {
       const reblog = await ctx.storage.statuses.findReblog(accountId, originalId);
       if (!reblog) return false;
       const now = ctx.clock.now().toISOString();

@@ -3,12 +3,11 @@
 // locks, checks that nobody changed them in between and writes them all. A write based on a
 // stale version is refused with 409 rather than silently overwriting (or being overwritten by)
 // the concurrent one; the client retries. The locks make the check and the write one step
-// within this process, so two writers can never both pass the check.
+// across every process on the storage, so two writers can never both pass the check.
 
 import { conflict } from "../../domain/errors.ts";
 import type { Marker, MarkerTimeline } from "../../domain/marker.ts";
 import type { ServiceContext } from "../context.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { MARKER_TIMELINES } from "./timelines.ts";
 
 export interface MarkerUpdate {
@@ -21,10 +20,14 @@ export const MARKER_CONFLICT_MESSAGE = "Conflict during update, please try again
 const lockKey = (accountId: string, timeline: MarkerTimeline) => `marker:${accountId}:${timeline}`;
 
 /** Holds the locks of every key, always taken in the same order so two requests cannot deadlock. */
-function withKeyLocks<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+function withKeyLocks<T>(
+  ctx: ServiceContext,
+  keys: readonly string[],
+  work: () => Promise<T>,
+): Promise<T> {
   const [first, ...rest] = keys;
   if (first === undefined) return work();
-  return withKeyLock(first, () => withKeyLocks(rest, work));
+  return ctx.storage.coordination.withLock(first, () => withKeyLocks(ctx, rest, work));
 }
 
 /**
@@ -46,6 +49,7 @@ export async function saveMarkers(
   const seen = await Promise.all(timelines.map((t) => ctx.storage.markers.get(accountId, t)));
 
   const saved = await withKeyLocks(
+    ctx,
     timelines.map((t) => lockKey(accountId, t)),
     async () => {
       const current = await Promise.all(

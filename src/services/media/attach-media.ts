@@ -74,7 +74,7 @@ async function setStatusOf(
   const now = ctx.clock.now().toISOString();
   await Promise.all(
     moves.map(({ id, from, to }) =>
-      withMediaLock(id, async () => {
+      withMediaLock(ctx, id, async () => {
         const current = await ctx.storage.media.get(id);
         if (!current || current.statusId !== from) return;
         await ctx.storage.media.put({ ...current, statusId: to, updatedAt: now });

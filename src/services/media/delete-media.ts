@@ -11,7 +11,7 @@ export async function deleteMedia(
   accountId: string,
   mediaId: string,
 ): Promise<void> {
-  const removed = await withMediaLock(mediaId, async () => {
+  const removed = await withMediaLock(ctx, mediaId, async () => {
     const media = await ctx.storage.media.get(mediaId);
     if (!media || media.accountId !== accountId) throw notFound();
     if (media.statusId !== null) {

@@ -48,7 +48,7 @@ async function discardUpload(ctx: ServiceContext, mediaId: string): Promise<void
   if (uploadKey !== media.fileKey && uploadKey !== media.previewKey) {
     await ctx.files.delete(uploadKey);
   }
-  await withMediaLock(mediaId, async () => {
+  await withMediaLock(ctx, mediaId, async () => {
     const latest = await ctx.storage.media.get(mediaId);
     if (latest?.uploadKey === uploadKey)
       await ctx.storage.media.put({ ...latest, uploadKey: null });
@@ -64,7 +64,7 @@ export async function failMediaProcessing(
   mediaId: string,
   reason: string,
 ): Promise<void> {
-  await withMediaLock(mediaId, async () => {
+  await withMediaLock(ctx, mediaId, async () => {
     const media = await ctx.storage.media.get(mediaId);
     if (media?.state !== "processing") return;
     await ctx.storage.media.put({
@@ -114,7 +114,7 @@ async function publish(
   if (keys.previewKey && result.preview) {
     await ctx.files.put(keys.previewKey, result.preview.bytes, result.preview.contentType);
   }
-  const stale = await withMediaLock(mediaId, async () => {
+  const stale = await withMediaLock(ctx, mediaId, async () => {
     const latest = await ctx.storage.media.get(mediaId);
     if (latest?.state === "processing") {
       await ctx.storage.media.put(readyRecord(latest, result, keys, ctx.clock.now()));

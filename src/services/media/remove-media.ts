@@ -18,7 +18,7 @@ export function removeMediaAttachment(
   mediaId: string,
   stillRemovable: (media: MediaAttachment) => boolean,
 ): Promise<number | null> {
-  return withMediaLock(mediaId, async () => {
+  return withMediaLock(ctx, mediaId, async () => {
     const media = await ctx.storage.media.get(mediaId);
     if (!media || !stillRemovable(media)) return null;
     await removeMediaFiles(ctx, media);

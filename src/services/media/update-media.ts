@@ -69,7 +69,7 @@ export async function applyMediaChanges(
   prepared: PreparedMediaChanges,
   check: (media: MediaAttachment | undefined) => MediaAttachment,
 ): Promise<AppliedMediaChanges> {
-  return withMediaLock(mediaId, async () => {
+  return withMediaLock(ctx, mediaId, async () => {
     const current = check(await ctx.storage.media.get(mediaId));
     const next: MediaAttachment = { ...current };
     let significant = false;

@@ -10,7 +10,6 @@ import type { Notification, NotificationType } from "../../domain/notification.t
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { activeMute } from "../graph/mute-expiry.ts";
-import { withKeyLock } from "../interactions/keyed-lock.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 import { groupKeyFor } from "./group-key.ts";
 
@@ -53,7 +52,7 @@ export async function notify(
   if (await suppressed(ctx, draft)) return undefined;
   const { recipientId, type, fromAccountId } = draft;
   const statusId = draft.status?.id ?? null;
-  return withKeyLock(
+  return ctx.storage.coordination.withLock(
     `notification:${recipientId}:${type}:${fromAccountId}:${statusId}`,
     async () => {
       const existing = await ctx.storage.notifications.find(

@@ -9,7 +9,7 @@ import type { ServiceContext } from "../context.ts";
 import { withPollLock } from "./poll-lock.ts";
 
 export async function expirePoll(ctx: ServiceContext, pollId: string): Promise<void> {
-  const closed = await withPollLock(pollId, async () => {
+  const closed = await withPollLock(ctx, pollId, async () => {
     const poll = await ctx.storage.polls.get(pollId);
     if (!poll || poll.closedAt !== null) return null;
     const now = ctx.clock.now();

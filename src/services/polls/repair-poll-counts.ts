@@ -27,7 +27,7 @@ export async function repairPollCounts(ctx: ServiceContext): Promise<number> {
   for (const id of await ctx.storage.polls.listIds()) {
     // A poll that cannot be repaired now (a full disk…) is left for the next start: the API
     // recounts anyway, so it is no reason to refuse to serve.
-    const fixed = await withPollLock(id, async () => {
+    const fixed = await withPollLock(ctx, id, async () => {
       const poll = await ctx.storage.polls.get(id);
       if (!poll) return false;
       // Remote polls keep the counts their server publishes: their votes are not ours to count.

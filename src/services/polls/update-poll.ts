@@ -39,7 +39,7 @@ export async function replacePoll(
   if (!current) {
     return createPoll(ctx, { statusId: status.id, accountId: status.accountId, poll: wanted });
   }
-  const updated = await withPollLock(current.id, async () => {
+  const updated = await withPollLock(ctx, current.id, async () => {
     const poll = (await ctx.storage.polls.get(current.id)) ?? current;
     const keepVotes = sameChoices(poll, wanted);
     if (!keepVotes) await dropVotes(ctx, poll.id);

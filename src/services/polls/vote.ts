@@ -58,7 +58,7 @@ export async function votePoll(
   // Mastodon treats an empty vote as nothing to do and answers with the poll unchanged.
   if (choices.length === 0) return found;
 
-  const result = await withPollLock(found.id, async () => {
+  const result = await withPollLock(ctx, found.id, async () => {
     const poll = (await ctx.storage.polls.get(found.id)) ?? found;
     const previous = await ctx.storage.pollVotes.get(accountId, poll.id);
     const now = ctx.clock.now();

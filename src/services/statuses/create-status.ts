@@ -122,7 +122,7 @@ export async function createStatus(ctx: ServiceContext, input: CreateStatusInput
   // Posts with media run one at a time per account, so two cannot take the same upload.
   const run = (slot: PostSlot) =>
     input.mediaIds && input.mediaIds.length > 0
-      ? withAttachLock(input.accountId, () => post(ctx, input, slot))
+      ? withAttachLock(ctx, input.accountId, () => post(ctx, input, slot))
       : post(ctx, input, slot);
   return withIdempotency(ctx, input.accountId, input.idempotencyKey, run);
 }

@@ -89,7 +89,7 @@ async function applyAttributes(
 export async function editStatus(ctx: ServiceContext, input: EditStatusInput): Promise<Status> {
   // Edits that attach media run one at a time per account, like posts with media.
   if (input.mediaIds && input.mediaIds.length > 0) {
-    return withAttachLock(input.accountId, () => edit(ctx, input));
+    return withAttachLock(ctx, input.accountId, () => edit(ctx, input));
   }
   return edit(ctx, input);
 }

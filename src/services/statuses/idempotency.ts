@@ -8,17 +8,20 @@
 // the retry a second time, and the duplicate would have been federated. Reusing the id also
 // lets the retry take back media the first attempt had already attached to it.
 //
-// Concurrent requests with the same key are serialised in this process so the second one sees
-// the first one's record. Across processes (a shared backend, later) the stored record still
-// keeps a retry to one status id; two attempts racing in two processes would write that one id
-// twice rather than make two statuses.
+// Concurrent requests with the same key are serialised by the storage's keyed lock, across
+// every process sharing it, so the second one sees the first one's record. The record itself is
+// created only if absent (IdempotencyStore.putIfAbsent): should two attempts still race (a lock
+// lease lost to a stalled process), the loser learns the winner's id and answers with that one,
+// so a retry never makes a second status.
 
 import { createHash } from "node:crypto";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 
 const WINDOW_MS = 60 * 60 * 1000;
-const inFlight = new Map<string, Promise<unknown>>();
+
+/** Thrown by recordKey when another attempt recorded the key first (see withIdempotency). */
+class KeyTakenError extends Error {}
 
 /** Where a post goes: the status id to use, and what to do just before the first write. */
 export interface PostSlot {
@@ -29,17 +32,6 @@ export interface PostSlot {
 
 export function idempotencyKeyHash(accountId: string, key: string): string {
   return createHash("sha256").update(`${accountId}\n${key}`).digest("hex");
-}
-
-async function serialised<T>(key: string, run: () => Promise<T>): Promise<T> {
-  const previous = inFlight.get(key) ?? Promise.resolve();
-  const current = previous.catch(() => undefined).then(run);
-  inFlight.set(key, current);
-  try {
-    return await current;
-  } finally {
-    if (inFlight.get(key) === current) inFlight.delete(key);
-  }
 }
 
 const nothingToRecord = async () => {};
@@ -59,22 +51,36 @@ export async function withIdempotency(
     return post({ id: ctx.ids.next(), recordKey: nothingToRecord });
   }
   const keyHash = idempotencyKeyHash(accountId, key);
-  return serialised(keyHash, async () => {
-    const now = ctx.clock.now();
-    const cutoff = new Date(now.getTime() - WINDOW_MS).toISOString();
-    await ctx.storage.idempotency.prune(cutoff);
-    const record = await ctx.storage.idempotency.get(keyHash);
-    if (record && record.createdAt >= cutoff) {
-      const earlier = await ctx.storage.statuses.get(record.statusId);
-      if (earlier && !earlier.deleted) return earlier;
-      // Recorded but never stored: the first attempt died (or failed) before writing it.
-      if (!earlier) return post({ id: record.statusId, recordKey: nothingToRecord });
-    }
-    const id = ctx.ids.next();
-    return post({
-      id,
-      recordKey: () =>
-        ctx.storage.idempotency.put({ keyHash, statusId: id, createdAt: now.toISOString() }),
+  const attempt = () =>
+    ctx.storage.coordination.withLock(`idempotency:${keyHash}`, async () => {
+      const now = ctx.clock.now();
+      const cutoff = new Date(now.getTime() - WINDOW_MS).toISOString();
+      await ctx.storage.idempotency.prune(cutoff);
+      const record = await ctx.storage.idempotency.get(keyHash);
+      if (record && record.createdAt >= cutoff) {
+        const earlier = await ctx.storage.statuses.get(record.statusId);
+        if (earlier && !earlier.deleted) return earlier;
+        // Recorded but never stored: the first attempt died (or failed) before writing it.
+        if (!earlier) return post({ id: record.statusId, recordKey: nothingToRecord });
+      }
+      const id = ctx.ids.next();
+      return post({
+        id,
+        recordKey: async () => {
+          const mine = { keyHash, statusId: id, createdAt: now.toISOString() };
+          // A record naming a status since deleted is replaced (the key posts anew, as in
+          // Mastodon); otherwise the key must still be free.
+          if (record) return ctx.storage.idempotency.put(mine);
+          const held = await ctx.storage.idempotency.putIfAbsent(mine);
+          if (held.statusId !== id) throw new KeyTakenError();
+        },
+      });
     });
-  });
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(error instanceof KeyTakenError)) throw error;
+    // Lost the race to record the key: the second attempt finds the winner's record.
+    return attempt();
+  }
 }

@@ -8,6 +8,12 @@ export interface ContractContext {
   readonly storage: Storage;
   /** Closes the storage and opens the same data again. */
   reopen(): Promise<Storage>;
+  /**
+   * A second storage open on the same data at the same time, as another process would have it
+   * (closed by the suite after the test). A backend one process owns (json-file, by its lock
+   * file) answers the storage under test itself: its callers must then still see one another.
+   */
+  peer(): Promise<Storage>;
 }
 
 export const ids = (records: readonly { id: string }[]) => records.map((r) => r.id);

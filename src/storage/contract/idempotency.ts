@@ -16,6 +16,28 @@ export function idempotencyContract(t: ContractContext): void {
       assert.equal((await t.storage.idempotency.get("ab12"))?.statusId, "11");
     });
 
+    it("creates a record only if its key is absent, answering the record that holds", async () => {
+      const first = makeIdempotency({ keyHash: "ef56", statusId: "20" });
+      assert.deepEqual(await t.storage.idempotency.putIfAbsent(first), first);
+      const second = makeIdempotency({ keyHash: "ef56", statusId: "21" });
+      assert.deepEqual(await t.storage.idempotency.putIfAbsent(second), first);
+      assert.deepEqual(await t.storage.idempotency.get("ef56"), first);
+    });
+
+    it("lets exactly one of racing creates win, across processes", async () => {
+      const peer = await t.peer();
+      const stores = [t.storage.idempotency, peer.idempotency];
+      const held = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          stores[i % 2]?.putIfAbsent(makeIdempotency({ keyHash: "race", statusId: `${30 + i}` })),
+        ),
+      );
+      const winner = await t.storage.idempotency.get("race");
+      assert.ok(winner);
+      for (const record of held) assert.deepEqual(record, winner);
+      assert.deepEqual(await peer.idempotency.get("race"), winner);
+    });
+
     it("prunes records made strictly before the cutoff, returning how many", async () => {
       const at = (keyHash: string, createdAt: string) =>
         t.storage.idempotency.put(makeIdempotency({ keyHash, createdAt }));

@@ -19,6 +19,7 @@ runStorageContract("postgres", async () => {
   return {
     storage: await openPostgresStorage({ url: db.url, poolMax: 4 }),
     reopen: () => openPostgresStorage({ url: db.url, poolMax: 4 }),
+    openPeer: () => openPostgresStorage({ url: db.url, poolMax: 4 }),
     cleanup: async () => {},
   };
 });

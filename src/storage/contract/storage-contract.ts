@@ -9,6 +9,7 @@ import { announcementContract } from "./announcements.ts";
 import { authContract } from "./auth.ts";
 import type { ContractContext } from "./context.ts";
 import { conversationContract } from "./conversations.ts";
+import { coordinationContract } from "./coordination.ts";
 import { customEmojiContract } from "./custom-emojis.ts";
 import { edgeContract } from "./edges.ts";
 import { idempotencyContract } from "./idempotency.ts";
@@ -36,12 +37,15 @@ export interface ContractSubject {
   reopen: () => Promise<Storage>;
   /** Removes the data (called after the suite has closed the storage). */
   cleanup: () => Promise<void>;
+  /** Opens a second storage on the same data while the first stays open (another process). */
+  openPeer?: () => Promise<Storage>;
 }
 
 export function runStorageContract(name: string, open: () => Promise<ContractSubject>): void {
   describe(`storage contract: ${name}`, () => {
     let subject: ContractSubject;
     let storage: Storage;
+    let peers: Storage[] = [];
 
     beforeEach(async () => {
       subject = await open();
@@ -49,6 +53,8 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     });
 
     afterEach(async () => {
+      await Promise.all(peers.map((peer) => peer.close()));
+      peers = [];
       await storage.close();
       await subject.cleanup();
     });
@@ -61,6 +67,12 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
         await storage.close();
         storage = await subject.reopen();
         return storage;
+      },
+      async peer() {
+        if (!subject.openPeer) return storage;
+        const peer = await subject.openPeer();
+        peers.push(peer);
+        return peer;
       },
     };
 
@@ -83,6 +95,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     jobContract(context);
     mediaContract(context);
     kvContract(context);
+    coordinationContract(context);
     persistenceContract(context);
     relationPersistenceContract(context);
     featurePersistenceContract(context);

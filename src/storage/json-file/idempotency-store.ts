@@ -21,12 +21,27 @@ export async function openIdempotencyStore(
     writer,
   );
 
+  // Records being written by putIfAbsent: a record becomes visible only once durable, so a second
+  // claim of the same key meanwhile must wait for the first instead of writing too.
+  const claims = new Map<string, Promise<IdempotencyRecord>>();
+
   return {
     async get(keyHash) {
       return records.get(keyHash);
     },
     async put(record) {
       await records.put(record);
+    },
+    async putIfAbsent(record) {
+      const existing = records.get(record.keyHash) ?? claims.get(record.keyHash);
+      if (existing) return existing;
+      const claim = records.put(record).then(() => records.get(record.keyHash) ?? record);
+      claims.set(record.keyHash, claim);
+      try {
+        return await claim;
+      } finally {
+        claims.delete(record.keyHash);
+      }
     },
     async prune(before) {
       const cutoff = Date.parse(before);

@@ -16,6 +16,7 @@ import type {
   Pin,
 } from "../../domain/relations.ts";
 import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
+import { createInProcessCoordination } from "../in-process/coordination.ts";
 import type { Storage } from "../ports.ts";
 import { openAccountStore } from "./account-store.ts";
 import { openAnnouncementReactionStore } from "./announcement-reaction-store.ts";
@@ -132,6 +133,7 @@ export async function openJsonFileStorage(
     let closing: Promise<void> | undefined;
     return {
       ...ready,
+      coordination: createInProcessCoordination(),
       version: () => writer.version,
       dump: () => dumpDataDirectory(root),
       close() {

@@ -29,6 +29,27 @@ export function createIdempotencyStore(db: PgContext): IdempotencyStore {
         on conflict (key_hash) do update set created_ms = excluded.created_ms, data = excluded.data`;
       db.changes.bump();
     },
+    async putIfAbsent(record) {
+      for (;;) {
+        const inserted = await sql<Row[]>`
+          insert into idempotency_keys (key_hash, created_ms, data)
+          values (${record.keyHash}, ${millis(record.createdAt)}, ${jsonb(sql, record)})
+          on conflict (key_hash) do nothing
+          returning data`;
+        const mine = firstData(inserted);
+        if (mine) {
+          db.changes.bump();
+          return mine;
+        }
+        // A separate statement: one that inserted concurrently is visible only to a snapshot
+        // taken after its commit, which the insert's own snapshot predates.
+        const held = firstData(
+          await sql<Row[]>`select data from idempotency_keys where key_hash = ${record.keyHash}`,
+        );
+        if (held) return held;
+        // Pruned in between: try the insert again.
+      }
+    },
     async prune(before) {
       const cutoff = millis(before);
       if (cutoff === null) return 0;

@@ -26,6 +26,7 @@ import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { createConversationStore } from "./conversation-store.ts";
+import { openCoordination } from "./coordination.ts";
 import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
 import { createEdgeStore } from "./edge-store.ts";
@@ -66,6 +67,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     if (pending.length > 0) throw new PendingMigrationsError(pending);
     const changes = createChanges();
     const unlisten = await listenForChanges(sql, changes, applicationName);
+    const coordination = await openCoordination(sql);
     const db: PgContext = { sql, changes };
     const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
     let closing: Promise<void> | undefined;
@@ -99,11 +101,13 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       jobs: notBuilt("jobs"),
       media: createMediaStore(db),
       kv: createKvStore(db),
+      coordination: coordination.coordination,
       version: () => changes.version,
       dump: () => dumpDatabase(sql),
       close() {
         closing ??= (async () => {
           await unlisten().catch(() => {});
+          await coordination.release().catch(() => {});
           await sql.end({ timeout: 5 });
         })();
         return closing;
