@@ -29,6 +29,7 @@ import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
 import { createEdgeStore } from "./edge-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
+import { createJobStore } from "./job-store.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMarkerStore } from "./marker-store.ts";
 import { createMediaStore } from "./media-store.ts";
@@ -91,7 +92,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       reports: createReportStore(db),
       markers: createMarkerStore(db),
       conversations: notBuilt("conversations"),
-      jobs: notBuilt("jobs"),
+      jobs: createJobStore(db),
       media: createMediaStore(db),
       kv: createKvStore(db),
       version: () => changes.version,
