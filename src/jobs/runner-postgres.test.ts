@@ -4,8 +4,12 @@
 // ran out cannot undo the outcome of the runner that took its job over. The clock is the tests'.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
-import type { Clock } from "../domain/clock.ts";
+import { type Clock, systemClock } from "../domain/clock.ts";
 import { createIdGenerator } from "../domain/ids.ts";
 import type { JobQueue } from "../services/job-queue.ts";
 import type { Storage } from "../storage/ports.ts";
@@ -184,5 +188,41 @@ describe("job runners of several processes on PostgreSQL", () => {
     );
     assert.equal(runs.size, 300);
     assert.ok([...runs.values()].every((count) => count === 1));
+  });
+
+  it("takes over the job of a worker process SIGKILLed mid-job", async () => {
+    // Real processes and the system clock, with a short lease: the worker renews its claim while
+    // alive; once killed, the claim passes and the survivor's timer wakes for it.
+    const leaseMs = 1500;
+    const storage = await openPostgresStorage({ url: database.url, poolMax: 2 });
+    const survivor = createJobRunner(storage.jobs, systemClock, { leaseMs });
+    const queue = createDurableQueue(storage.jobs, systemClock, createIdGenerator());
+    processes.push({ storage, runner: survivor, queue });
+    const ran = Promise.withResolvers<string>();
+    survivor.register("work", async (_payload, job) => ran.resolve(job.id));
+    const id = await queue.enqueue("work", {});
+
+    const worker = spawn(
+      process.execPath,
+      [join(import.meta.dirname, "testing", "hanging-worker.ts"), database.url, String(leaseMs)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = once(worker, "exit");
+    try {
+      const lines = createInterface({ input: worker.stdout });
+      for await (const line of lines) {
+        if (line === `started ${id}`) break;
+      }
+      // The job is the worker's now: the survivor finds nothing to run.
+      assert.equal(await survivor.runDue(), 0);
+    } finally {
+      worker.kill("SIGKILL");
+    }
+    const [, signal] = await exited;
+    assert.equal(signal, "SIGKILL");
+    survivor.start();
+    assert.equal(await ran.promise, id);
+    await survivor.stop();
+    assert.equal(await storage.jobs.get(id), undefined);
   });
 });
