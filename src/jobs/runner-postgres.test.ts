@@ -38,6 +38,8 @@ interface Process {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Lets a started runner finish its first look (and set its timer a minute away). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
 
 describe("job runners of several processes on PostgreSQL", () => {
   let database: TempDatabase;
@@ -224,5 +226,32 @@ describe("job runners of several processes on PostgreSQL", () => {
     assert.equal(await ran.promise, id);
     await survivor.stop();
     assert.equal(await storage.jobs.get(id), undefined);
+  });
+
+  // Without the wake-up the idle runner would look only at its next poll, a minute away (and the
+  // released job is never due on this test clock without the move): the timeout fails these.
+  it("wakes an idle runner when another process enqueues", { timeout: 20_000 }, async () => {
+    const [web, worker] = [await open(), await open()];
+    const ran = Promise.withResolvers<unknown>();
+    worker.runner.register("work", async (payload) => ran.resolve(payload.n));
+    worker.runner.start();
+    await settle();
+    await web.queue.enqueue("work", { n: 7 });
+    assert.equal(await ran.promise, 7);
+    await worker.runner.stop();
+  });
+
+  it("wakes an idle runner when another process releases a group", {
+    timeout: 20_000,
+  }, async () => {
+    const [web, worker] = [await open(), await open()];
+    const ran = Promise.withResolvers<unknown>();
+    worker.runner.register("work", async (payload) => ran.resolve(payload.n));
+    await web.queue.enqueue("work", { n: 8 }, { runAt: new Date(START + 3600_000), group: "g" });
+    worker.runner.start();
+    await settle();
+    assert.equal(await web.queue.release("g"), 1);
+    assert.equal(await ran.promise, 8);
+    await worker.runner.stop();
   });
 });

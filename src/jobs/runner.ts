@@ -6,8 +6,8 @@
 // Several runners (processes) may share one store: each claims the jobs it runs under a lease
 // (JobStore.claim), renewed while the handler runs, so no two run one job at once, and the jobs
 // of a runner that died come back to the others once its leases pass (at most LEASE_MS later).
-// A runner learns of jobs other processes enqueue when it next looks (its timer, at most
-// MAX_SLEEP_MS away, or a wake-up).
+// A runner learns of jobs other processes enqueue from the store (JobStore.watch: LISTEN/NOTIFY on
+// PostgreSQL) or, should a notification be lost, when it next looks (at most MAX_SLEEP_MS away).
 
 import { randomUUID } from "node:crypto";
 import { getLogger } from "@logtape/logtape";
@@ -47,7 +47,10 @@ export interface JobRunner {
  * takes seconds to answer) does not hold up the next ones.
  */
 export const CONCURRENCY = 64;
+/** Longest sleep between two looks: jobs another process enqueued are found by then at worst. */
 const MAX_SLEEP_MS = 60_000;
+/** Wait before looking again when the store failed to answer. */
+const STORE_RETRY_MS = 5_000;
 /**
  * How long a claimed job is kept from other runners. Renewed every third of it while the handler
  * runs, so only a runner that stopped renewing (dead, or cut off from the store for minutes)
@@ -228,19 +231,45 @@ export function createJobRunner(
     return running;
   }
 
+  let scheduling = false;
+  let scheduleAgain = false;
+  let unwatch: (() => void) | undefined;
+
+  /**
+   * Sets the timer for when the next job falls due. Calls while one is looking fold into one
+   * more look (a burst of wake-ups costs two queries, not one each). A store that cannot answer
+   * (the database away) is asked again after STORE_RETRY_MS rather than never.
+   */
   async function schedule(): Promise<void> {
     if (!started) return;
-    if (timer) clearTimeout(timer);
-    const next = await jobs.nextRunAt();
-    if (!started) return;
-    const wait =
-      next === null
-        ? MAX_SLEEP_MS
-        : Math.min(Math.max(Date.parse(next) - clock.now().getTime(), 0), MAX_SLEEP_MS);
-    timer = setTimeout(() => {
-      runDue().catch((error) => logger.error("Job pass failed: {error}", { error }));
-    }, wait);
-    timer.unref();
+    if (scheduling) {
+      scheduleAgain = true;
+      return;
+    }
+    scheduling = true;
+    try {
+      do {
+        scheduleAgain = false;
+        let wait = STORE_RETRY_MS;
+        try {
+          const next = await jobs.nextRunAt();
+          wait =
+            next === null
+              ? MAX_SLEEP_MS
+              : Math.min(Math.max(Date.parse(next) - clock.now().getTime(), 0), MAX_SLEEP_MS);
+        } catch (error) {
+          logger.error("Could not look for the next job: {error}", { error });
+        }
+        if (!started) return;
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => {
+          runDue().catch((error) => logger.error("Job pass failed: {error}", { error }));
+        }, wait);
+        timer.unref();
+      } while (scheduleAgain);
+    } finally {
+      scheduling = false;
+    }
   }
 
   return {
@@ -250,6 +279,8 @@ export function createJobRunner(
     runDue,
     start() {
       started = true;
+      // Jobs enqueued by other processes: look at once rather than at the next poll.
+      unwatch ??= jobs.watch(() => void schedule());
       void schedule();
     },
     wake() {
@@ -257,6 +288,8 @@ export function createJobRunner(
     },
     async stop() {
       started = false;
+      unwatch?.();
+      unwatch = undefined;
       if (timer) clearTimeout(timer);
       await running;
     },

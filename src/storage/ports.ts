@@ -357,6 +357,12 @@ export interface JobStore {
   /** Failed jobs, for operators. */
   failed(limit: number): Promise<Job[]>;
   /**
+   * Calls `listener` when jobs may have been added or made due by another process (new jobs, a
+   * group moved), so idle runners look at once instead of at their next poll; returns the
+   * unsubscribe. A backend of one process may never call it (the queue wakes its own runner).
+   */
+  watch(listener: () => void): () => void;
+  /**
    * Moves the waiting jobs of `group` that are due after `runAt` (ISO) to `runAt`; returns how
    * many moved. A job already due or claimed is left alone (a runner may be running it), and one
    * that is gone stays gone: a move never brings back a job that finished meanwhile.

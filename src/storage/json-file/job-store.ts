@@ -200,6 +200,10 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       );
       return moved.filter(Boolean).length;
     },
+    // One process per data directory: its own enqueues wake its runner (durable-queue.ts).
+    watch() {
+      return () => {};
+    },
     async failed(limit) {
       const all = failed.view();
       return all

@@ -3,8 +3,10 @@
 // due rows with FOR UPDATE SKIP LOCKED (a row another claim is taking is skipped, never waited
 // for, never handed out twice) and marks them leased; finishing is conditional on the lease's
 // owner, so a runner whose lease passed can neither remove nor reschedule the job another runner
-// took. Jobs are no API answer: no db.changes.bump() and no change trigger.
+// took. Jobs are no API answer: no db.changes.bump() and no change trigger; new jobs notify
+// wren_jobs instead (the migration's trigger), which watch() listens to.
 
+import { getLogger } from "@logtape/logtape";
 import type postgres from "postgres";
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
@@ -25,6 +27,11 @@ function failedInstant(iso: string | null): string | null {
   return new Date(Number.isNaN(ms) ? 0 : ms).toISOString();
 }
 
+const logger = getLogger(["wren", "storage", "jobs"]);
+
+/** The channel of the wake-ups (migration 0006). */
+const WAKE_CHANNEL = "wren_jobs";
+
 const json = (job: Job) => job as unknown as postgres.JSONValue;
 
 interface ClaimedRow {
@@ -41,6 +48,13 @@ export function createJobStore(db: PgContext): JobStore {
     }
     return new Date(Date.parse(job.runAt)).toISOString();
   };
+
+  const listeners = new Set<() => void>();
+  const callAll = () => {
+    for (const listener of listeners) listener();
+  };
+  /** The LISTEN, opened for the first watcher (processes that only enqueue never listen). */
+  let listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;
 
   return {
     async get(id) {
@@ -144,6 +158,22 @@ export function createJobStore(db: PgContext): JobStore {
       return row.run_at_text;
     },
 
+    watch(listener) {
+      listeners.add(listener);
+      // On (re)connection too: notifications sent while the connection was down are lost.
+      listening ??= sql.listen(WAKE_CHANNEL, callAll, callAll).catch((error) => {
+        logger.error("Could not listen for new jobs (runners poll instead): {error}", { error });
+        return undefined;
+      });
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0 || !listening) return;
+        const closing = listening;
+        listening = undefined;
+        void closing.then((handle) => handle?.unlisten()).catch(() => {});
+      };
+    },
+
     async failed(limit) {
       if (limit <= 0) return [];
       const rows = await sql<{ data: Job }[]>`
@@ -158,10 +188,17 @@ export function createJobStore(db: PgContext): JobStore {
       const at = instant(runAt, "advanceGroup");
       // A row the runner removed is gone (an UPDATE never brings one back); a claimed one keeps
       // its time (lease_until is null only while no runner holds it).
-      const result = await sql`
-        update jobs set run_at = ${at}, data = jsonb_set(data, '{runAt}', to_jsonb(${runAt}::text))
-        where grp = ${group} and failed_at is null and lease_until is null and run_at > ${at}`;
-      return result.count;
+      // Runners elsewhere are woken when any moved (notified at the statement's commit).
+      const [row] = await sql<{ moved: number }[]>`
+        with moved as (
+          update jobs set run_at = ${at}, data = jsonb_set(data, '{runAt}', to_jsonb(${runAt}::text))
+          where grp = ${group} and failed_at is null and lease_until is null and run_at > ${at}
+          returning 1
+        )
+        select count(*)::int as moved,
+          case when count(*) > 0 then pg_notify(${WAKE_CHANNEL}, '') end as woke
+        from moved`;
+      return row?.moved ?? 0;
     },
   };
 }

@@ -21,3 +21,16 @@ create index jobs_leased on jobs (lease_until) where lease_until is not null and
 create index jobs_failed on jobs (failed_at, length(id), id) where failed_at is not null;
 -- advanceGroup.
 create index jobs_group on jobs (grp) where grp is not null and failed_at is null;
+
+-- Wake-ups: idle runners of every process LISTEN on wren_jobs and look at once when jobs are
+-- added (advanceGroup notifies itself). Not the change signal: a job is no API answer. Sent at
+-- commit, so a job written in a transaction with the write that caused it wakes runners only
+-- once it is visible.
+create function wren_notify_jobs() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('wren_jobs', '');
+  return null;
+end;
+$$;
+create trigger jobs_added after insert on jobs
+  for each statement execute function wren_notify_jobs();
