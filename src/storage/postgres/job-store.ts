@@ -7,11 +7,11 @@
 // wren_jobs instead (the migration's trigger), which watch() listens to.
 
 import { getLogger } from "@logtape/logtape";
-import type postgres from "postgres";
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
 import type { JobStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
+import { jsonb } from "./jsonb.ts";
 
 /** An ISO time as an instant PostgreSQL reads the same way; throws naming `what` if unreadable. */
 function instant(iso: string, what: string): string {
@@ -31,8 +31,6 @@ const logger = getLogger(["wren", "storage", "jobs"]);
 
 /** The channel of the wake-ups (migration 0006). */
 const WAKE_CHANNEL = "wren_jobs";
-
-const json = (job: Job) => job as unknown as postgres.JSONValue;
 
 interface ClaimedRow {
   id: string;
@@ -67,7 +65,7 @@ export function createJobStore(db: PgContext): JobStore {
       await sql`
         insert into jobs (id, run_at, failed_at, grp, data)
         values (${job.id}, ${runAt}, ${failedInstant(job.failedAt)}, ${job.group ?? null},
-                ${sql.json(json(job))})
+                ${jsonb(sql, job)})
         on conflict (id) do update set
           run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
           data = excluded.data, lease_until = null, lease_owner = null`;
@@ -120,7 +118,7 @@ export function createJobStore(db: PgContext): JobStore {
       const result = await sql`
         update jobs set
           run_at = ${runAt}, failed_at = ${failedInstant(job.failedAt)}, grp = ${job.group ?? null},
-          data = ${sql.json(json(job))}, lease_until = null, lease_owner = null
+          data = ${jsonb(sql, job)}, lease_until = null, lease_owner = null
         where id = ${job.id} and lease_owner = ${owner}`;
       return result.count > 0;
     },
