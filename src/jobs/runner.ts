@@ -2,7 +2,14 @@
 // succeeds, so a crash mid-job means it runs again after the restart (handlers are idempotent).
 // Failures are retried with growing delays; after the last attempt the job is kept as failed.
 // Time comes from the Clock, so tests move it and call runDue() instead of sleeping.
+//
+// Several runners (processes) may share one store: each claims the jobs it runs under a lease
+// (JobStore.claim), renewed while the handler runs, so no two run one job at once, and the jobs
+// of a runner that died come back to the others once its leases pass (at most LEASE_MS later).
+// A runner learns of jobs other processes enqueue from the store (JobStore.watch: LISTEN/NOTIFY on
+// PostgreSQL) or, should a notification be lost, when it next looks (at most MAX_SLEEP_MS away).
 
+import { randomUUID } from "node:crypto";
 import { getLogger } from "@logtape/logtape";
 import type { Clock } from "../domain/clock.ts";
 import type { Job } from "../domain/job.ts";
@@ -15,6 +22,11 @@ export type JobHandler = (payload: Record<string, unknown>, job: Job) => Promise
 export interface HandlerOptions {
   /** Attempts before the job is marked failed (default 8). */
   maxAttempts?: number;
+}
+
+export interface RunnerOptions {
+  /** How long a claim lasts unless renewed (default LEASE_MS); tests shorten it. */
+  leaseMs?: number;
 }
 
 export interface JobRunner {
@@ -35,14 +47,32 @@ export interface JobRunner {
  * takes seconds to answer) does not hold up the next ones.
  */
 export const CONCURRENCY = 64;
+/** Longest sleep between two looks: jobs another process enqueued are found by then at worst. */
 const MAX_SLEEP_MS = 60_000;
+/** Wait before looking again when the store failed to answer. */
+const STORE_RETRY_MS = 5_000;
+/**
+ * How long a claimed job is kept from other runners. Renewed every third of it while the handler
+ * runs, so only a runner that stopped renewing (dead, or cut off from the store for minutes)
+ * loses its jobs; then they run again elsewhere, as after a crash. Five minutes: a killed
+ * worker's jobs wait that long at most, and a store outage of a minute or two costs no double run.
+ */
+export const LEASE_MS = 5 * 60_000;
 
 /** Delay before retry number `attempt` (1-based): 10 s, 40 s, 2.7 min… capped at 6 h. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(10_000 * 4 ** (attempt - 1), 6 * 3600_000);
 }
 
-export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
+export function createJobRunner(
+  jobs: JobStore,
+  clock: Clock,
+  options: RunnerOptions = {},
+): JobRunner {
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  /** This runner's name on its claims. */
+  const owner = randomUUID();
+  const leaseEnd = () => new Date(clock.now().getTime() + leaseMs).toISOString();
   const handlers = new Map<string, { handler: JobHandler; maxAttempts: number }>();
   let timer: NodeJS.Timeout | undefined;
   let started = false;
@@ -55,7 +85,6 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
     try {
       if (!entry) throw new Error(`no handler for job type "${job.type}"`);
       await entry.handler(job.payload, job);
-      await jobs.delete(job.id);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const now = clock.now();
@@ -66,14 +95,33 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
         attempts,
         message,
       });
-      await jobs.put({
-        ...job,
-        attempts,
-        lastError: message,
-        runAt: giveUp ? job.runAt : new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
-        failedAt: giveUp ? now.toISOString() : null,
-      });
+      const kept = await jobs.reschedule(
+        {
+          ...job,
+          attempts,
+          lastError: message,
+          runAt: giveUp
+            ? job.runAt
+            : new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+          failedAt: giveUp ? now.toISOString() : null,
+        },
+        owner,
+      );
+      if (!kept) lostClaim(job);
+      return;
     }
+    if (!(await jobs.complete(job.id, owner))) lostClaim(job);
+  }
+
+  /**
+   * The claim ended while the handler ran: its lease passed and another runner took the job (its
+   * outcome is that runner's now), or the job was replaced or removed meanwhile.
+   */
+  function lostClaim(job: Job): void {
+    logger.warn("Job {id} ({type}) was no longer this runner's when it ended; left as it is", {
+      id: job.id,
+      type: job.type,
+    });
   }
 
   /** Asks the pass under way (if any) to look for due jobs now. */
@@ -81,14 +129,11 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
 
   /**
    * Runs due jobs, up to CONCURRENCY at once, topping up as each finishes (and when woken), until
-   * a look finds none due and none running. A job stays in the store, and in due()'s answer,
-   * until done: the ones taken are skipped. A job that finishes while a look is under way may
-   * still be in that look's answer, so it is left out too (once runOne returns, the job's
-   * removal or rescheduling is durable and the store no longer lists it as due).
+   * a look finds none due and none running. Each look claims what it takes, so neither another
+   * pass nor another process can take the same jobs; the claims are renewed while they run.
    */
   function drain(): Promise<number> {
     const settled = Promise.withResolvers<number>();
-    // Once settled the pass starts nothing more: a later pass could take the same jobs.
     let closed = false;
     const resolve = (ran: number) => {
       closed = true;
@@ -99,7 +144,6 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
       settled.reject(error);
     };
     const taken = new Set<string>();
-    let finishedMeanwhile: Set<string> | undefined;
     let looking = false;
     let lookAgain = false;
     let ran = 0;
@@ -110,9 +154,9 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
       } catch (error) {
         reject(error);
         return;
+      } finally {
+        taken.delete(job.id);
       }
-      taken.delete(job.id);
-      finishedMeanwhile?.add(job.id);
       ran++;
       void fill();
     };
@@ -127,27 +171,40 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
         do {
           lookAgain = false;
           if (taken.size >= CONCURRENCY) continue;
-          const finished = new Set<string>();
-          finishedMeanwhile = finished;
-          const due = await jobs.due(clock.now().toISOString(), taken.size + CONCURRENCY);
-          finishedMeanwhile = undefined;
-          for (const job of due) {
-            if (closed || taken.size >= CONCURRENCY) break;
-            if (taken.has(job.id) || finished.has(job.id)) continue;
+          const claimed = await jobs.claim(
+            clock.now().toISOString(),
+            CONCURRENCY - taken.size,
+            leaseEnd(),
+            owner,
+          );
+          for (const job of claimed) {
+            // Claimed again by this runner while still running here (its lease had passed):
+            // the run under way finishes it.
+            if (taken.has(job.id)) continue;
             taken.add(job.id);
             void run(job);
           }
-        } while (lookAgain);
+        } while (lookAgain && !closed);
       } catch (error) {
         reject(error);
       } finally {
         looking = false;
       }
-      if (taken.size === 0) resolve(ran);
+      if (taken.size === 0 && !closed) resolve(ran);
     };
+    // Claims are renewed on the system's timer (the lease times are on the Clock): a long job
+    // keeps its claim however long it runs.
+    const renewal = setInterval(() => {
+      if (taken.size === 0) return;
+      jobs.renew([...taken], owner, leaseEnd()).catch((error) => {
+        logger.warn("Could not renew job leases: {error}", { error });
+      });
+    }, leaseMs / 3);
+    renewal.unref();
     lookNow = () => void fill();
     void fill();
     return settled.promise.finally(() => {
+      clearInterval(renewal);
       lookNow = undefined;
     });
   }
@@ -174,19 +231,45 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
     return running;
   }
 
+  let scheduling = false;
+  let scheduleAgain = false;
+  let unwatch: (() => void) | undefined;
+
+  /**
+   * Sets the timer for when the next job falls due. Calls while one is looking fold into one
+   * more look (a burst of wake-ups costs two queries, not one each). A store that cannot answer
+   * (the database away) is asked again after STORE_RETRY_MS rather than never.
+   */
   async function schedule(): Promise<void> {
     if (!started) return;
-    if (timer) clearTimeout(timer);
-    const next = await jobs.nextRunAt();
-    if (!started) return;
-    const wait =
-      next === null
-        ? MAX_SLEEP_MS
-        : Math.min(Math.max(Date.parse(next) - clock.now().getTime(), 0), MAX_SLEEP_MS);
-    timer = setTimeout(() => {
-      runDue().catch((error) => logger.error("Job pass failed: {error}", { error }));
-    }, wait);
-    timer.unref();
+    if (scheduling) {
+      scheduleAgain = true;
+      return;
+    }
+    scheduling = true;
+    try {
+      do {
+        scheduleAgain = false;
+        let wait = STORE_RETRY_MS;
+        try {
+          const next = await jobs.nextRunAt();
+          wait =
+            next === null
+              ? MAX_SLEEP_MS
+              : Math.min(Math.max(Date.parse(next) - clock.now().getTime(), 0), MAX_SLEEP_MS);
+        } catch (error) {
+          logger.error("Could not look for the next job: {error}", { error });
+        }
+        if (!started) return;
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => {
+          runDue().catch((error) => logger.error("Job pass failed: {error}", { error }));
+        }, wait);
+        timer.unref();
+      } while (scheduleAgain);
+    } finally {
+      scheduling = false;
+    }
   }
 
   return {
@@ -196,6 +279,8 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
     runDue,
     start() {
       started = true;
+      // Jobs enqueued by other processes: look at once rather than at the next poll.
+      unwatch ??= jobs.watch(() => void schedule());
       void schedule();
     },
     wake() {
@@ -203,6 +288,8 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
     },
     async stop() {
       started = false;
+      unwatch?.();
+      unwatch = undefined;
       if (timer) clearTimeout(timer);
       await running;
     },

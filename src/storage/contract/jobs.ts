@@ -1,9 +1,10 @@
-// Storage contract: background jobs, handed out by due time.
+// Storage contract: background jobs, claimed by due time under leases (one runner at a time
+// per job; a dead runner's job comes back when its lease passes).
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Job } from "../../domain/job.ts";
-import { type ContractContext, ids } from "./context.ts";
+import { type ContractContext, ids, sorted, tryToMutate } from "./context.ts";
 import { makeJob } from "./fixtures-features.ts";
 
 const at = (minute: number) => `2025-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
@@ -97,6 +98,148 @@ export function jobContract(t: ContractContext): void {
       assert.deepEqual(await store().failed(0), []);
       await store().delete("11");
       assert.deepEqual(ids(await store().failed(10)), ["12", "10"]);
+    });
+
+    it("claims due unfailed jobs, earliest first then by id, each for one owner", async () => {
+      await putAll([
+        makeJob({ id: "10", runAt: at(30) }),
+        makeJob({ id: "11", runAt: at(10) }),
+        makeJob({ id: "9", runAt: at(20) }),
+        makeJob({ id: "12", runAt: at(10) }),
+        makeJob({ id: "13", runAt: at(40) }),
+        failedJob("14", 5),
+      ]);
+      assert.deepEqual(await store().claim(at(30), 0, at(45), "a"), []);
+      assert.deepEqual(ids(await store().claim(at(30), 2, at(45), "a")), ["11", "12"]);
+      // Claimed ones are not due for anyone (nor for their owner) until the lease passes.
+      assert.deepEqual(ids(await store().claim(at(30), 10, at(45), "b")), ["9", "10"]);
+      assert.deepEqual(await store().claim(at(39), 10, at(50), "a"), []);
+      // A look is not a claim: due() still lists them.
+      assert.deepEqual(ids(await store().due(at(30), 10)), ["11", "12", "9", "10"]);
+      // The lease passed (lease end <= now counts as passed): 13 is due too by then.
+      assert.deepEqual(ids(await store().claim(at(45), 10, at(59), "c")), [
+        "11",
+        "12",
+        "9",
+        "10",
+        "13",
+      ]);
+      // Times compare as instants, not as text.
+      await store().put(makeJob({ id: "15", runAt: at(1) }));
+      assert.deepEqual(await store().claim("2025-01-01T01:00:30+01:00", 10, at(59), "d"), []);
+      assert.deepEqual(ids(await store().claim("2025-01-01T01:01:00+01:00", 10, at(59), "d")), [
+        "15",
+      ]);
+    });
+
+    it("hands claimed jobs out as copies", async () => {
+      await store().put(makeJob({ id: "10", runAt: at(1), payload: { n: 1 } }));
+      const [job] = await store().claim(at(59), 1, at(59), "a");
+      assert.ok(job);
+      tryToMutate(() => {
+        job.payload.n = 2;
+        job.attempts = 5;
+      });
+      assert.deepEqual(
+        await store().get("10"),
+        makeJob({ id: "10", runAt: at(1), payload: { n: 1 } }),
+      );
+    });
+
+    it("never gives one job to two concurrent claims", async () => {
+      await putAll(
+        Array.from({ length: 30 }, (_, n) => makeJob({ id: String(100 + n), runAt: at(n) })),
+      );
+      const claims = await Promise.all(
+        ["a", "b", "c", "d", "e", "f"].map((owner) => store().claim(at(30), 7, at(40), owner)),
+      );
+      const all = claims.flatMap(ids);
+      assert.equal(all.length, 30);
+      assert.equal(new Set(all).size, 30);
+    });
+
+    it("lets only the owner finish a job, and not once another claimed it", async () => {
+      await putAll([
+        makeJob({ id: "10", runAt: at(1) }),
+        makeJob({ id: "11", runAt: at(2) }),
+        makeJob({ id: "12", runAt: at(3) }),
+      ]);
+      assert.deepEqual(ids(await store().claim(at(5), 10, at(10), "a")), ["10", "11", "12"]);
+      assert.equal(await store().complete("10", "b"), false);
+      assert.ok(await store().get("10"));
+      assert.equal(await store().complete("10", "a"), true);
+      assert.equal(await store().get("10"), undefined);
+      assert.equal(await store().complete("10", "a"), false);
+
+      // A retry by its owner: written back, unclaimed, due at its new time.
+      const retry = { ...makeJob({ id: "11", runAt: at(20) }), attempts: 1, lastError: "boom" };
+      assert.equal(await store().reschedule({ ...retry, attempts: 9 }, "b"), false);
+      assert.equal(await store().reschedule(retry, "a"), true);
+      assert.deepEqual(await store().get("11"), retry);
+      assert.equal(await store().nextRunAt(), at(10));
+      assert.deepEqual(await store().claim(at(9), 10, at(30), "b"), []);
+
+      // 12's lease passed and b took it (with 11, due by then): a's late outcome is refused.
+      assert.deepEqual(ids(await store().claim(at(20), 10, at(30), "b")), ["12", "11"]);
+      assert.equal(await store().complete("12", "a"), false);
+      assert.equal(
+        await store().reschedule({ ...makeJob({ id: "12", runAt: at(3) }), failedAt: at(11) }, "a"),
+        false,
+      );
+      assert.equal((await store().get("12"))?.failedAt, null);
+      const failed = { ...makeJob({ id: "12", runAt: at(3) }), attempts: 8, failedAt: at(12) };
+      assert.equal(await store().reschedule(failed, "b"), true);
+      assert.deepEqual(ids(await store().failed(10)), ["12"]);
+      assert.deepEqual(await store().claim(at(29), 10, at(59), "c"), []);
+    });
+
+    it("renews only the owner's leases", async () => {
+      await putAll([makeJob({ id: "10", runAt: at(1) }), makeJob({ id: "11", runAt: at(1) })]);
+      await store().claim(at(1), 1, at(10), "a");
+      await store().claim(at(1), 1, at(10), "b");
+      assert.deepEqual(await store().renew(["10", "11", "12"], "a", at(20)), ["10"]);
+      assert.deepEqual(ids(await store().claim(at(10), 10, at(30), "c")), ["11"]);
+      assert.deepEqual(await store().claim(at(19), 10, at(30), "c"), []);
+      assert.deepEqual(ids(await store().claim(at(20), 10, at(30), "c")), ["10"]);
+      assert.deepEqual(await store().renew(["10"], "a", at(40)), []);
+    });
+
+    it("says when a claimed job comes back, and a put ends a claim", async () => {
+      await putAll([makeJob({ id: "10", runAt: at(1) }), makeJob({ id: "11", runAt: at(30) })]);
+      await store().claim(at(5), 10, at(20), "a");
+      assert.equal(await store().nextRunAt(), at(20));
+      await store().put(makeJob({ id: "10", runAt: at(25), attempts: 3 }));
+      assert.equal(await store().nextRunAt(), at(25));
+      assert.equal(await store().complete("10", "a"), false);
+      assert.equal((await store().get("10"))?.attempts, 3);
+      assert.deepEqual(ids(await store().claim(at(25), 10, at(40), "b")), ["10"]);
+      assert.equal(await store().nextRunAt(), at(30));
+      assert.equal(await store().delete("10"), true);
+      assert.equal(await store().complete("10", "b"), false);
+    });
+
+    it("does not move a claimed job of a group", async () => {
+      await putAll([
+        makeJob({ id: "10", runAt: at(5), group: "held:a" }),
+        makeJob({ id: "11", runAt: at(50), group: "held:a" }),
+      ]);
+      await store().claim(at(5), 10, at(20), "a");
+      assert.equal(await store().advanceGroup("held:a", at(6)), 1);
+      assert.equal((await store().get("10"))?.runAt, at(5));
+      assert.equal(await store().complete("10", "a"), true);
+      assert.equal(await store().get("10"), undefined);
+      assert.deepEqual(sorted(ids(await store().due(at(59), 10))), ["11"]);
+    });
+
+    it("gives a claimed job back after a restart once its lease passes", async () => {
+      await store().put(makeJob({ id: "10", runAt: at(1) }));
+      await store().claim(at(1), 10, at(20), "a");
+      const reopened = await t.reopen();
+      // A backend may give it back at once (json-file: the data directory's lock proves its
+      // claimer gone); none may keep it past its lease.
+      assert.deepEqual(ids(await reopened.jobs.claim(at(20), 10, at(40), "b")), ["10"]);
+      assert.equal(await reopened.jobs.complete("10", "b"), true);
+      assert.equal(await reopened.jobs.nextRunAt(), null);
     });
 
     it("refuses a job without a readable runAt", async () => {

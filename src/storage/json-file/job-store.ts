@@ -1,8 +1,13 @@
 // Background jobs: `jobs/<job_id>.json`, one file each, removed when the job is done. In memory:
-// the waiting (unfailed) jobs ordered by due time then id, so due() reads the front of the list
+// the waiting (unfailed) jobs ordered by due time then id, so claim() reads the front of the list
 // and nextRunAt() its first entry without scanning; and the failed jobs, most recent failure
 // first, for operators; and the waiting jobs of each group, for advanceGroup. Writes of one job
 // are serialized, so a group's move and the runner's removal of a finished job never interleave.
+//
+// Claims (leases) live in memory only. One process holds a data directory (the lock file), so a
+// lease outlives its holder only when the process dies, and then the lock proves the holder gone:
+// a restarted process starts with no leases and takes its predecessor's unfinished jobs at once
+// (they run again, as after any crash: handlers are idempotent).
 
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
@@ -19,6 +24,20 @@ interface Entry {
 }
 
 const byTime = (a: Entry, b: Entry) => a.at - b.at || compareIds(a.id, b.id);
+
+interface Lease {
+  owner: string;
+  /** Lease end in ms; Infinity while its owner's finishing write is under way. */
+  until: number;
+  /** The lease end as the owner gave it, for nextRunAt. */
+  iso: string;
+}
+
+const parseTime = (iso: string, what: string) => {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new Error(`${what}: invalid time ${iso}`);
+  return ms;
+};
 
 /** An unreadable time sorts first: such a job runs (and fails visibly) rather than hiding. */
 const millis = (iso: string | null) => {
@@ -41,6 +60,23 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
     }
   };
   const writes = new KeyedQueue();
+  const leases = new Map<string, Lease>();
+  /** Runs `write` if `owner` holds the job's lease, which no claim can take meanwhile. */
+  const asOwner = (id: string, owner: string, write: () => Promise<unknown>) =>
+    writes.run(id, async () => {
+      const lease = leases.get(id);
+      if (lease?.owner !== owner) return false;
+      lease.until = Number.POSITIVE_INFINITY;
+      try {
+        await write();
+      } catch (error) {
+        // Not written: the job is still the owner's, under its lease as given.
+        lease.until = Date.parse(lease.iso);
+        throw error;
+      }
+      leases.delete(id);
+      return true;
+    });
   const entryOf = (job: Job): [SortedList<Entry>, Entry] =>
     job.failedAt === null
       ? [waiting, { at: millis(job.runAt), id: job.id }]
@@ -78,10 +114,52 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       if (Number.isNaN(Date.parse(job.runAt))) {
         throw new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`);
       }
-      await writes.run(job.id, () => records.put(job));
+      await writes.run(job.id, async () => {
+        await records.put(job);
+        leases.delete(job.id);
+      });
     },
     delete(id) {
-      return writes.run(id, () => records.remove(id));
+      return writes.run(id, async () => {
+        const removed = await records.remove(id);
+        leases.delete(id);
+        return removed;
+      });
+    },
+    async claim(now, limit, leaseUntil, owner) {
+      const cutoff = parseTime(now, "claim");
+      const until = parseTime(leaseUntil, "claim");
+      const taken: Job[] = [];
+      // Synchronous from here on: no other claim runs in between.
+      for (const entry of waiting.view()) {
+        if (taken.length >= limit || entry.at > cutoff) break;
+        const lease = leases.get(entry.id);
+        if (lease && lease.until > cutoff) continue;
+        const job = records.get(entry.id);
+        if (!job) continue;
+        leases.set(entry.id, { owner, until, iso: leaseUntil });
+        taken.push(job);
+      }
+      return taken;
+    },
+    async renew(ids, owner, leaseUntil) {
+      const until = parseTime(leaseUntil, "renew");
+      return ids.filter((id) => {
+        const lease = leases.get(id);
+        if (lease?.owner !== owner) return false;
+        if (lease.until !== Number.POSITIVE_INFINITY) lease.until = until;
+        lease.iso = leaseUntil;
+        return true;
+      });
+    },
+    complete(id, owner) {
+      return asOwner(id, owner, () => records.remove(id));
+    },
+    reschedule(job, owner) {
+      if (Number.isNaN(Date.parse(job.runAt))) {
+        return Promise.reject(new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`));
+      }
+      return asOwner(job.id, owner, () => records.put(job));
     },
     async due(now, limit) {
       const cutoff = Date.parse(now);
@@ -92,8 +170,18 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
         .flatMap((e) => records.get(e.id) ?? []);
     },
     async nextRunAt() {
-      const first = waiting.view()[0];
-      return first === undefined ? null : (records.peek(first.id) as Job).runAt;
+      // Leased jobs are few (the ones running), so both walks are short.
+      let next: { at: number; iso: string } | undefined;
+      for (const entry of waiting.view()) {
+        if (leases.has(entry.id)) continue;
+        next = { at: entry.at, iso: (records.peek(entry.id) as Job).runAt };
+        break;
+      }
+      for (const lease of leases.values()) {
+        const at = Date.parse(lease.iso);
+        if (next === undefined || at < next.at) next = { at, iso: lease.iso };
+      }
+      return next?.iso ?? null;
     },
     async advanceGroup(group, runAt) {
       const at = Date.parse(runAt);
@@ -104,12 +192,17 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
             // Read under the job's queue: a removal queued before this move has happened.
             const job = records.peek(id);
             if (!job || job.failedAt !== null || millis(job.runAt) <= at) return false;
+            if (leases.has(id)) return false;
             await records.put({ ...job, runAt });
             return true;
           }),
         ),
       );
       return moved.filter(Boolean).length;
+    },
+    // One process per data directory: its own enqueues wake its runner (durable-queue.ts).
+    watch() {
+      return () => {};
     },
     async failed(limit) {
       const all = failed.view();

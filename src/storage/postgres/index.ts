@@ -31,11 +31,11 @@ import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
 import { createEdgeStore } from "./edge-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
+import { createJobStore } from "./job-store.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMarkerStore } from "./marker-store.ts";
 import { createMediaStore } from "./media-store.ts";
 import { pendingMigrations } from "./migrate.ts";
-import { notBuilt } from "./not-built.ts";
 import { createNotificationStore } from "./notification-store.ts";
 import { createPollStore } from "./poll-store.ts";
 import { createReportStore } from "./report-store.ts";
@@ -98,7 +98,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       reports: createReportStore(db),
       markers: createMarkerStore(db),
       conversations: createConversationStore(db),
-      jobs: notBuilt("jobs"),
+      jobs: createJobStore(db),
       media: createMediaStore(db),
       kv: createKvStore(db),
       coordination: coordination.coordination,

@@ -1,0 +1,202 @@
+// The job queue on PostgreSQL (migration 0006): one row per job, its whole record in `data`, and
+// the columns the queue works on. Any number of processes claim from it at once: a claim takes
+// due rows with FOR UPDATE SKIP LOCKED (a row another claim is taking is skipped, never waited
+// for, never handed out twice) and marks them leased; finishing is conditional on the lease's
+// owner, so a runner whose lease passed can neither remove nor reschedule the job another runner
+// took. Jobs are no API answer: no db.changes.bump() and no change trigger; new jobs notify
+// wren_jobs instead (the migration's trigger), which watch() listens to.
+
+import { getLogger } from "@logtape/logtape";
+import { compareIds } from "../../domain/ids.ts";
+import type { Job } from "../../domain/job.ts";
+import type { JobStore } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import { jsonb } from "./jsonb.ts";
+
+/** An ISO time as an instant PostgreSQL reads the same way; throws naming `what` if unreadable. */
+function instant(iso: string, what: string): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new Error(`${what}: invalid time ${iso}`);
+  return new Date(ms).toISOString();
+}
+
+/** As json-file files it: an unreadable failure time sorts first rather than hiding the job. */
+function failedInstant(iso: string | null): string | null {
+  if (iso === null) return null;
+  const ms = Date.parse(iso);
+  return new Date(Number.isNaN(ms) ? 0 : ms).toISOString();
+}
+
+const logger = getLogger(["wren", "storage", "jobs"]);
+
+/** The channel of the wake-ups (migration 0006). */
+const WAKE_CHANNEL = "wren_jobs";
+
+interface ClaimedRow {
+  id: string;
+  run_at: Date;
+  data: Job;
+}
+
+export function createJobStore(db: PgContext): JobStore {
+  const { sql } = db;
+  const validRunAt = (job: Job) => {
+    if (Number.isNaN(Date.parse(job.runAt))) {
+      throw new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`);
+    }
+    return new Date(Date.parse(job.runAt)).toISOString();
+  };
+
+  const listeners = new Set<() => void>();
+  const callAll = () => {
+    for (const listener of listeners) listener();
+  };
+  /** The LISTEN, opened for the first watcher (processes that only enqueue never listen). */
+  let listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;
+
+  return {
+    async get(id) {
+      const rows = await sql<{ data: Job }[]>`select data from jobs where id = ${id}`;
+      return rows[0]?.data;
+    },
+
+    async put(job) {
+      const runAt = validRunAt(job);
+      await sql`
+        insert into jobs (id, run_at, failed_at, grp, data)
+        values (${job.id}, ${runAt}, ${failedInstant(job.failedAt)}, ${job.group ?? null},
+                ${jsonb(sql, job)})
+        on conflict (id) do update set
+          run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
+          data = excluded.data, lease_until = null, lease_owner = null`;
+    },
+
+    async delete(id) {
+      const result = await sql`delete from jobs where id = ${id}`;
+      return result.count > 0;
+    },
+
+    async claim(now, limit, leaseUntil, owner) {
+      const at = instant(now, "claim");
+      const until = instant(leaseUntil, "claim");
+      if (limit <= 0) return [];
+      const rows = await sql<ClaimedRow[]>`
+        update jobs set lease_until = ${until}, lease_owner = ${owner}
+        where id in (
+          select id from jobs
+          where run_at <= ${at} and failed_at is null
+            and (lease_until is null or lease_until <= ${at})
+          order by run_at, length(id), id
+          limit ${limit}
+          for update skip locked
+        )
+        returning id, run_at, data`;
+      // RETURNING keeps no order.
+      return rows
+        .sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || compareIds(a.id, b.id))
+        .map((row) => row.data);
+    },
+
+    async renew(ids, owner, leaseUntil) {
+      const until = instant(leaseUntil, "renew");
+      if (ids.length === 0) return [];
+      const rows = await sql<{ id: string }[]>`
+        update jobs set lease_until = ${until}
+        where id = any(${sql.array([...ids])}::text[]) and lease_owner = ${owner}
+        returning id`;
+      const held = new Set(rows.map((row) => row.id));
+      return ids.filter((id) => held.has(id));
+    },
+
+    async complete(id, owner) {
+      const result = await sql`delete from jobs where id = ${id} and lease_owner = ${owner}`;
+      return result.count > 0;
+    },
+
+    async reschedule(job, owner) {
+      const runAt = validRunAt(job);
+      const result = await sql`
+        update jobs set
+          run_at = ${runAt}, failed_at = ${failedInstant(job.failedAt)}, grp = ${job.group ?? null},
+          data = ${jsonb(sql, job)}, lease_until = null, lease_owner = null
+        where id = ${job.id} and lease_owner = ${owner}`;
+      return result.count > 0;
+    },
+
+    async due(now, limit) {
+      const at = instant(now, "due");
+      if (limit <= 0) return [];
+      const rows = await sql<{ data: Job }[]>`
+        select data from jobs
+        where run_at <= ${at} and failed_at is null
+        order by run_at, length(id), id
+        limit ${limit}`;
+      return rows.map((row) => row.data);
+    },
+
+    async nextRunAt() {
+      const [row] = await sql<
+        { run_at: Date | null; run_at_text: string | null; until: Date | null }[]
+      >`
+        select w.run_at, w.run_at_text, l.until
+        from (
+          select min(lease_until) as until from jobs
+          where lease_until is not null and failed_at is null
+        ) l
+        left join lateral (
+          select run_at, data->>'runAt' as run_at_text from jobs
+          where failed_at is null and lease_until is null
+          order by run_at, length(id), id
+          limit 1
+        ) w on true`;
+      if (!row) return null;
+      if (row.until !== null && (row.run_at === null || row.until < row.run_at)) {
+        return row.until.toISOString();
+      }
+      return row.run_at_text;
+    },
+
+    watch(listener) {
+      listeners.add(listener);
+      // On (re)connection too: notifications sent while the connection was down are lost.
+      listening ??= sql.listen(WAKE_CHANNEL, callAll, callAll).catch((error) => {
+        logger.error("Could not listen for new jobs (runners poll instead): {error}", { error });
+        return undefined;
+      });
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0 || !listening) return;
+        const closing = listening;
+        listening = undefined;
+        void closing.then((handle) => handle?.unlisten()).catch(() => {});
+      };
+    },
+
+    async failed(limit) {
+      if (limit <= 0) return [];
+      const rows = await sql<{ data: Job }[]>`
+        select data from jobs
+        where failed_at is not null
+        order by failed_at desc, length(id) desc, id desc
+        limit ${limit}`;
+      return rows.map((row) => row.data);
+    },
+
+    async advanceGroup(group, runAt) {
+      const at = instant(runAt, "advanceGroup");
+      // A row the runner removed is gone (an UPDATE never brings one back); a claimed one keeps
+      // its time (lease_until is null only while no runner holds it).
+      // Runners elsewhere are woken when any moved (notified at the statement's commit).
+      const [row] = await sql<{ moved: number }[]>`
+        with moved as (
+          update jobs set run_at = ${at}, data = jsonb_set(data, '{runAt}', to_jsonb(${runAt}::text))
+          where grp = ${group} and failed_at is null and lease_until is null and run_at > ${at}
+          returning 1
+        )
+        select count(*)::int as moved,
+          case when count(*) > 0 then pg_notify(${WAKE_CHANNEL}, '') end as woke
+        from moved`;
+      return row?.moved ?? 0;
+    },
+  };
+}
