@@ -31,6 +31,7 @@ import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
 import { createEdgeStore } from "./edge-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
+import { InFlight, tracked } from "./in-flight.ts";
 import { createJobStore } from "./job-store.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMarkerStore } from "./marker-store.ts";
@@ -45,6 +46,9 @@ import { createTokenStore } from "./token-store.ts";
 import { createUserStore } from "./user-store.ts";
 
 export type { PostgresConnection } from "./connect.ts";
+
+/** How long close() lets running store calls finish before ending the pool anyway. */
+const CLOSE_WAIT_MS = 10_000;
 
 /** Thrown when the database lacks migrations this Wren needs (`wren db migrate` applies them). */
 export class PendingMigrationsError extends Error {
@@ -71,7 +75,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const db: PgContext = { sql, changes };
     const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
     let closing: Promise<void> | undefined;
-    return {
+    const stores = {
       accounts: createAccountStore(db),
       users: createUserStore(db),
       apps: createAppStore(db),
@@ -102,10 +106,18 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       media: createMediaStore(db),
       kv: createKvStore(db),
       coordination: coordination.coordination,
+    };
+    const inFlight = new InFlight();
+    const trackedStores = Object.fromEntries(
+      Object.entries(stores).map(([name, store]) => [name, tracked(store, inFlight)]),
+    ) as typeof stores;
+    return {
+      ...trackedStores,
       version: () => changes.version,
       dump: () => dumpDatabase(sql),
       close() {
         closing ??= (async () => {
+          await inFlight.idle(CLOSE_WAIT_MS);
           await unlisten().catch(() => {});
           await coordination.release().catch(() => {});
           await sql.end({ timeout: 5 });

@@ -1,0 +1,44 @@
+// Calls still running when the storage closes. postgres.js's `end()` waits only for the queries
+// its connections already carry: a query still queued for a free connection would reconnect and
+// run after close() resolved, writing behind the caller's back. So every store call is counted
+// and close() first waits for them to settle.
+
+export class InFlight {
+  #count = 0;
+  #waiters: (() => void)[] = [];
+
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.#count++;
+    const done = () => {
+      if (--this.#count === 0) for (const wake of this.#waiters.splice(0)) wake();
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  /** Resolves once no tracked call is running, or after `timeoutMs` whatever runs. */
+  idle(timeoutMs: number): Promise<void> {
+    if (this.#count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.#waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+/** The store with every method call that returns a promise counted by `inFlight`. */
+export function tracked<S extends object>(store: S, inFlight: InFlight): S {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const result = value.apply(target, args);
+        return result instanceof Promise ? inFlight.track(result) : result;
+      };
+    },
+  });
+}
