@@ -58,6 +58,8 @@ async function answers(storage: Storage): Promise<unknown> {
     many: [...(await s.getMany(ids)).entries()],
     byUri: await Promise.all(varied().map((x) => s.findByUri(x.uri))),
     countLocal: await s.countLocal(),
+    // Of the varied statuses only: a test adds a deleted one behind the snapshot's back.
+    deleted: (await s.listDeleted(page)).filter((x) => ids.includes(x.id)),
     home: await s.listEntriesByAccounts(ACCOUNTS, page),
     homePage: await s.listEntriesByAccounts(ACCOUNTS, { limit: 5, maxId: "150" }),
   };
