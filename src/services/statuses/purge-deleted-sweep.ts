@@ -1,8 +1,9 @@
 // The weekly "status.purge-sweep" job: purges the content of every deleted status whose grace
 // period is over and that still holds any (purge-deleted-content.ts). Each deletion queues its
 // own purge, but statuses deleted by a Wren older than that job have none, and a purge job that
-// gave up leaves its status whole: the sweep catches both. Its first run falls an hour after the
-// first start that schedules it, so an upgraded server purges its old deletions that day.
+// gave up leaves its status whole: the sweep catches both. Its first run falls a day after the
+// first start that schedules it (with the daily key–value prune), so an upgraded server purges
+// its old deletions the next day rather than a week later.
 
 import { getLogger } from "@logtape/logtape";
 import type { Job } from "../../domain/job.ts";
@@ -21,7 +22,7 @@ export const PURGE_SWEEP_JOB: RecurringJob = {
   type: "status.purge-sweep",
   // Weekly: it only catches what the per-status jobs missed, and reads every tombstone.
   intervalMs: 7 * 24 * 3600_000,
-  firstDelayMs: 3600_000,
+  firstDelayMs: 24 * 3600_000,
   ids: ["status-purge-sweep-a", "status-purge-sweep-b"],
 };
 
