@@ -30,6 +30,7 @@ import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.t
 import { reportFfmpeg } from "./services/media/report-ffmpeg.ts";
 import { repairPollCounts } from "./services/polls/repair-poll-counts.ts";
 import { offlineRemote } from "./services/remote.ts";
+import { ensurePurgeSweepScheduled } from "./services/statuses/purge-deleted-sweep.ts";
 import { openJsonFileStorage, type WriteFaults } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
 import { openPostgresStorage } from "./storage/postgres/index.ts";
@@ -218,6 +219,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     await Promise.all([
       ensureMediaCleanupScheduled(ctx),
       ensureKvPruneScheduled(ctx),
+      ensurePurgeSweepScheduled(ctx),
       repairPollCounts(ctx),
     ]).catch(async (error) => {
       await storage.close();

@@ -21,6 +21,7 @@ import {
   PURGE_DELETED_CONTENT_JOB,
   purgeDeletedContent,
 } from "../services/statuses/purge-deleted-content.ts";
+import { PURGE_SWEEP_JOB, runPurgeSweep } from "../services/statuses/purge-deleted-sweep.ts";
 import type { JobRunner } from "./runner.ts";
 
 const MEDIA_PROCESS_MAX_ATTEMPTS = 5;
@@ -58,6 +59,9 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   });
   runner.register(PURGE_DELETED_CONTENT_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await purgeDeletedContent(ctx, payload.statusId);
+  });
+  runner.register(PURGE_SWEEP_JOB.type, async (_payload, job) => {
+    await runPurgeSweep(ctx, job);
   });
   runner.register(POLL_EXPIRE_JOB, async (payload) => {
     // A payload without a poll id can never succeed: nothing to do rather than retrying.

@@ -162,6 +162,11 @@ export interface StatusStore {
   ): Promise<Map<string, { replies: number; reblogs: number }>>;
   /** Batched findReblog: the account's reblogs of these statuses, by the original's id. */
   findReblogs(accountId: string, statusIds: readonly string[]): Promise<Map<string, Status>>;
+  /**
+   * Deleted statuses (tombstones; deleted reblogs left out), newest first, paged by id: the
+   * maintenance sweep that purges the content of old ones walks them.
+   */
+  listDeleted(page: IdPage): Promise<Status[]>;
 }
 
 export interface StatusEditStore {

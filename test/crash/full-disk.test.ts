@@ -236,6 +236,28 @@ describe("a disk that cannot store data", () => {
     },
   ];
 
+  // The fsync of a directory fails after the renames in it: the files are what readers see, so
+  // answering 507 would leave a refused write applied (and the server's memory without it).
+  it("every write is stored and acknowledged when directory fsyncs fail after the renames", async () => {
+    const targets: { operation: Operation; target: string }[] = [];
+    for (const operation of operations) {
+      const target = await operation.prepare();
+      const refusedBefore = faults.refused;
+      faults.failDirSyncWith("EIO");
+      const { result, logged } = await capturingStderr(() => operation.run(target));
+      faults.clear();
+      assert.ok(faults.refused > refusedBefore, `${operation.name}: the fault struck`);
+      assert.ok(result.status >= 200 && result.status < 300, `${operation.name}: ${result.status}`);
+      assert.match(logged, /Could not fsync directory .*may not survive a power cut/);
+      assert.ok(await operation.applied(target), `${operation.name}: applied`);
+      targets.push({ operation, target });
+    }
+    await server.restart();
+    for (const { operation, target } of targets) {
+      assert.ok(await operation.applied(target), `${operation.name}: applied after a restart`);
+    }
+  });
+
   // A full disk still lets files be removed; a read-only one refuses that too.
   for (const code of ["ENOSPC", "EROFS"]) {
     for (const operation of operations) {

@@ -3,7 +3,9 @@
 //   as it was, which is what the kill leaves) is finished by the queued job after the restart,
 //   so the booster's statuses_count is right again;
 // - after the grace period, the deleted status's words and edit history leave the disk while
-//   its tombstone stays (the API keeps answering 404).
+//   its tombstone stays (the API keeps answering 404);
+// - statuses deleted with no purge queued (by a Wren older than the purge job) are purged by
+//   the weekly sweep once their grace period is over.
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -12,6 +14,10 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DELETE_REBLOGS_DELAY_MS } from "../../src/services/statuses/delete-reblogs.ts";
 import { DELETED_CONTENT_GRACE_MS } from "../../src/services/statuses/purge-deleted-content.ts";
+import {
+  PURGE_SWEEP_JOB,
+  sweepDeletedContent,
+} from "../../src/services/statuses/purge-deleted-sweep.ts";
 import { SNAPSHOT_FILE } from "../../src/storage/json-file/status-snapshot.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -87,5 +93,45 @@ describe("after a status is deleted", () => {
     assert.equal(tombstone.uri, status.uri);
     assert.equal(existsSync(editsDir) ? (await readdir(editsDir)).length : 0, 0);
     await call(server, "GET", `${STATUSES}/${status.id}`, { token: alice.token }, 404);
+  });
+
+  it("statuses deleted with no purge queued (an older Wren) are purged by the weekly sweep", async () => {
+    const storage = server.wren.ctx.storage;
+    const now = clock.now().getTime();
+    const DAY = 24 * 3600_000;
+    /** Flags the status deleted the way an older Wren did: no purge job queued. */
+    const deleteAsBefore = async (words: string, deletedAt: string | null) => {
+      const posted = await post(server, alice, { status: words });
+      await call(server, "PUT", `${STATUSES}/${posted.id}`, {
+        token: alice.token,
+        json: { status: `${words}, edited` },
+      });
+      const stored = await storage.statuses.get(posted.id);
+      assert.ok(stored);
+      await storage.statuses.put({ ...stored, deleted: true, deletedAt });
+      return posted.id as string;
+    };
+    const purged = async (id: string) => {
+      const stored = await readFile(fileOf(alice.account.id, id), "utf8");
+      const editsDir = join(server.dataDir, "status-edits", id);
+      const edits = existsSync(editsDir) ? (await readdir(editsDir)).length : 0;
+      assert.equal(JSON.parse(stored).deleted, true, "the tombstone stays");
+      return !/secret/.test(stored) && edits === 0;
+    };
+    const old = await deleteAsBefore("an old secret", new Date(now - 30 * DAY).toISOString());
+    const undated = await deleteAsBefore("an undated secret", null);
+    const recent = await deleteAsBefore("a recent secret", new Date(now - DAY).toISOString());
+
+    const result = await sweepDeletedContent(server.wren.ctx);
+    assert.ok(result.purged >= 2 && result.failed === 0, JSON.stringify(result));
+    assert.equal(await purged(old), true);
+    assert.equal(await purged(undated), true);
+    assert.equal(await purged(recent), false, "still within its grace period");
+
+    // The sweep is a job the server keeps scheduled: within a week it comes round again.
+    clock.advance(PURGE_SWEEP_JOB.intervalMs);
+    await server.wren.jobs.runDue();
+    assert.equal(await purged(recent), true);
+    await call(server, "GET", `${STATUSES}/${recent}`, { token: alice.token }, 404);
   });
 });

@@ -10,17 +10,27 @@ import type { ServiceContext } from "../context.ts";
 export interface RecurringJob {
   type: string;
   intervalMs: number;
+  /**
+   * When the run put because none is waiting (a first start, or the last run gave up) falls
+   * due, from now; the interval if not given.
+   */
+  firstDelayMs?: number;
   /** The two ids that take turns. */
   ids: readonly [string, string];
 }
 
-async function putRun(ctx: ServiceContext, spec: RecurringJob, id: string): Promise<void> {
+async function putRun(
+  ctx: ServiceContext,
+  spec: RecurringJob,
+  id: string,
+  delayMs = spec.intervalMs,
+): Promise<void> {
   const now = ctx.clock.now();
   await ctx.storage.jobs.put({
     id,
     type: spec.type,
     payload: {},
-    runAt: new Date(now.getTime() + spec.intervalMs).toISOString(),
+    runAt: new Date(now.getTime() + delayMs).toISOString(),
     attempts: 0,
     lastError: null,
     failedAt: null,
@@ -30,9 +40,9 @@ async function putRun(ctx: ServiceContext, spec: RecurringJob, id: string): Prom
 
 /**
  * Called when a server starts, before its runner: leaves exactly one run waiting. None (a first
- * start, or the last one gave up): one an interval from now. Both (a crash came between a run
- * scheduling its successor and the runner removing the run's record): the earlier is kept, so
- * two runs never fall due together and remove each other's successor.
+ * start, or the last one gave up): one `firstDelayMs` (or an interval) from now. Both (a crash
+ * came between a run scheduling its successor and the runner removing the run's record): the
+ * earlier is kept, so two runs never fall due together and remove each other's successor.
  */
 export async function ensureRecurringScheduled(
   ctx: ServiceContext,
@@ -44,7 +54,7 @@ export async function ensureRecurringScheduled(
     .sort((x, y) => Date.parse(x.runAt) - Date.parse(y.runAt));
   if (waiting.length === 0) {
     // Over a slot whose job gave up, if any: the schedule must go on.
-    await putRun(ctx, spec, spec.ids[0]);
+    await putRun(ctx, spec, spec.ids[0], spec.firstDelayMs);
     return;
   }
   for (const extra of waiting.slice(1)) await ctx.storage.jobs.delete(extra.id);

@@ -126,6 +126,28 @@ export function statusContract(t: ContractContext): void {
       assert.equal(await t.storage.statuses.countByAccount("1"), 2);
     });
 
+    it("lists deleted statuses, not deleted reblogs, newest first and paged", async () => {
+      const deletedAt = "2025-04-01T00:00:00.000Z";
+      const gone = (id: string, accountId: string) =>
+        makeStatus({ id, accountId, deleted: true, deletedAt });
+      assert.deepEqual(await t.storage.statuses.listDeleted({ limit: 20 }), []);
+      await t.storage.statuses.put(makeStatus({ id: "1", accountId: "1" }));
+      await t.storage.statuses.put(gone("2", "1"));
+      await t.storage.statuses.put(gone("30", "2"));
+      await t.storage.statuses.put({ ...gone("4", "2"), reblogOfId: "1" });
+      const restored = makeStatus({ id: "5", accountId: "1" });
+      await t.storage.statuses.put(restored);
+      await t.storage.statuses.put({ ...restored, deleted: true, deletedAt });
+      const listed = await t.storage.statuses.listDeleted({ limit: 20 });
+      assert.deepEqual(ids(listed), ["30", "5", "2"]);
+      assert.deepEqual(listed[0], gone("30", "2"));
+      assert.deepEqual(ids(await t.storage.statuses.listDeleted({ limit: 2 })), ["30", "5"]);
+      assert.deepEqual(ids(await t.storage.statuses.listDeleted({ limit: 2, maxId: "5" })), ["2"]);
+      // Restored: listed with the live statuses again, no longer with the deleted ones.
+      await t.storage.statuses.put(restored);
+      assert.deepEqual(ids(await t.storage.statuses.listDeleted({ limit: 20 })), ["30", "2"]);
+    });
+
     it("counts per account and local statuses only", async () => {
       await t.storage.statuses.put(makeStatus({ id: "1", accountId: "1" }));
       await t.storage.statuses.put(makeStatus({ id: "2", accountId: "1" }));

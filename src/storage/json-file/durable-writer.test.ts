@@ -104,6 +104,28 @@ describe("DurableWriter", () => {
     assert.equal(await read("kept"), "new");
   });
 
+  it("acknowledges a write whose directory fsync fails after the rename: it is in place", async () => {
+    // Answering an error here would leave a refused write applied on disk while the store's
+    // memory kept the old record.
+    const faults = new WriteFaults();
+    const writer = new DurableWriter({ faults });
+    await writer.write(join(dir, "kept"), "old");
+    await writer.write(join(dir, "gone"), "old");
+    faults.failDirSyncWith("EIO");
+    await writer.write(join(dir, "kept"), "new");
+    await writer.remove(join(dir, "gone"));
+    await writer.write(join(dir, "sub", "fresh"), "new");
+    assert.ok(faults.refused >= 3, "the fault struck every batch");
+    assert.equal(await read("kept"), "new");
+    assert.equal(await read("sub/fresh"), "new");
+    await assert.rejects(read("gone"), { code: "ENOENT" });
+    assert.deepEqual((await readdir(dir)).sort(), ["kept", "sub"], "no temporary file left");
+    // A failure before the rename is still refused and changes nothing.
+    faults.failWith("EIO");
+    await assert.rejects(writer.write(join(dir, "kept"), "newer"));
+    assert.equal(await read("kept"), "new");
+  });
+
   it("leaves other failures as they are", async () => {
     const writer = new DurableWriter();
     await writeFile(join(dir, "file"), "");

@@ -9,13 +9,22 @@
 // whose directories are then fsynced once each. Each caller's promise resolves only when its
 // data is durable. Writes (and removals) of one path are applied in call order: within a batch
 // only the last one for a path is performed, and batches run one after another.
+//
+// A directory fsync that fails comes after its renames: the new files are already what every
+// reader sees, and undoing a rename would need the same failing fsync to be durable. So those
+// writes are acknowledged (a write answered with an error must not be applied, and memory must
+// match the disk) and the failure is logged as an error: they may not survive a power cut. A
+// disk that fails like this usually turns read-only next, and later writes are refused.
 
 import { mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
+import { getLogger } from "@logtape/logtape";
 import { cannotStore } from "../../domain/errors.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { forEachLimit } from "./parallel.ts";
 import type { WriteFaults } from "./write-faults.ts";
+
+const logger = getLogger(["wren", "storage"]);
 
 /** Every temporary file ends with this, so a start-up sweep can find leftovers of a crash. */
 export const TEMP_SUFFIX = ".wren-tmp";
@@ -152,10 +161,13 @@ export class DurableWriter {
       try {
         await this.#syncDir(dir);
       } catch (error) {
-        // The renames in (or below) this directory may not survive a crash: report them failed.
-        for (const op of batch) {
-          if (op.path.startsWith(dir + sep) && !failures.has(op)) failures.set(op, error);
-        }
+        // Not a failure of the writes: they are in place (see the top of this file).
+        const paths = batch.filter((op) => op.path.startsWith(dir + sep) && !failures.has(op));
+        logger.error(
+          "Could not fsync directory {dir} ({error}): {count} file(s) just written there are in " +
+            "place but may not survive a power cut; check the disk",
+          { dir, error: String(error), count: paths.length, paths: paths.map((op) => op.path) },
+        );
       }
     });
 
@@ -211,6 +223,7 @@ export class DurableWriter {
   async #syncDir(dir: string): Promise<void> {
     // Windows cannot open a directory for fsync; NTFS journals renames itself.
     if (process.platform === "win32") return;
+    this.#faults?.checkDirSync(dir);
     const handle = await open(dir, "r");
     try {
       await handle.sync();

@@ -1,8 +1,8 @@
 // The in-memory indexes of the status store. Each non-deleted status belongs to a set of sorted
 // id lists (its author's statuses, the public timeline of its origin, one per hashtag, the
-// replies to its parent, the reblogs of its original); a change of the status (an edit, a
-// deletion, a restore) moves it between lists by comparing the sets before and after, so every
-// list and count stays exact without scanning.
+// replies to its parent, the reblogs of its original), each deleted one to the list of deleted
+// statuses; a change of the status (an edit, a deletion, a restore) moves it between lists by
+// comparing the sets before and after, so every list and count stays exact without scanning.
 
 import { UniqueIndex } from "./indexes.ts";
 import { SortedGroups, type SortedIds } from "./sorted-ids.ts";
@@ -17,6 +17,8 @@ export const listKey = {
   tag: (origin: Origin, tag: string) => `tag:${origin}:${tag.toLowerCase()}`,
   replies: (statusId: string) => `replies:${statusId}`,
   reblogs: (statusId: string) => `reblogs:${statusId}`,
+  /** Deleted statuses, reblogs left out (the purge sweep walks them). */
+  deleted: () => "deleted",
 };
 
 const reblogKey = (accountId: string, statusId: string) => `${accountId}:${statusId}`;
@@ -28,10 +30,14 @@ export function isReplyToOthers(
   return s.inReplyToId !== null && s.inReplyToAccountId !== s.accountId;
 }
 
-/** The lists a status belongs to; none once deleted. */
+/** The lists a status belongs to; once deleted, only the list of deleted ones. */
 function memberships(s: StatusSummary | undefined): Set<string> {
   const keys = new Set<string>();
-  if (s === undefined || s.deleted) return keys;
+  if (s === undefined) return keys;
+  if (s.deleted) {
+    if (s.reblogOfId === null) keys.add(listKey.deleted());
+    return keys;
+  }
   keys.add(listKey.account(s.accountId));
   const origin: Origin = s.local ? "local" : "remote";
   if (s.visibility === "public" && s.reblogOfId === null) {

@@ -6,10 +6,12 @@ import { mkdtemp, readdir, readFile, rm, truncate } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { compareIds } from "../../domain/ids.ts";
 import type { Status } from "../../domain/status.ts";
 import { makeStatus } from "../contract/fixtures.ts";
 import { DurableWriter } from "./durable-writer.ts";
 import { StatusIndexes } from "./status-indexes.ts";
+import { StatusRecords } from "./status-records.ts";
 import { openStatusStore } from "./status-store.ts";
 import { type StatusSummary, summarize } from "./status-summary.ts";
 
@@ -85,6 +87,36 @@ describe("json-file status bodies", () => {
     );
     await store.closeWrites();
     await writer.close();
+  });
+
+  it("a start that reads every file files the summaries in id order, whatever the file order", async () => {
+    // Several authors and ids of several lengths, written in a scrambled order.
+    const ids = ["905", "10", "1000", "99", "117674928927932416", "5", "42", "7000", "31"];
+    const writer = new DurableWriter();
+    const store = await openStatusStore(dir, writer);
+    for (const [n, id] of ids.entries()) {
+      await store.put(makeStatus({ id, accountId: String(1 + (n % 3)) }));
+    }
+    await store.closeWrites();
+    await writer.close();
+    // No snapshot: every file is read again, in directory order.
+    const filed: string[] = [];
+    const reader = new DurableWriter();
+    const records = await StatusRecords.open(dir, reader, {
+      onChange: (previous, next) => {
+        assert.equal(previous, undefined);
+        filed.push((next as StatusSummary).id);
+      },
+    });
+    const ascending = [...ids].sort(compareIds);
+    assert.equal(records.loadedFrom, "missing");
+    assert.deepEqual(filed, ascending);
+    assert.deepEqual(
+      [...records.summaries()].map((s) => s.id),
+      ascending,
+    );
+    await records.close();
+    await reader.close();
   });
 });
 

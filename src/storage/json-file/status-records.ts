@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import { cannotStore } from "../../domain/errors.ts";
+import { compareIds } from "../../domain/ids.ts";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { Status } from "../../domain/status.ts";
 import { type DurableWriter, ignoreCode } from "./durable-writer.ts";
@@ -33,6 +34,7 @@ import {
 } from "./status-snapshot.ts";
 import { type StatusSummary, StringPool, summarize } from "./status-summary.ts";
 import { WriteOrder } from "./write-order.ts";
+import { sortYielding } from "./yielding-sort.ts";
 
 const logger = getLogger(["wren", "storage"]);
 
@@ -330,7 +332,7 @@ export class StatusRecords {
         // The same id in another account's folder is a second file for one status.
         const clash = (record: Status) =>
           previous !== undefined && previous.accountId !== record.accountId ? previous : undefined;
-        this.#load(path, file, bytes, pool, previous, clash);
+        this.#load(path, file, bytes, pool, clash, (summary) => this.#add(summary, previous));
       } catch (error) {
         if (!isDamage(error)) throw error;
         dropPrevious();
@@ -340,17 +342,17 @@ export class StatusRecords {
   }
 
   /**
-   * Takes one status file read at start into memory, replacing `previous`. A file that is no
-   * usable status, or a second file for a status already loaded (`clash`), throws
-   * DamagedRecordError for the caller to set aside.
+   * Takes one status file read at start into memory through `keep`. A file that is no usable
+   * status, or a second file for a status already loaded (`clash`), throws DamagedRecordError
+   * for the caller to set aside.
    */
   #load(
     path: string,
     file: string,
     bytes: Buffer,
     pool: StringPool,
-    previous: StatusSummary | undefined,
     clash: (record: Status) => StatusSummary | undefined,
+    keep: (summary: StatusSummary) => void,
   ): void {
     const record = parseRecordFile(spec, path, file, bytes);
     const other = clash(record);
@@ -364,7 +366,7 @@ export class StatusRecords {
     } catch (error) {
       throw new DamagedRecordError(path, `not a status (${error})`, { cause: error });
     }
-    this.#add(summary, previous);
+    keep(summary);
     noteLoaded(this.#writer, spec.folder, file, record);
   }
 
@@ -420,21 +422,37 @@ export class StatusRecords {
 
   /**
    * Reads every status file (no snapshot to trust); bodies are not kept. A damaged file is
-   * moved aside and its status left out (quarantine.ts).
+   * moved aside and its status left out (quarantine.ts). The files come in directory order;
+   * the summaries are filed in id order once all are read, so every id list is built already
+   * sorted and the snapshots that follow find them in order too: otherwise the first read of
+   * the public timeline and every snapshot would sort up to a million ids on the event loop.
    */
   async #scan(): Promise<void> {
     const files = await listRecordFiles(this.#dir, spec.depth);
     const pool = new StringPool();
+    const keep = (summary: StatusSummary) => {
+      // In the map at once: it finds a second file for the same id (the clash check).
+      this.#summaries.set(summary.id, summary);
+      this.#heap.check(this.#summaries.size);
+    };
     await forEachLimit(files, 64, async (file) => {
       const path = join(this.#dir, file);
       this.#filesRead++;
       try {
         const bytes = await readFile(path);
-        this.#load(path, file, bytes, pool, undefined, (record) => this.#summaries.get(record.id));
+        this.#load(path, file, bytes, pool, (record) => this.#summaries.get(record.id), keep);
       } catch (error) {
         if (!isDamage(error)) throw error;
         await reportDamage(this.#writer, this.#root, path, error);
       }
     });
+    const ordered = await sortYielding([...this.#summaries.values()], (x, y) =>
+      compareIds(x.id, y.id),
+    );
+    this.#summaries.clear();
+    for (const summary of ordered) {
+      this.#summaries.set(summary.id, summary);
+      this.#options.onChange(undefined, summary);
+    }
   }
 }

@@ -58,6 +58,8 @@ async function answers(storage: Storage): Promise<unknown> {
     many: [...(await s.getMany(ids)).entries()],
     byUri: await Promise.all(varied().map((x) => s.findByUri(x.uri))),
     countLocal: await s.countLocal(),
+    // Of the varied statuses only: a test adds a deleted one behind the snapshot's back.
+    deleted: (await s.listDeleted(page)).filter((x) => ids.includes(x.id)),
     home: await s.listEntriesByAccounts(ACCOUNTS, page),
     homePage: await s.listEntriesByAccounts(ACCOUNTS, { limit: 5, maxId: "150" }),
   };
@@ -301,6 +303,29 @@ describe("status snapshot order", () => {
         read.summaries.map((s) => s.id),
         ["5", "10", "99", "905", "1000", "117674928927932416"],
       );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("is complete and in id order when sorted in several slices (as after a full read)", async () => {
+    const root = await mkdtemp(join(tmpdir(), "wren-snapshot-order-"));
+    try {
+      await mkdir(join(root, "statuses"), { recursive: true });
+      // More than two slices of the sliced sort, in a scrambled (repeatable) order.
+      const count = 70_001;
+      const ids = Array.from({ length: count }, (_, n) => String(1 + ((n * 48_271) % count)));
+      await writeSnapshot(
+        root,
+        ids.map((id) => summarize(makeStatus({ id, accountId: String(Number(id) % 7) }))),
+      );
+      const read = await readSnapshot(root);
+      assert.ok(read.ok);
+      assert.deepEqual(
+        read.summaries.map((s) => s.id),
+        Array.from({ length: count }, (_, n) => String(n + 1)),
+      );
+      assert.equal(read.summaries[41]?.accountId, String(42 % 7));
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -22,6 +22,7 @@ import { ignoreCode, TEMP_SUFFIX } from "./durable-writer.ts";
 import { readJournals } from "./status-journal.ts";
 import { NO_TAGS, type StatusSummary, StringPool } from "./status-summary.ts";
 import { syncDir } from "./sync-dir.ts";
+import { sortYielding } from "./yielding-sort.ts";
 
 /** The snapshot's file, beside (not inside) `statuses/` so writing it leaves no trace there. */
 export const SNAPSHOT_FILE = "statuses.snapshot";
@@ -142,8 +143,10 @@ export async function writeSnapshot(
         chunk = "";
       };
       // In id order: the next start then files every id list already sorted, so the first read
-      // of a million-entry timeline does not have to sort it.
-      const ordered = [...summaries].sort((x, y) => compareIds(x.id, y.id));
+      // of a million-entry timeline does not have to sort it. Sorted in slices: after a start
+      // that read every file they come in directory order, and one sort of a million would
+      // hold every request for seconds.
+      const ordered = await sortYielding([...summaries], (x, y) => compareIds(x.id, y.id));
       for (const summary of ordered) {
         chunk += `${encode(summary)}\n`;
         count++;

@@ -180,5 +180,8 @@ export async function openStatusStore(
       });
       return found;
     },
+    listDeleted(page) {
+      return load(indexes.list(listKey.deleted())?.page(page) ?? []);
+    },
   };
 }
