@@ -234,6 +234,16 @@ export function createStatusStore(db: PgContext): StatusStore {
       return newestFirst(rows, page).map((r) => r.data);
     },
 
+    async listDeleted(page) {
+      const window = idWindow(sql, page);
+      if (window === undefined) return [];
+      const rows = await sql<DataRow[]>`
+        select data from statuses
+        where deleted and reblog_of_id is null ${window.where}
+        order by id ${window.direction} limit ${window.limit}`;
+      return newestFirst(rows, page).map((r) => r.data);
+    },
+
     async countReblogs(statusId) {
       const key = rowId(statusId);
       if (key === undefined) return 0;

@@ -86,3 +86,6 @@ create table polls (
 
 create trigger polls_changed after insert or update or delete or truncate on polls
   for each statement execute function wren_notify_change();
+
+-- Tombstones (deleted non-reblogs), newest first: the weekly sweep that purges old ones' content.
+create index statuses_deleted on statuses (id) where deleted and reblog_of_id is null;
