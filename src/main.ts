@@ -23,8 +23,9 @@ import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import type { FileHost } from "./media/file-host.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
 import { createS3Host } from "./media/s3.ts";
+import { confirmEvent } from "./services/confirm-event.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
-import { createEventBus } from "./services/events.ts";
+import { createEventBus, releaseLeasedEvents } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
 import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
@@ -137,14 +138,15 @@ export function createServices(
   const clock = options.clock ?? systemClock;
   const ids = createIdGenerator(() => clock.now().getTime());
   const jobs = createJobRunner(storage.jobs, clock);
+  const queue = createDurableQueue(storage.jobs, clock, ids, () => jobs.wake());
   const ctx: ServiceContext = {
     storage,
     clock,
     ids,
     files: createFileHost(config),
     settings: instanceSettings(config),
-    events: createEventBus(),
-    jobs: createDurableQueue(storage.jobs, clock, ids, () => jobs.wake()),
+    events: createEventBus({ jobs: queue, clock, confirm: (event) => confirmEvent(storage, event) }),
+    jobs: queue,
     remote: offlineRemote,
   };
   subscribeListeners(ctx);
@@ -205,6 +207,9 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     ensureMediaCleanupScheduled(ctx),
     ensureKvPruneScheduled(ctx),
     repairPollCounts(ctx),
+    // The lock file keeps any other process off this data directory: events leased to an inline
+    // run belong to a process that died, and run now rather than after their lease (ADR 0013).
+    config.storage === "json-file" ? releaseLeasedEvents(ctx.jobs) : 0,
   ]).catch(async (error) => {
     await storage.close();
     throw error;

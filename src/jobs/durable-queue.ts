@@ -35,5 +35,8 @@ export function createDurableQueue(
       if (moved > 0) onEnqueued();
       return moved;
     },
+    cancel(id) {
+      return jobs.delete(id);
+    },
   };
 }

@@ -17,4 +17,6 @@ export interface JobQueue {
   ): Promise<string>;
   /** Makes the waiting jobs of `group` due now; returns how many were waiting for later. */
   release(group: string): Promise<number>;
+  /** Removes a waiting job (one that turned out not to be needed); false when it was not there. */
+  cancel(id: string): Promise<boolean>;
 }

@@ -113,8 +113,16 @@ async function post(
     deleted: false,
     deletedAt: null,
   };
-  await withAttachedMedia(ctx, media, id, () => ctx.storage.statuses.put(status));
-  await ctx.events.publish({ type: "status.created", status });
+  // The event is recorded before the status (ADR 0013): a crash once the status is stored still
+  // sends the Create; one before finds no status and does nothing.
+  const pending = await ctx.events.intend({ type: "status.created", status });
+  try {
+    await withAttachedMedia(ctx, media, id, () => ctx.storage.statuses.put(status));
+  } catch (error) {
+    await pending.abandon().catch(() => {});
+    throw error;
+  }
+  await pending.published();
   return status;
 }
 

@@ -1,0 +1,24 @@
+// After a crash, an event recorded before its write (EventBus.intend) may announce a write that
+// never happened. Each event type that is recorded that way says here how to tell, and brings the
+// event's record up to date from storage, so that listeners act on what is stored now.
+
+import type { DomainEvent } from "../domain/events.ts";
+import type { Storage } from "../storage/ports.ts";
+
+export async function confirmEvent(
+  storage: Storage,
+  event: DomainEvent,
+): Promise<DomainEvent | undefined> {
+  switch (event.type) {
+    case "status.created": {
+      // Not stored: the post never happened. Deleted since: its Delete has gone out, and a late
+      // Create would bring it back on other servers.
+      const stored = await storage.statuses.get(event.status.id);
+      if (!stored || stored.deleted) return undefined;
+      return { ...event, status: stored };
+    }
+    default:
+      // Recorded after their write: they happened.
+      return event;
+  }
+}
