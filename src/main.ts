@@ -145,7 +145,11 @@ export function createServices(
     ids,
     files: createFileHost(config),
     settings: instanceSettings(config),
-    events: createEventBus({ jobs: queue, clock, confirm: (event) => confirmEvent(storage, event) }),
+    events: createEventBus({
+      jobs: queue,
+      clock,
+      confirm: (event) => confirmEvent(storage, event),
+    }),
     jobs: queue,
     remote: offlineRemote,
   };

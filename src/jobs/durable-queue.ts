@@ -26,6 +26,7 @@ export function createDurableQueue(
         failedAt: null,
         createdAt: now.toISOString(),
         ...(options.group === undefined ? {} : { group: options.group }),
+        ...(options.orderingKey === undefined ? {} : { orderingKey: options.orderingKey }),
       });
       onEnqueued();
       return id;

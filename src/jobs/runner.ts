@@ -1,6 +1,7 @@
 // Runs due jobs from the durable queue. A job's record stays in storage until its handler
 // succeeds, so a crash mid-job means it runs again after the restart (handlers are idempotent).
 // Failures are retried with growing delays; after the last attempt the job is kept as failed.
+// Jobs that share an ordering key run one at a time, earliest first (Job.orderingKey).
 // Time comes from the Clock, so tests move it and call runDue() instead of sleeping.
 
 import { getLogger } from "@logtape/logtape";
@@ -99,6 +100,8 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
       settled.reject(error);
     };
     const taken = new Set<string>();
+    /** Ordering keys of the jobs running now: a later job with one of them waits its turn. */
+    const busyKeys = new Set<string>();
     let finishedMeanwhile: Set<string> | undefined;
     let looking = false;
     let lookAgain = false;
@@ -112,6 +115,7 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
         return;
       }
       taken.delete(job.id);
+      if (job.orderingKey !== undefined) busyKeys.delete(job.orderingKey);
       finishedMeanwhile?.add(job.id);
       ran++;
       void fill();
@@ -134,6 +138,11 @@ export function createJobRunner(jobs: JobStore, clock: Clock): JobRunner {
           for (const job of due) {
             if (closed || taken.size >= CONCURRENCY) break;
             if (taken.has(job.id) || finished.has(job.id)) continue;
+            // Due jobs come earliest first, so the first of a key runs and the rest wait for it.
+            if (job.orderingKey !== undefined) {
+              if (busyKeys.has(job.orderingKey)) continue;
+              busyKeys.add(job.orderingKey);
+            }
             taken.add(job.id);
             void run(job);
           }

@@ -6,6 +6,8 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** Jobs waiting for the same event, released together by `release` (see Job.group). */
   group?: string;
+  /** Jobs with the same key run one at a time, in order (see Job.orderingKey). */
+  orderingKey?: string;
 }
 
 export interface JobQueue {
