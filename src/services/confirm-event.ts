@@ -17,6 +17,17 @@ export async function confirmEvent(
       if (!stored || stored.deleted) return undefined;
       return { ...event, status: stored };
     }
+    case "status.updated": {
+      // This edit, not an earlier state nor a later edit (whose own event tells the newer text).
+      const stored = await storage.statuses.get(event.status.id);
+      if (!stored || stored.deleted || stored.editedAt !== event.status.editedAt) return undefined;
+      return { ...event, status: stored };
+    }
+    case "status.deleted": {
+      const stored = await storage.statuses.get(event.status.id);
+      if (!stored?.deleted) return undefined;
+      return { ...event, status: stored };
+    }
     default:
       // Recorded after their write: they happened.
       return event;

@@ -11,9 +11,9 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import { type MovableClock, movableClock } from "../../test/polls/helpers.ts";
 import type { DomainEvent } from "../domain/events.ts";
 import { createIdGenerator } from "../domain/ids.ts";
-import type { Status } from "../domain/status.ts";
 import { createDurableQueue } from "../jobs/durable-queue.ts";
 import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
+import { makeStatus } from "../storage/contract/fixtures.ts";
 import { openJsonFileStorage } from "../storage/json-file/index.ts";
 import type { Storage } from "../storage/ports.ts";
 import { confirmEvent } from "./confirm-event.ts";
@@ -27,34 +27,7 @@ import {
 } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
 
-function statusRecord(id: string): Status {
-  return {
-    id,
-    accountId: "1",
-    uri: `https://wren.example/users/a/statuses/${id}`,
-    url: `https://wren.example/@a/${id}`,
-    text: "hello",
-    contentHtml: "<p>hello</p>",
-    spoilerText: "",
-    visibility: "public",
-    sensitive: false,
-    language: null,
-    inReplyToId: null,
-    inReplyToAccountId: null,
-    conversationId: id,
-    reblogOfId: null,
-    mentionIds: [],
-    tags: [],
-    mediaIds: [],
-    pollId: null,
-    applicationId: null,
-    local: true,
-    createdAt: "2030-01-01T00:00:00.000Z",
-    editedAt: null,
-    deleted: false,
-    deletedAt: null,
-  };
-}
+const statusRecord = (id: string) => makeStatus({ id, accountId: "1" });
 
 /** A listener that records the events it saw and fails while `failing` is set. */
 class Recorder {

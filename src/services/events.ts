@@ -188,6 +188,28 @@ export function createEventBus(options: EventBusOptions): EventBus {
 }
 
 /**
+ * Records `event` before `write` (EventBus.intend), runs the listeners once it is done, and drops
+ * the record when it fails. For writes whose event type confirm-event.ts can check.
+ */
+export async function publishAround<T>(
+  events: EventBus,
+  event: DomainEvent,
+  write: () => Promise<T>,
+): Promise<T> {
+  const pending = await events.intend(event);
+  let result: T;
+  try {
+    result = await write();
+  } catch (error) {
+    // Left behind, the record would only find the write missing after its lease.
+    await pending.abandon().catch(() => {});
+    throw error;
+  }
+  await pending.published();
+  return result;
+}
+
+/**
  * Makes every leased event due now. Only for a process that knows no other one can be running
  * their inline part (json-file: the data directory's lock), at start: those leases belong to a
  * process that died.
