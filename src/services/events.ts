@@ -44,7 +44,10 @@ export interface PendingEvent {
 }
 
 export interface EventBus {
-  /** Adds a listener; its name is how a recorded event remembers what still has to run. */
+  /**
+   * Adds a listener, or replaces the one of that name; the name is how a recorded event
+   * remembers what still has to run.
+   */
   subscribe(name: string, listener: EventListener): void;
   /**
    * Records the event durably, then runs the listeners. Rejects only when the record cannot be
@@ -149,7 +152,8 @@ export function createEventBus(options: EventBusOptions): EventBus {
 
   return {
     subscribe(name, listener) {
-      if (listeners.has(name)) throw new Error(`listener "${name}" is subscribed already`);
+      // One listener per name: subscribing again replaces it (a second federation built over
+      // the same services, as some tests do, must not send everything twice).
       listeners.set(name, listener);
     },
     async publish(event) {
