@@ -14,7 +14,7 @@ import { createIdGenerator } from "../domain/ids.ts";
 import { createDurableQueue } from "../jobs/durable-queue.ts";
 import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
 import { makeStatus } from "../storage/contract/fixtures.ts";
-import { openJsonFileStorage } from "../storage/json-file/index.ts";
+import { openJsonFileStorage, WriteFaults } from "../storage/json-file/index.ts";
 import type { Storage } from "../storage/ports.ts";
 import { confirmEvent } from "./confirm-event.ts";
 import {
@@ -53,7 +53,7 @@ describe("durable event bus", () => {
 
   /** Opens the data directory as a starting server would, with listeners `a` and `b`. */
   const open = async (a: Recorder, b: Recorder): Promise<Wren> => {
-    const storage = await openJsonFileStorage(dir);
+    const storage = await openJsonFileStorage(dir, { writeFaults: faults });
     const runner = createJobRunner(storage.jobs, clock);
     const ids = createIdGenerator(() => clock.now().getTime());
     const queue = createDurableQueue(storage.jobs, clock, ids, () => runner.wake());
@@ -73,7 +73,9 @@ describe("durable event bus", () => {
 
   let a: Recorder;
   let b: Recorder;
+  let faults: WriteFaults;
   beforeEach(async () => {
+    faults = new WriteFaults();
     dir = await mkdtemp(join(tmpdir(), "wren-events-"));
     clock = movableClock();
     a = new Recorder();
@@ -207,6 +209,16 @@ describe("durable event bus", () => {
     assert.equal(await wren.runner.runDue(), 0, "the inline run removed its record");
     assert.equal(ran, 0);
     assert.equal(a.seen.length, 1);
+  });
+
+  it("answers a stored write when its record cannot be written, trying the listeners once", async () => {
+    faults.failWith("ENOSPC");
+    const event: DomainEvent = { type: "status.created", status: statusRecord("18") };
+    await wren.bus.publish(event);
+    assert.deepEqual([a.seen, b.seen], [[event], [event]]);
+    await assert.rejects(wren.bus.intend(event), "no write may follow an intent not recorded");
+    faults.clear();
+    assert.deepEqual(await waiting(), []);
   });
 
   it("drops the record of an abandoned write", async () => {

@@ -50,13 +50,15 @@ export interface EventBus {
    */
   subscribe(name: string, listener: EventListener): void;
   /**
-   * Records the event durably, then runs the listeners. Rejects only when the record cannot be
-   * written; listener failures are left to the job runner.
+   * For an event whose write is stored: records it durably, then runs the listeners; failures
+   * are left to the job runner. Never rejects: a stored write is answered as stored, so when the
+   * record itself cannot be written (a full disk) the listeners are tried once, not durably.
    */
   publish(event: DomainEvent): Promise<void>;
   /**
    * Records the event before its write, which closes the window in which a crash between the
    * write and the record loses the side effects; the event's type must be one `confirm` knows.
+   * Rejects when the record cannot be written: then the write must not happen either.
    */
   intend(event: DomainEvent): Promise<PendingEvent>;
   /** The EVENT_JOB handler: runs the listeners a recorded event still owes. */
@@ -158,7 +160,20 @@ export function createEventBus(options: EventBusOptions): EventBus {
     },
     async publish(event) {
       if (listeners.size === 0) return;
-      await settle(await record(event, false), event);
+      let leaseId: string;
+      try {
+        leaseId = await record(event, false);
+      } catch (error) {
+        // The write is stored and must be answered as such (ADR 0010); its side effects are
+        // tried once, as before durable events, and lost if they fail too (ADR 0013).
+        logger.error("Could not record {type}; its side effects are not durable: {error}", {
+          type: event.type,
+          error,
+        });
+        await run(event, [...listeners.keys()]);
+        return;
+      }
+      await settle(leaseId, event);
     },
     async intend(event) {
       if (listeners.size === 0) return { published: async () => {}, abandon: async () => {} };
