@@ -34,6 +34,7 @@ import { repairPollCounts } from "./services/polls/repair-poll-counts.ts";
 import { offlineRemote } from "./services/remote.ts";
 import { openJsonFileStorage, type WriteFaults } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
+import { openPostgresStorage } from "./storage/postgres/index.ts";
 
 export interface StartOptions {
   clock?: Clock;
@@ -42,10 +43,13 @@ export interface StartOptions {
 }
 
 export interface RunningWren {
-  /** The address the HTTP server listens on (may differ from the public URL). */
-  listenUrl: string;
-  /** The admin socket the `wren` command talks to (`<dataDir>/admin.sock`). */
-  adminSocket: string;
+  /** The address the HTTP server listens on (may differ from the public URL); null for a worker. */
+  listenUrl: string | null;
+  /**
+   * The admin socket the `wren` command talks to (`<dataDir>/admin.sock`); null on PostgreSQL,
+   * where commands open the database themselves beside the running processes.
+   */
+  adminSocket: string | null;
   ctx: ServiceContext;
   /** The job runner; tests move the clock and call `jobs.runDue()`. */
   jobs: JobRunner;
@@ -118,7 +122,8 @@ export async function openStorage(
   options: Pick<StartOptions, "writeFaults"> = {},
 ): Promise<Storage> {
   if (config.storage === "postgres") {
-    throw new Error("WREN_STORAGE=postgres is not available yet; use json-file (the default).");
+    // The schema refuses postgres without a URL, so the fallback is never used.
+    return openPostgresStorage({ url: config.databaseUrl ?? "", poolMax: config.databasePoolMax });
   }
   return openJsonFileStorage(config.dataDir, { writeFaults: options.writeFaults });
 }
@@ -201,23 +206,34 @@ async function readTlsFiles(config: Config): Promise<{ cert: Buffer; key: Buffer
   return { cert, key };
 }
 
+function listenUrlOf(server: ReturnType<typeof serve>, tls: boolean): string {
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `${tls ? "https" : "http"}://${host}:${address.port}`;
+}
+
 export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {
   const tls = await readTlsFiles(config);
   const storage = await openStorage(config, options);
   const { ctx, jobs } = createServices(config, storage, options);
+  const serveHttp = config.role !== "worker";
+  const runJobs = config.role !== "web";
   await reportFfmpeg(ctx);
-  // Only serving processes keep the hourly cleanup going (one-off commands run no jobs).
-  await Promise.all([
-    ensureMediaCleanupScheduled(ctx),
-    ensureKvPruneScheduled(ctx),
-    repairPollCounts(ctx),
-    // The lock file keeps any other process off this data directory: events leased to an inline
-    // run belong to a process that died, and run now rather than after their lease (ADR 0013).
-    config.storage === "json-file" ? releaseLeasedEvents(ctx.jobs) : 0,
-  ]).catch(async (error) => {
-    await storage.close();
-    throw error;
-  });
+  // Only processes that run jobs keep the hourly cleanup going (one-off commands run none).
+  if (runJobs) {
+    await Promise.all([
+      ensureMediaCleanupScheduled(ctx),
+      ensureKvPruneScheduled(ctx),
+      repairPollCounts(ctx),
+      // The lock file keeps any other process off a json-file data directory: events leased to
+      // an inline run belong to a process that died, and run now rather than after their lease
+      // (ADR 0013). On PostgreSQL other processes may be running theirs: the leases run out.
+      config.storage === "json-file" ? releaseLeasedEvents(ctx.jobs) : 0,
+    ]).catch(async (error) => {
+      await storage.close();
+      throw error;
+    });
+  }
   const federation = createWrenFederation(ctx, {
     allowPrivateAddress: config.allowPrivateAddresses,
     delivery: {
@@ -254,33 +270,35 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     mediaDirectory: config.mediaDriver === "local" ? mediaDirectory(config) : null,
   });
 
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const listen = { fetch: http.app.fetch, hostname: config.host, port: config.port };
-    const s = serve(
-      tls ? { ...listen, createServer: createHttpsServer, serverOptions: tls } : listen,
-      () => resolve(s),
-    );
-    s.once("error", reject);
-  }).catch(async (error) => {
-    await storage.close();
-    throw error;
-  });
-  // Started by startWren so that every running server (tests' too) accepts CLI commands.
-  const admin = await startAdminSocket(ctx, adminSocketPath(config.dataDir)).catch(
-    async (error) => {
-      await new Promise((resolve) => server.close(resolve));
-      await storage.close();
-      throw error;
-    },
-  );
-  jobs.start();
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const server = !serveHttp
+    ? null
+    : await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+        const listen = { fetch: http.app.fetch, hostname: config.host, port: config.port };
+        const s = serve(
+          tls ? { ...listen, createServer: createHttpsServer, serverOptions: tls } : listen,
+          () => resolve(s),
+        );
+        s.once("error", reject);
+      }).catch(async (error) => {
+        await storage.close();
+        throw error;
+      });
+  // Started by startWren so that every running server (tests' too) accepts CLI commands. Only
+  // json-file needs one: its lock makes the server the data's only writer.
+  const admin =
+    config.storage !== "json-file"
+      ? null
+      : await startAdminSocket(ctx, adminSocketPath(config.dataDir)).catch(async (error) => {
+          if (server) await new Promise((resolve) => server.close(resolve));
+          await storage.close();
+          throw error;
+        });
+  if (runJobs) jobs.start();
 
   let closing: Promise<void> | undefined;
   return {
-    listenUrl: `${tls ? "https" : "http"}://${host}:${address.port}`,
-    adminSocket: admin.path,
+    listenUrl: server ? listenUrlOf(server, tls !== undefined) : null,
+    adminSocket: admin?.path ?? null,
     ctx,
     jobs,
     config,
@@ -288,6 +306,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     close() {
       closing ??= (async () => {
         const httpClosed = new Promise<void>((resolve) => {
+          if (!server) return resolve();
           const http = server as unknown as { closeIdleConnections?: () => void };
           // Idle keep-alive connections would hold close() open until their timeout, also those
           // that become idle when their in-flight request is answered: close them as they do.
@@ -298,7 +317,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
           });
           http.closeIdleConnections?.();
         });
-        await Promise.all([httpClosed, admin.close(), jobs.stop()]);
+        await Promise.all([httpClosed, admin?.close(), jobs.stop()]);
         await storage.close();
       })();
       return closing;

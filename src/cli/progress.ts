@@ -10,19 +10,22 @@ export interface Progress {
 
 const BAR_WIDTH = 30;
 
+/** `total` below 0: unknown, only the count so far is shown. */
 export function progressOnStderr(
   label: string,
   stream: Pick<NodeJS.WriteStream, "isTTY" | "write"> = process.stderr,
+  unit = "files",
 ): Progress {
   const tty = stream.isTTY === true;
   const interval = tty ? 100 : 5000;
   let last = 0;
   const line = (done: number, total: number) => {
+    if (total < 0) return `${label}: ${done} ${unit}`;
     const share = total === 0 ? 1 : Math.min(1, done / total);
     const percent = `${Math.floor(share * 100)}%`.padStart(4);
-    if (!tty) return `${label}: ${done} of ${total} files (${percent.trim()})`;
+    if (!tty) return `${label}: ${done} of ${total} ${unit} (${percent.trim()})`;
     const filled = Math.round(share * BAR_WIDTH);
-    return `${label} [${"#".repeat(filled)}${".".repeat(BAR_WIDTH - filled)}] ${percent} ${done}/${total} files`;
+    return `${label} [${"#".repeat(filled)}${".".repeat(BAR_WIDTH - filled)}] ${percent} ${done}/${total} ${unit}`;
   };
   return {
     update(done, total) {

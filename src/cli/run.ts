@@ -24,12 +24,14 @@ import {
   announcementDelete,
   announcementList,
 } from "./commands/announcement.ts";
+import { dbMigrate } from "./commands/db-migrate.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { mediaPrune } from "./commands/media.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { tokenCreate } from "./commands/token-create.ts";
+import { exportCommand, importCommand } from "./commands/transfer.ts";
 
 export const COMMANDS: readonly Command[] = [
   serveCommand,
@@ -47,6 +49,9 @@ export const COMMANDS: readonly Command[] = [
   domainUnblock,
   domainList,
   doctorCommand,
+  dbMigrate,
+  exportCommand,
+  importCommand,
 ];
 
 const GROUP_SUMMARIES: Record<string, string> = {
@@ -56,6 +61,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   announcement: "Manage announcements",
   media: "Manage uploaded media",
   domain: "Block and unblock other servers",
+  db: "Manage the PostgreSQL database",
 };
 
 function version(): string {

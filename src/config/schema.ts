@@ -82,6 +82,19 @@ export const configSchema = z
     dataDir: z.string().min(1).default("./data"),
     publicUrl: origin.default("http://localhost:3000"),
     storage: z.enum(["json-file", "postgres"]).default("json-file"),
+    /** postgres:// URL of the database (WREN_STORAGE=postgres). */
+    databaseUrl: z
+      .string()
+      .trim()
+      .regex(/^postgres(?:ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    /**
+     * What a serving process does: `web` answers HTTP, `worker` runs the job queue (deliveries,
+     * media, schedules), `all` both. Several of each may share one PostgreSQL database.
+     */
+    role: z.enum(["all", "web", "worker"]).default("all"),
+    /** Connections one Wren process opens at most; all processes together stay under max_connections. */
+    databasePoolMax: positiveInt.max(1000).default(10),
     registrations: z.enum(["open", "approval", "closed"]).default("closed"),
     instanceTitle: z.string().min(1).default("Wren"),
     instanceDescription: z.string().default("A Wren server."),
@@ -150,6 +163,22 @@ export const configSchema = z
     tlsKeyFile: z.string().trim().min(1).optional(),
   })
   .superRefine((config, ctx) => {
+    if (config.storage === "json-file" && config.role !== "all") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["role"],
+        message: "web and worker need WREN_STORAGE=postgres (json-file is one process doing both)",
+      });
+    }
+    if (config.storage === "postgres" && config.databaseUrl === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["databaseUrl"],
+        message: "required when WREN_STORAGE is postgres",
+      });
+    }
+  })
+  .superRefine((config, ctx) => {
     if (config.mediaDriver !== "s3") return;
     for (const key of S3_REQUIRED) {
       if (config[key] === undefined) {
@@ -190,6 +219,9 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_DATA_DIR: "dataDir",
   WREN_PUBLIC_URL: "publicUrl",
   WREN_STORAGE: "storage",
+  WREN_DATABASE_URL: "databaseUrl",
+  WREN_DATABASE_POOL_MAX: "databasePoolMax",
+  WREN_ROLE: "role",
   WREN_REGISTRATIONS: "registrations",
   WREN_INSTANCE_TITLE: "instanceTitle",
   WREN_INSTANCE_DESCRIPTION: "instanceDescription",

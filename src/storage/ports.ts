@@ -12,6 +12,7 @@ import type { MediaAttachment } from "../domain/media.ts";
 import type { Notification, NotificationType } from "../domain/notification.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.ts";
 import type { Poll, PollVote } from "../domain/poll.ts";
+import type { DumpedRecord } from "../domain/record-dump.ts";
 import type {
   Block,
   Bookmark,
@@ -404,6 +405,12 @@ export interface Storage {
    * for the other processes' writes too.
    */
   version(): number;
+  /**
+   * Every record, for moving a whole instance to another backend (`wren export`): kinds in
+   * RECORD_KINDS order, each kind's records by dumpKey under compareDumpKeys
+   * (domain/record-dump.ts), so two backends holding the same records list them alike.
+   */
+  dump(): AsyncIterable<DumpedRecord>;
   /** Finishes pending writes and releases the data directory (lock file). */
   close(): Promise<void>;
 }

@@ -46,7 +46,7 @@ describe("admin socket", () => {
   let path: string;
   before(async () => {
     server = await startTestServer();
-    path = server.wren.adminSocket;
+    path = server.wren.adminSocket ?? assert.fail("a json-file server has an admin socket");
   });
   after(async () => {
     await server.close();
@@ -142,7 +142,8 @@ describe("admin socket", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "wren-admin-close-"));
     const other = await startTestServer({}, { dataDir });
     try {
-      const socket = other.wren.adminSocket;
+      const socket =
+        other.wren.adminSocket ?? assert.fail("a json-file server has an admin socket");
       // Password hashing makes the operation take a while: close() comes while it runs.
       const call = callAdmin(socket, "account.create", {
         username: "eve",

@@ -10,6 +10,14 @@ import type { Config } from "../../src/config/schema.ts";
 import type { Clock } from "../../src/domain/clock.ts";
 import { type RunningWren, startWren } from "../../src/main.ts";
 import type { WriteFaults } from "../../src/storage/json-file/index.ts";
+import { createTempDatabase } from "../../src/storage/postgres/testing/temp-database.ts";
+
+/**
+ * `WREN_TEST_STORAGE=postgres` runs the HTTP tests on PostgreSQL: each test server gets its own
+ * throw-away database (dropped when it closes), unless the test chose a backend itself or needs
+ * json-file's disk-fault hook. `npm test` runs the HTTP suites once this way (test/postgres-pass.ts).
+ */
+const TEST_STORAGE = process.env.WREN_TEST_STORAGE === "postgres" ? "postgres" : "json-file";
 
 export interface TestServer {
   url: string;
@@ -56,6 +64,10 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "wren-test-")));
   const port = options.port ?? (await freePort());
+  const database =
+    TEST_STORAGE === "postgres" && env.WREN_STORAGE === undefined && !options.writeFaults
+      ? await createTempDatabase()
+      : undefined;
   const config = loadConfig({
     WREN_HOST: "127.0.0.1",
     WREN_PORT: String(port),
@@ -63,6 +75,7 @@ export async function startTestServer(
     WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
     WREN_LOG_LEVEL: "error",
     ...RELAXED_LIMITS,
+    ...(database ? { WREN_STORAGE: "postgres", WREN_DATABASE_URL: database.url } : {}),
     ...env,
   });
   const startOptions = {
@@ -96,6 +109,7 @@ export async function startTestServer(
     },
     async close() {
       await wren.close();
+      await database?.drop();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

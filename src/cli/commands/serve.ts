@@ -7,7 +7,7 @@ import { loadConfig } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
 import { setupLogging, shutdownLogging } from "../../logging.ts";
 import type { RunningWren } from "../../main.ts";
-import { type Command, EXIT_FAILURE, EXIT_OK } from "../command.ts";
+import { type Command, EXIT_FAILURE, EXIT_OK, UsageError } from "../command.ts";
 import { otherOwnerOf } from "../data-dir-owner.ts";
 import { shellQuote } from "../shell-quote.ts";
 import { explainStartError } from "../start-errors.ts";
@@ -21,11 +21,20 @@ export const serveCommand: Command = {
   path: ["serve"],
   summary: "Start the Wren server (configured by WREN_* variables; see docs/configuration.md).",
   positionals: [],
-  options: {},
-  details:
-    "Stops gracefully on SIGTERM or Ctrl+C; a second signal (half a second or more later) stops at once.",
-  async run() {
-    const config = loadConfig();
+  options: {
+    role: {
+      type: "string",
+      valueName: "ROLE",
+      description:
+        "all (default): HTTP and jobs; web: HTTP only; worker: jobs only (deliveries, media, schedules). Overrides WREN_ROLE.",
+    },
+  },
+  details: `Stops gracefully on SIGTERM or Ctrl+C; a second signal (half a second or more later) stops at once.
+
+On PostgreSQL, run several processes on one database: web processes behind a load balancer and
+workers beside them (docs/deployment.md). The json-file backend takes one process only.`,
+  async run({ options }) {
+    const config = withRole(loadConfig(), options.role);
     await setupLogging(config);
     warnIfOtherOwner(config);
     const wren = await start(config);
@@ -40,6 +49,26 @@ export const serveCommand: Command = {
     return code;
   },
 };
+
+const ROLES = ["all", "web", "worker"] as const;
+
+function withRole(config: Config, role: string | boolean | undefined): Config {
+  if (role === undefined) return config;
+  const found = ROLES.find((r) => r === role);
+  if (!found) {
+    throw new UsageError(
+      `--role takes all, web or worker, got "${String(role)}"`,
+      "wren serve --help",
+    );
+  }
+  if (found !== "all" && config.storage === "json-file") {
+    throw new UsageError(
+      "--role web and --role worker need WREN_STORAGE=postgres: the json-file backend is one process, which must do both",
+      "wren serve --help",
+    );
+  }
+  return { ...config, role: found };
+}
 
 async function start(config: Config): Promise<RunningWren> {
   // Loaded on demand, so that `wren --help` and the other commands start quickly.
@@ -65,14 +94,28 @@ function warnIfOtherOwner(config: Config): void {
 function banner(wren: RunningWren): string {
   const { config } = wren;
   return [
-    `Wren is listening on ${wren.listenUrl}`,
+    wren.listenUrl === null
+      ? "Wren is running as a worker (jobs only, no HTTP)"
+      : `Wren is listening on ${wren.listenUrl}${config.role === "web" ? " (web only, no jobs)" : ""}`,
     `  public address: ${config.publicUrl}`,
-    `  data directory: ${config.dataDir}`,
-    `  admin socket:   ${wren.adminSocket}`,
+    config.storage === "postgres"
+      ? `  database:       ${databaseHost(config)}`
+      : `  data directory: ${config.dataDir}`,
+    ...(wren.adminSocket === null ? [] : [`  admin socket:   ${wren.adminSocket}`]),
     ...portMismatch(wren),
     "Stop it with Ctrl+C (or SIGTERM).",
     "",
   ].join("\n");
+}
+
+/** The database's host and name, never its password. */
+function databaseHost(config: Config): string {
+  try {
+    const url = new URL(config.databaseUrl ?? "");
+    return `${url.hostname}${url.port ? `:${url.port}` : ""}${url.pathname}`;
+  } catch {
+    return "(unreadable WREN_DATABASE_URL)";
+  }
 }
 
 /**
@@ -81,6 +124,7 @@ function banner(wren: RunningWren): string {
  * real host name): links and apps would go to the wrong port.
  */
 function portMismatch(wren: RunningWren): string[] {
+  if (wren.listenUrl === null) return [];
   const publicUrl = new URL(wren.config.publicUrl);
   const listening = new URL(wren.listenUrl);
   const local = ["localhost", "127.0.0.1", "[::1]"].includes(publicUrl.hostname);

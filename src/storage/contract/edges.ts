@@ -83,6 +83,15 @@ export function edgeContract(t: ContractContext): void {
         assert.equal(await store().countFrom("1"), 1);
       });
 
+      it("an id put again with another pair moves the edge there", async () => {
+        await store().put(edge("10", "1", "2"));
+        await store().put(edge("10", "1", "3"));
+        assert.equal(await store().get("1", "2"), undefined);
+        assert.equal((await store().get("1", "3"))?.id, "10");
+        assert.deepEqual(await store().allTargetsFrom("1"), ["3"]);
+        assert.equal(await store().countTo("2"), 0);
+      });
+
       it("delete removes the pair's edge and says whether there was one", async () => {
         await store().put(edge("10", "1", "2"));
         await store().put(edge("11", "1", "3"));

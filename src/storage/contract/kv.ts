@@ -122,6 +122,17 @@ export function kvContract(t: ContractContext): void {
       assert.deepEqual(await kv().get(["old"]), entry(["old"], "new"));
     });
 
+    it("compare-and-set from absent to absent succeeds unless a live entry is there", async () => {
+      const now = "2025-01-02T00:00:00.000Z";
+      assert.equal(await kv().compareAndSet(undefined, entry(["none"], undefined), now), true);
+      await kv().set(entry(["lapsed"], 1, "2025-01-01T00:00:00.000Z"));
+      assert.equal(await kv().compareAndSet(undefined, entry(["lapsed"], undefined), now), true);
+      assert.equal(await kv().get(["lapsed"]), undefined);
+      await kv().set(entry(["live"], 1));
+      assert.equal(await kv().compareAndSet(undefined, entry(["live"], undefined), now), false);
+      assert.deepEqual((await kv().get(["live"]))?.value, 1);
+    });
+
     it("keeps entries across a reopen", async () => {
       await kv().set(entry(["wren", "keys", "1"], { rsa: { kty: "RSA" } }));
       await kv().set(entry(["gone"], 1));

@@ -24,6 +24,7 @@ import { openAppStore } from "./app-store.ts";
 import { openAuthorizationCodeStore } from "./authorization-code-store.ts";
 import { openConversationStore } from "./conversation-store.ts";
 import { openCustomEmojiStore } from "./custom-emoji-store.ts";
+import { dumpDataDirectory } from "./dump.ts";
 import { DurableWriter, removeLeftoverTempFiles } from "./durable-writer.ts";
 import { openEdgeStore } from "./edge-store.ts";
 import { openIdempotencyStore } from "./idempotency-store.ts";
@@ -132,6 +133,7 @@ export async function openJsonFileStorage(
     return {
       ...ready,
       version: () => writer.version,
+      dump: () => dumpDataDirectory(root),
       close() {
         closing ??= (async () => {
           try {

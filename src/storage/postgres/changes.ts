@@ -23,11 +23,21 @@ export function createChanges(): Changes {
   };
 }
 
-/** Listens for other processes' writes; resolves once listening. Returns the unlisten. */
-export async function listenForChanges(sql: Sql, changes: Changes): Promise<() => Promise<void>> {
+/**
+ * Listens for other processes' writes; resolves once listening. Returns the unlisten. `self` is
+ * this process's application_name: its own writes were counted as they resolved, and counting
+ * their notification again later would drop answers kept after the write for nothing.
+ */
+export async function listenForChanges(
+  sql: Sql,
+  changes: Changes,
+  self: string,
+): Promise<() => Promise<void>> {
   const { unlisten } = await sql.listen(
     "wren_changes",
-    () => changes.bump(),
+    (writer) => {
+      if (writer !== self) changes.bump();
+    },
     // Notifications missed while the listening connection was down: assume anything changed.
     () => changes.bump(),
   );

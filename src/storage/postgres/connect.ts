@@ -14,6 +14,8 @@ export interface PostgresConnection {
   idleTimeoutSeconds?: number;
   /** Seconds to wait for a connection to open before failing (default 10). */
   connectTimeoutSeconds?: number;
+  /** Names this process's connections (the change signal's payload; pg_stat_activity shows it). */
+  applicationName?: string;
 }
 
 export function connectPostgres(connection: PostgresConnection): Sql {
@@ -23,5 +25,8 @@ export function connectPostgres(connection: PostgresConnection): Sql {
     connect_timeout: connection.connectTimeoutSeconds ?? 10,
     // NOTICEs (e.g. "relation already exists, skipping") are not worth a log line each.
     onnotice: () => {},
+    ...(connection.applicationName
+      ? { connection: { application_name: connection.applicationName } }
+      : {}),
   });
 }

@@ -1,8 +1,9 @@
 // The PostgreSQL storage backend: every port on one database shared by any number of Wren
 // processes. Records are rows with the columns their queries need plus the whole record as
-// jsonb (ADR 0013); writes that span records run in transactions; other processes' writes reach
+// jsonb (ADR 0014); writes that span records run in transactions; other processes' writes reach
 // Storage.version() through LISTEN/NOTIFY.
 
+import { randomBytes } from "node:crypto";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
   Block,
@@ -16,11 +17,26 @@ import type {
   Pin,
 } from "../../domain/relations.ts";
 import type { EdgeStore, Storage } from "../ports.ts";
+import { createAccountStore } from "./account-store.ts";
+import { createAnnouncementReactionStore } from "./announcement-reaction-store.ts";
+import { createAnnouncementStore } from "./announcement-store.ts";
+import { createAppStore } from "./app-store.ts";
+import { createAuthorizationCodeStore } from "./authorization-code-store.ts";
 import { createChanges, listenForChanges } from "./changes.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
+import { createCustomEmojiStore } from "./custom-emoji-store.ts";
+import { dumpDatabase } from "./dump.ts";
+import { createEdgeStore } from "./edge-store.ts";
+import { createIdempotencyStore } from "./idempotency-store.ts";
+import { createKvStore } from "./kv-store.ts";
+import { createMarkerStore } from "./marker-store.ts";
+import { createMediaStore } from "./media-store.ts";
 import { pendingMigrations } from "./migrate.ts";
 import { notBuilt } from "./not-built.ts";
+import { createReportStore } from "./report-store.ts";
+import { createTokenStore } from "./token-store.ts";
+import { createUserStore } from "./user-store.ts";
 
 export type { PostgresConnection } from "./connect.ts";
 
@@ -37,22 +53,23 @@ export class PendingMigrationsError extends Error {
 }
 
 export async function openPostgresStorage(connection: PostgresConnection): Promise<Storage> {
-  const sql = connectPostgres(connection);
+  // Unique per opened storage (per process in production): names its writes' change signals.
+  const applicationName = connection.applicationName ?? `wren-${randomBytes(6).toString("hex")}`;
+  const sql = connectPostgres({ ...connection, applicationName });
   try {
     const pending = await pendingMigrations(sql);
     if (pending.length > 0) throw new PendingMigrationsError(pending);
     const changes = createChanges();
-    const unlisten = await listenForChanges(sql, changes);
+    const unlisten = await listenForChanges(sql, changes, applicationName);
     const db: PgContext = { sql, changes };
-    const edges = <E extends Edge>(kind: string): EdgeStore<E> => notBuilt(`edges(${kind})`);
-    void db;
+    const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
     let closing: Promise<void> | undefined;
     return {
-      accounts: notBuilt("accounts"),
-      users: notBuilt("users"),
-      apps: notBuilt("apps"),
-      tokens: notBuilt("tokens"),
-      authorizationCodes: notBuilt("authorizationCodes"),
+      accounts: createAccountStore(db),
+      users: createUserStore(db),
+      apps: createAppStore(db),
+      tokens: createTokenStore(db),
+      authorizationCodes: createAuthorizationCodeStore(db),
       statuses: notBuilt("statuses"),
       statusEdits: notBuilt("statusEdits"),
       follows: edges<Follow>("follows"),
@@ -63,21 +80,22 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       bookmarks: edges<Bookmark>("bookmarks"),
       pins: edges<Pin>("pins"),
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
-      idempotency: notBuilt("idempotency"),
+      idempotency: createIdempotencyStore(db),
       polls: notBuilt("polls"),
       pollVotes: edges<PollVote>("poll-votes"),
       notifications: notBuilt("notifications"),
-      announcements: notBuilt("announcements"),
+      announcements: createAnnouncementStore(db),
       announcementDismissals: edges<Edge>("announcement-dismissals"),
-      announcementReactions: notBuilt("announcementReactions"),
-      customEmojis: notBuilt("customEmojis"),
-      reports: notBuilt("reports"),
-      markers: notBuilt("markers"),
+      announcementReactions: createAnnouncementReactionStore(db),
+      customEmojis: createCustomEmojiStore(db),
+      reports: createReportStore(db),
+      markers: createMarkerStore(db),
       conversations: notBuilt("conversations"),
       jobs: notBuilt("jobs"),
-      media: notBuilt("media"),
-      kv: notBuilt("kv"),
+      media: createMediaStore(db),
+      kv: createKvStore(db),
       version: () => changes.version,
+      dump: () => dumpDatabase(sql),
       close() {
         closing ??= (async () => {
           await unlisten().catch(() => {});

@@ -1,0 +1,87 @@
+// Storage.dump for the json-file backend: reads the record files of the data directory (the
+// layout of DESIGN §4), one kind after the other. Files are named by their record's dump key
+// (`<id>.json`, `<account>/<id>.json`), so a kind is listed in order by sorting file names and
+// reading the files one by one; only the key–value entries and markers, whose names are hashes,
+// are read first and sorted in memory (both are small).
+
+import { readdir, readFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import {
+  compareDumpKeys,
+  type DumpedRecord,
+  dumpKey,
+  RECORD_KINDS,
+  type RecordKind,
+} from "../../domain/record-dump.ts";
+import { ignoreCode } from "./durable-writer.ts";
+
+const FOLDERS: Record<RecordKind, string> = {
+  accounts: "accounts",
+  users: "users",
+  apps: "apps",
+  tokens: "tokens",
+  authorizationCodes: "authorization-codes",
+  statuses: "statuses",
+  statusEdits: "status-edits",
+  polls: "polls",
+  pollVotes: "poll-votes",
+  media: "media-attachments",
+  follows: "follows",
+  followRequests: "follow-requests",
+  blocks: "blocks",
+  mutes: "mutes",
+  favourites: "favourites",
+  bookmarks: "bookmarks",
+  pins: "pins",
+  conversationMutes: "conversation-mutes",
+  notifications: "notifications",
+  conversations: "conversations",
+  markers: "markers",
+  announcements: "announcements",
+  announcementDismissals: "announcement-dismissals",
+  announcementReactions: "announcement-reactions",
+  customEmojis: "custom-emojis",
+  reports: "reports",
+  idempotency: "idempotency",
+  jobs: "jobs",
+  kv: "kv",
+};
+
+/** Kinds whose file names are not their dump keys. */
+const NAMED_BY_HASH: ReadonlySet<RecordKind> = new Set(["kv", "markers"]);
+
+/** `.json` files under `dir`, one level of subfolders deep at most, as paths. */
+async function recordFiles(dir: string): Promise<string[]> {
+  const entries = (await readdir(dir, { withFileTypes: true }).catch(ignoreCode("ENOENT"))) ?? [];
+  const files: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isFile() && entry.name.endsWith(".json")) files.push(path);
+    else if (entry.isDirectory()) {
+      for (const inner of await readdir(path, { withFileTypes: true })) {
+        if (inner.isFile() && inner.name.endsWith(".json")) files.push(join(path, inner.name));
+      }
+    }
+  }
+  return files;
+}
+
+async function readRecord(path: string): Promise<object> {
+  return JSON.parse(await readFile(path, "utf8")) as object;
+}
+
+export async function* dumpDataDirectory(root: string): AsyncGenerator<DumpedRecord> {
+  for (const kind of RECORD_KINDS) {
+    const files = await recordFiles(join(root, FOLDERS[kind]));
+    if (NAMED_BY_HASH.has(kind)) {
+      const records = await Promise.all(files.map(readRecord));
+      const keyed = records.map((record) => ({ key: dumpKey(kind, record), record }));
+      keyed.sort((a, b) => compareDumpKeys(a.key, b.key));
+      for (const { record } of keyed) yield { kind, record };
+      continue;
+    }
+    const keyed = files.map((path) => ({ key: basename(path, ".json"), path }));
+    keyed.sort((a, b) => compareDumpKeys(a.key, b.key));
+    for (const { path } of keyed) yield { kind, record: await readRecord(path) };
+  }
+}

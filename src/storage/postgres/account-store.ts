@@ -1,0 +1,89 @@
+// Accounts, local and remote: table `accounts` (migration 0001), found by id, by
+// case-insensitive `username@domain`, by ActivityPub uri, and searched through trigram indexes.
+
+import type { Account } from "../../domain/account.ts";
+import { acctOf } from "../../domain/account.ts";
+import type { AccountStore } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import { jsonb } from "./jsonb.ts";
+import { byId, firstData, isRowId, rowIds } from "./rows.ts";
+
+type Row = { data: Account };
+
+/** Local accounts have the empty domain, which no remote host has (as in json-file). */
+const domainKey = (domain: string | null) => (domain ?? "").toLowerCase();
+
+/** LIKE's wildcards and its escape character, taken literally. */
+const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+export function createAccountStore(db: PgContext): AccountStore {
+  const { sql } = db;
+  return {
+    async get(id) {
+      if (!isRowId(id)) return undefined;
+      return firstData(await sql<Row[]>`select data from accounts where id = ${id}`);
+    },
+    async getMany(ids) {
+      const wanted = rowIds(ids);
+      if (wanted.length === 0) return new Map();
+      return byId(await sql<Row[]>`select data from accounts where id = any(${wanted}::bigint[])`);
+    },
+    async findByUsername(username, domain) {
+      // Several records could hold one name (json-file keeps the last written); the newest wins.
+      return firstData(
+        await sql<Row[]>`
+          select data from accounts
+          where domain_key = ${domainKey(domain)} and username_key = ${username.toLowerCase()}
+          order by id desc limit 1`,
+      );
+    },
+    async findByUri(uri) {
+      return firstData(
+        await sql<Row[]>`select data from accounts where uri = ${uri} order by id desc limit 1`,
+      );
+    },
+    async search(query, { limit, offset, localOnly }) {
+      if (limit <= 0) return [];
+      const q = query.toLowerCase();
+      const pattern = likeContaining(q);
+      // An exact username (or username@domain) match contains the query too, so one filter
+      // finds both kinds; exact ones sort first.
+      const rows = await sql<Row[]>`
+        select data from accounts
+        where (acct_key like ${pattern} or display_name_key like ${pattern})
+          ${localOnly ? sql`and domain_key = ''` : sql``}
+        order by (username_key = ${q} or acct_key = ${q}) desc, id
+        limit ${limit} offset ${Math.max(0, offset)}`;
+      return rows.map((row) => row.data);
+    },
+    async put(account) {
+      await sql`
+        insert into accounts
+          (id, username_key, domain_key, acct_key, display_name_key, uri, data)
+        values (
+          ${account.id}, ${account.username.toLowerCase()}, ${domainKey(account.domain)},
+          ${acctOf(account).toLowerCase()}, ${account.displayName.toLowerCase()}, ${account.uri},
+          ${jsonb(sql, account)}
+        )
+        on conflict (id) do update set
+          username_key = excluded.username_key,
+          domain_key = excluded.domain_key,
+          acct_key = excluded.acct_key,
+          display_name_key = excluded.display_name_key,
+          uri = excluded.uri,
+          data = excluded.data`;
+      db.changes.bump();
+    },
+    async countLocal() {
+      const [row] = await sql<{ n: number }[]>`
+        select count(*)::int as n from accounts where domain_key = ''`;
+      return row?.n ?? 0;
+    },
+    async domains() {
+      const rows = await sql<{ domain: string }[]>`
+        select distinct domain_key as domain from accounts where domain_key <> ''
+        order by domain_key`;
+      return rows.map((row) => row.domain);
+    },
+  };
+}

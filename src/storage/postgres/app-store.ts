@@ -1,0 +1,32 @@
+// OAuth applications: table `oauth_apps` (migration 0001), found by id and by client id.
+
+import type { OAuthApp } from "../../domain/oauth.ts";
+import type { AppStore } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
+
+type Row = { data: OAuthApp };
+
+export function createAppStore(db: PgContext): AppStore {
+  const { sql } = db;
+  return {
+    async get(id) {
+      if (!isRowId(id)) return undefined;
+      return firstData(await sql<Row[]>`select data from oauth_apps where id = ${id}`);
+    },
+    async findByClientId(clientId) {
+      return firstData(
+        await sql<Row[]>`
+          select data from oauth_apps where client_id = ${clientId} order by id desc limit 1`,
+      );
+    },
+    async put(app) {
+      await sql`
+        insert into oauth_apps (id, client_id, data)
+        values (${app.id}, ${app.clientId}, ${jsonb(sql, app)})
+        on conflict (id) do update set client_id = excluded.client_id, data = excluded.data`;
+      db.changes.bump();
+    },
+  };
+}

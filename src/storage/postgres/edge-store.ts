@@ -1,0 +1,138 @@
+// One kind of edge (follows, blocks, favourites, poll votes…) as rows of the shared `edges` table
+// (migration 0005), told apart by `kind`. The pair (account, target) is the key: a put replaces
+// the pair's edge in one statement, keeping the id it is given, as the json-file store does.
+//
+// Changes of one pair from this process run one at a time, in call order (as in the json-file
+// store); between processes the database's row locks settle them.
+
+import type { Edge } from "../../domain/relations.ts";
+import { KeyedQueue } from "../json-file/keyed-queue.ts";
+import type { EdgeStore } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import { idWindow } from "./id-window.ts";
+import { jsonb } from "./jsonb.ts";
+
+const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;
+
+/** count(*) per key, with a zero for every key asked about and not found. */
+function countsOf(keys: readonly string[], rows: readonly { key: string; n: string }[]) {
+  const counts = new Map(keys.map((key) => [key, 0]));
+  for (const row of rows) counts.set(row.key, Number(row.n));
+  return counts;
+}
+
+export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): EdgeStore<E> {
+  const { sql, changes } = db;
+  const queue = new KeyedQueue();
+
+  return {
+    async get(accountId, targetId) {
+      const rows = await sql<{ data: E }[]>`
+        select data from edges
+        where kind = ${kind} and account_id = ${accountId} and target_id = ${targetId}`;
+      return rows[0]?.data;
+    },
+    put(edge) {
+      return queue.run(pairKey(edge.accountId, edge.targetId), async () => {
+        // The edge's id names one edge of the kind (the json-file store files edges by id): an
+        // id put again with another pair moves the edge there.
+        await sql`
+          with moved as (
+            delete from edges
+            where kind = ${kind} and id = ${edge.id}::bigint
+              and (account_id, target_id) <> (${edge.accountId}::text, ${edge.targetId}::text)
+          )
+          insert into edges (kind, account_id, target_id, id, data)
+          values (${kind}, ${edge.accountId}, ${edge.targetId}, ${edge.id}::bigint,
+            ${jsonb(sql, edge)})
+          on conflict (kind, account_id, target_id)
+          do update set id = excluded.id, data = excluded.data`;
+        changes.bump();
+      });
+    },
+    delete(accountId, targetId) {
+      return queue.run(pairKey(accountId, targetId), async () => {
+        const rows = await sql`
+          delete from edges
+          where kind = ${kind} and account_id = ${accountId} and target_id = ${targetId}
+          returning 1`;
+        if (rows.length === 0) return false;
+        changes.bump();
+        return true;
+      });
+    },
+    async listFrom(accountId, page) {
+      const w = idWindow(sql, page);
+      if (!w) return [];
+      const rows = await sql<{ data: E }[]>`
+        select data from (
+          select id, data from edges
+          where kind = ${kind} and account_id = ${accountId} ${w.where}
+          order by id ${w.direction} limit ${w.limit}
+        ) edge_window
+        order by id desc`;
+      return rows.map((r) => r.data);
+    },
+    async listTo(targetId, page) {
+      const w = idWindow(sql, page);
+      if (!w) return [];
+      const rows = await sql<{ data: E }[]>`
+        select data from (
+          select id, data from edges
+          where kind = ${kind} and target_id = ${targetId} ${w.where}
+          order by id ${w.direction} limit ${w.limit}
+        ) edge_window
+        order by id desc`;
+      return rows.map((r) => r.data);
+    },
+    async countFrom(accountId) {
+      const rows = await sql<{ n: string }[]>`
+        select count(*) as n from edges where kind = ${kind} and account_id = ${accountId}`;
+      return Number(rows[0]?.n ?? 0);
+    },
+    async countTo(targetId) {
+      const rows = await sql<{ n: string }[]>`
+        select count(*) as n from edges where kind = ${kind} and target_id = ${targetId}`;
+      return Number(rows[0]?.n ?? 0);
+    },
+    async countFromMany(accountIds) {
+      if (accountIds.length === 0) return new Map();
+      const rows = await sql<{ key: string; n: string }[]>`
+        select account_id as key, count(*) as n from edges
+        where kind = ${kind} and account_id = any(${accountIds as string[]}::text[])
+        group by account_id`;
+      return countsOf(accountIds, rows);
+    },
+    async countToMany(targetIds) {
+      if (targetIds.length === 0) return new Map();
+      const rows = await sql<{ key: string; n: string }[]>`
+        select target_id as key, count(*) as n from edges
+        where kind = ${kind} and target_id = any(${targetIds as string[]}::text[])
+        group by target_id`;
+      return countsOf(targetIds, rows);
+    },
+    async findFrom(accountId, targetIds) {
+      if (targetIds.length === 0) return new Map();
+      const rows = await sql<{ data: E }[]>`
+        select data from edges
+        where kind = ${kind} and account_id = ${accountId}
+          and target_id = any(${targetIds as string[]}::text[])`;
+      return new Map(rows.map((r) => [r.data.targetId, r.data]));
+    },
+    async findTo(targetId, accountIds) {
+      if (accountIds.length === 0) return new Map();
+      const rows = await sql<{ data: E }[]>`
+        select data from edges
+        where kind = ${kind} and target_id = ${targetId}
+          and account_id = any(${accountIds as string[]}::text[])`;
+      return new Map(rows.map((r) => [r.data.accountId, r.data]));
+    },
+    async allTargetsFrom(accountId) {
+      const rows = await sql<{ target_id: string }[]>`
+        select target_id from edges
+        where kind = ${kind} and account_id = ${accountId}
+        order by id desc`;
+      return rows.map((r) => r.target_id);
+    },
+  };
+}

@@ -1,0 +1,132 @@
+// The key–value store (Fedify's caches and key pairs, domain blocks, action budgets) as rows of
+// `kv` (migration 0005): the key as a text[], the value as jsonb, the expiry as a timestamptz.
+//
+// Compare-and-set is one conditional statement, so it is atomic across processes: an UPDATE or
+// DELETE re-checks its condition on the row another transaction just wrote, and an INSERT … ON
+// CONFLICT waits for a concurrent insert of the key. Values are compared as jsonb, which is
+// equality of JSON values (object keys in any order, arrays in order), the same as jsonEqual: a
+// text comparison once refused every update of Fedify's circuit-breaker state.
+//
+// Writes of one key from this process run one at a time, in call order, as in the json-file store.
+
+import { KeyedQueue } from "../json-file/keyed-queue.ts";
+import type { KvEntry, KvStore } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import { jsonb } from "./jsonb.ts";
+
+interface KvRow {
+  key: string[];
+  value: unknown;
+  expires_at: Date | null;
+}
+
+function checked(key: readonly string[]): string[] {
+  if (key.length === 0) throw new Error("A key-value store key needs at least one segment");
+  return [...key];
+}
+
+const entryOf = (row: KvRow): KvEntry => ({
+  key: row.key,
+  value: row.value,
+  expiresAt: row.expires_at === null ? null : row.expires_at.toISOString(),
+});
+
+export function createKvStore(db: PgContext): KvStore {
+  const { sql, changes } = db;
+  const queue = new KeyedQueue();
+  const run = <T>(key: string[], task: () => Promise<T>) => queue.run(JSON.stringify(key), task);
+
+  const remove = async (key: string[]): Promise<boolean> => {
+    const rows = await sql`delete from kv where key = ${key}::text[] returning 1`;
+    if (rows.length === 0) return false;
+    changes.bump();
+    return true;
+  };
+
+  return {
+    async get(key) {
+      const rows = await sql<KvRow[]>`
+        select key, value, expires_at from kv where key = ${checked(key)}::text[]`;
+      const row = rows[0];
+      return row === undefined ? undefined : entryOf(row);
+    },
+    set(entry) {
+      const key = checked(entry.key);
+      return run(key, async () => {
+        // An undefined value has no JSON form: like compare-and-set's, it removes the entry.
+        if (entry.value === undefined) {
+          await remove(key);
+          return;
+        }
+        await sql`
+          insert into kv (key, value, expires_at)
+          values (${key}::text[], ${jsonb(sql, entry.value)}, ${entry.expiresAt}::timestamptz)
+          on conflict (key) do update set value = excluded.value, expires_at = excluded.expires_at`;
+        changes.bump();
+      });
+    },
+    delete(key) {
+      const checkedKey = checked(key);
+      return run(checkedKey, () => remove(checkedKey));
+    },
+    compareAndSet(expected, next, now) {
+      const key = checked(next.key);
+      return run(key, async () => {
+        const live = sql`(expires_at is null or expires_at > ${now}::timestamptz)`;
+        let rows: readonly unknown[];
+        if (expected === undefined && next.value === undefined) {
+          // Absent stays absent: true unless a live entry is there; an expired one is removed.
+          const [row] = await sql<{ expired: number; live: boolean }[]>`
+            with gone as (
+              delete from kv where key = ${key}::text[] and not ${live} returning 1
+            )
+            select (select count(*) from gone)::int as expired,
+              exists (select 1 from kv where key = ${key}::text[] and ${live}) as live`;
+          if (row?.expired) changes.bump();
+          return row?.live === false;
+        }
+        if (expected === undefined) {
+          // Inserted, or written over an entry expired at `now`; a live entry stays.
+          rows = await sql`
+            insert into kv (key, value, expires_at)
+            values (${key}::text[], ${jsonb(sql, next.value)},
+              ${next.expiresAt}::timestamptz)
+            on conflict (key) do update set value = excluded.value, expires_at = excluded.expires_at
+            where kv.expires_at is not null and kv.expires_at <= ${now}::timestamptz
+            returning 1`;
+        } else if (next.value === undefined) {
+          rows = await sql`
+            delete from kv
+            where key = ${key}::text[] and ${live} and value = ${jsonb(sql, expected)}
+            returning 1`;
+        } else {
+          rows = await sql`
+            update kv set value = ${jsonb(sql, next.value)},
+              expires_at = ${next.expiresAt}::timestamptz
+            where key = ${key}::text[] and ${live} and value = ${jsonb(sql, expected)}
+            returning 1`;
+        }
+        if (rows.length === 0) return false;
+        changes.bump();
+        return true;
+      });
+    },
+    async list(prefix) {
+      const rows =
+        prefix.length === 0
+          ? await sql<KvRow[]>`select key, value, expires_at from kv order by key`
+          : await sql<KvRow[]>`
+              select key, value, expires_at from kv
+              where key[1:${prefix.length}::int] = ${[...prefix]}::text[]
+              order by key`;
+      return rows.map(entryOf);
+    },
+    async pruneExpired(now) {
+      const rows = await sql`
+        delete from kv where expires_at is not null and expires_at <= ${now}::timestamptz
+        returning 1`;
+      if (rows.length > 0) changes.bump();
+      return rows.length;
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// Two Wren processes on one database, as two Storage instances with a pool each: they see each
+// other's edges and key-value entries, hear of each other's writes (Storage.version), and
+// compare-and-set on one key lets exactly one of them win, however the race falls.
+
+import assert from "node:assert/strict";
+import { after, afterEach, before, beforeEach, describe, it } from "node:test";
+import { makeFollow } from "../contract/fixtures.ts";
+import type { KvEntry, Storage } from "../ports.ts";
+import { openPostgresStorage } from "./index.ts";
+import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
+
+const NOW = "2025-01-01T00:00:00.000Z";
+const entry = (key: string[], value: unknown, expiresAt: string | null = null): KvEntry => ({
+  key,
+  value,
+  expiresAt,
+});
+
+/** Resolves once `storage.version()` differs from `from` (the other process's NOTIFY arrived). */
+async function versionMoves(storage: Storage, from: number): Promise<void> {
+  while (storage.version() === from) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe("postgres: two processes on one database", () => {
+  let database: TempDatabase;
+  let a: Storage;
+  let b: Storage;
+
+  before(async () => {
+    database = await createTempDatabase();
+  });
+  beforeEach(async () => {
+    await database.empty();
+    a = await openPostgresStorage({ url: database.url, poolMax: 4 });
+    b = await openPostgresStorage({ url: database.url, poolMax: 4 });
+  });
+  afterEach(async () => {
+    await a.close();
+    await b.close();
+  });
+  after(async () => {
+    await database?.drop();
+  });
+
+  it("see each other's edges and hear of each other's writes", async () => {
+    const before = b.version();
+    const follow = makeFollow({ id: "10", accountId: "1", targetId: "2" });
+    await a.follows.put(follow);
+    assert.deepEqual(await b.follows.get("1", "2"), follow);
+    assert.equal(await b.follows.countTo("2"), 1);
+    await versionMoves(b, before);
+
+    // A replacement from the other side keeps one edge for the pair, with its id.
+    await b.follows.put({ ...follow, id: "20", notify: true });
+    assert.deepEqual(await a.follows.get("1", "2"), { ...follow, id: "20", notify: true });
+    assert.deepEqual(
+      (await a.follows.listFrom("1", { limit: 40 })).map((e) => e.id),
+      ["20"],
+    );
+    const deleted = await Promise.all([a.follows.delete("1", "2"), b.follows.delete("1", "2")]);
+    assert.deepEqual(deleted.filter(Boolean), [true]);
+  });
+
+  it("see each other's key-value entries and hear of each other's writes", async () => {
+    const before = a.version();
+    await b.kv.set(entry(["_fedify", "doc", "https://x.test/a"], { id: "a" }));
+    assert.deepEqual(
+      await a.kv.get(["_fedify", "doc", "https://x.test/a"]),
+      entry(["_fedify", "doc", "https://x.test/a"], { id: "a" }),
+    );
+    assert.deepEqual(
+      (await a.kv.list(["_fedify"])).map((e) => e.key),
+      [["_fedify", "doc", "https://x.test/a"]],
+    );
+    await versionMoves(a, before);
+  });
+
+  it("compare-and-set on one key from both lets exactly one win", async () => {
+    // Absent: both insert at once.
+    for (let round = 0; round < 10; round++) {
+      const key = ["race", String(round)];
+      const wins = await Promise.all([
+        a.kv.compareAndSet(undefined, entry(key, "a"), NOW),
+        b.kv.compareAndSet(undefined, entry(key, "b"), NOW),
+      ]);
+      assert.equal(wins.filter(Boolean).length, 1);
+      assert.equal((await a.kv.get(key))?.value, wins[0] ? "a" : "b");
+    }
+
+    // Present: both replace the same value, written by one and read back (keys reordered) by
+    // the other, as Fedify's circuit breaker does.
+    await a.kv.set(entry(["breaker"], { state: "open", failures: ["t1"], version: 1 }));
+    const reread = { version: 1, failures: ["t1"], state: "open" };
+    const wins = await Promise.all([
+      a.kv.compareAndSet(
+        { state: "open", failures: ["t1"], version: 1 },
+        entry(["breaker"], "a"),
+        NOW,
+      ),
+      b.kv.compareAndSet(reread, entry(["breaker"], "b"), NOW),
+    ]);
+    assert.equal(wins.filter(Boolean).length, 1);
+
+    // Expired at `now`: counts as absent for both.
+    await a.kv.set(entry(["lapsed"], 1, "2024-12-31T00:00:00.000Z"));
+    const lapsed = await Promise.all([
+      a.kv.compareAndSet(undefined, entry(["lapsed"], "a"), NOW),
+      b.kv.compareAndSet(undefined, entry(["lapsed"], "b"), NOW),
+    ]);
+    assert.equal(lapsed.filter(Boolean).length, 1);
+  });
+
+  it("loses no increment of a counter both keep by compare-and-set", async () => {
+    const key = ["counter"];
+    const increment = async (storage: Storage) => {
+      for (;;) {
+        const current = (await storage.kv.get(key))?.value as { n: number } | undefined;
+        const next = entry(key, { n: (current?.n ?? 0) + 1 });
+        if (await storage.kv.compareAndSet(current, next, NOW)) return;
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, (_, i) => increment(i % 2 === 0 ? a : b)));
+    assert.deepEqual((await a.kv.get(key))?.value, { n: 20 });
+  });
+});

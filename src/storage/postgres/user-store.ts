@@ -1,0 +1,43 @@
+// Sign-in records of local accounts: table `users` (migration 0001), keyed by account id and
+// found by lower-cased email.
+
+import type { User } from "../../domain/user.ts";
+import type { UserStore } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import { jsonb } from "./jsonb.ts";
+import { firstData, isRowId } from "./rows.ts";
+
+type Row = { data: User };
+
+export function createUserStore(db: PgContext): UserStore {
+  const { sql } = db;
+  return {
+    async get(accountId) {
+      if (!isRowId(accountId)) return undefined;
+      return firstData(await sql<Row[]>`select data from users where account_id = ${accountId}`);
+    },
+    async findByEmail(email) {
+      // Should two users share an address, the newest account's wins (json-file: the last written).
+      return firstData(
+        await sql<Row[]>`
+          select data from users where email_key = ${email.toLowerCase()}
+          order by account_id desc limit 1`,
+      );
+    },
+    async put(user) {
+      await sql`
+        insert into users (account_id, email_key, data)
+        values (${user.accountId}, ${user.email.toLowerCase()}, ${jsonb(sql, user)})
+        on conflict (account_id) do update set email_key = excluded.email_key, data = excluded.data`;
+      db.changes.bump();
+    },
+    async count() {
+      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from users`;
+      return row?.n ?? 0;
+    },
+    async list() {
+      const rows = await sql<Row[]>`select data from users order by account_id`;
+      return rows.map((row) => row.data);
+    },
+  };
+}
