@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Status } from "../domain/status.ts";
-import { makeStatus } from "../storage/contract/fixtures.ts";
+import { CREATED, makeStatus } from "../storage/contract/fixtures.ts";
 import { openJsonFileStorage } from "../storage/json-file/index.ts";
 import type { Storage } from "../storage/ports.ts";
 import { confirmEvent } from "./confirm-event.ts";
@@ -55,6 +55,24 @@ describe("confirmEvent", () => {
       await confirmEvent(storage, { type: "status.updated", status: second }),
       undefined,
     );
+  });
+
+  it("runs a boost or a favourite only while it is stored", async () => {
+    const original = statusRecord("6");
+    const reblog = statusRecord("7", { accountId: "2", reblogOfId: "6" });
+    const reblogged = { type: "status.reblogged", reblog, original } as const;
+    await storage.statuses.put(original);
+    assert.equal(await confirmEvent(storage, reblogged), undefined);
+    await storage.statuses.put(reblog);
+    assert.ok(await confirmEvent(storage, reblogged));
+
+    const favourite = { id: "8", accountId: "2", targetId: "6", createdAt: CREATED, uri: null };
+    const favourited = { type: "status.favourited", favourite, status: original } as const;
+    assert.equal(await confirmEvent(storage, favourited), undefined);
+    await storage.favourites.put(favourite);
+    assert.ok(await confirmEvent(storage, favourited));
+    await storage.favourites.put({ ...favourite, id: "9" });
+    assert.equal(await confirmEvent(storage, favourited), undefined, "favourited again since");
   });
 
   it("runs a deletion only once the flag is stored", async () => {

@@ -28,6 +28,24 @@ export async function confirmEvent(
       if (!stored?.deleted) return undefined;
       return { ...event, status: stored };
     }
+    case "status.reblogged": {
+      const [reblog, original] = await Promise.all([
+        storage.statuses.get(event.reblog.id),
+        storage.statuses.get(event.original.id),
+      ]);
+      if (!reblog || reblog.deleted || !original || original.deleted) return undefined;
+      return { ...event, reblog, original };
+    }
+    case "status.favourited": {
+      // This favourite (by id), not one made again after an unfavourite (it has its own event).
+      const { accountId, targetId, id } = event.favourite;
+      const [favourite, status] = await Promise.all([
+        storage.favourites.get(accountId, targetId),
+        storage.statuses.get(targetId),
+      ]);
+      if (favourite?.id !== id || !status || status.deleted) return undefined;
+      return { ...event, favourite, status };
+    }
     default:
       // Recorded after their write: they happened.
       return event;
