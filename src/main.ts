@@ -22,8 +22,9 @@ import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
 import type { FileHost } from "./media/file-host.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
 import { createS3Host } from "./media/s3.ts";
+import { confirmEvent } from "./services/confirm-event.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
-import { createEventBus } from "./services/events.ts";
+import { createEventBus, releaseLeasedEvents } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
 import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
@@ -143,14 +144,19 @@ export function createServices(
   // From the storage: with several processes on one database, each mints in its own id slot.
   const ids = storage.coordination.idGenerator(() => clock.now().getTime());
   const jobs = createJobRunner(storage.jobs, clock);
+  const queue = createDurableQueue(storage.jobs, clock, ids, () => jobs.wake());
   const ctx: ServiceContext = {
     storage,
     clock,
     ids,
     files: createFileHost(config),
     settings: instanceSettings(config),
-    events: createEventBus(),
-    jobs: createDurableQueue(storage.jobs, clock, ids, () => jobs.wake()),
+    events: createEventBus({
+      jobs: queue,
+      clock,
+      confirm: (event) => confirmEvent(storage, event),
+    }),
+    jobs: queue,
     remote: offlineRemote,
   };
   subscribeListeners(ctx);
@@ -221,6 +227,10 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       ensureKvPruneScheduled(ctx),
       ensurePurgeSweepScheduled(ctx),
       repairPollCounts(ctx),
+      // The lock file keeps any other process off a json-file data directory: events leased to
+      // an inline run belong to a process that died, and run now rather than after their lease
+      // (ADR 0013). On PostgreSQL other processes may be running theirs: the leases run out.
+      config.storage === "json-file" ? releaseLeasedEvents(ctx.jobs) : 0,
     ]).catch(async (error) => {
       await storage.close();
       throw error;

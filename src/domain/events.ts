@@ -1,6 +1,8 @@
-// Domain events: facts that use cases publish after their writes are durable. Notifications,
-// conversations and (later) outgoing federation react to them, so a use case never needs to
-// know who listens, and a listener's failure never undoes the action that happened.
+// Domain events: facts that use cases publish about their writes. Notifications, conversations,
+// media purges and outgoing federation react to them, so a use case never needs to know who
+// listens, and a listener's failure never undoes the action that happened. Every event is
+// recorded in a job before its listeners run (ADR 0013), so it must stay plain JSON: records with
+// ISO time strings, never Dates, Maps or class instances.
 
 import type { Account } from "./account.ts";
 import type { Poll } from "./poll.ts";

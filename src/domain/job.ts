@@ -12,6 +12,11 @@ export interface Job {
    * group, so they can be released together (JobStore.advanceGroup) once it happens.
    */
   group?: string;
+  /**
+   * Jobs with the same key run one at a time, earliest runAt (then id) first: deliveries about
+   * one object to one server (Fedify's orderingKey).
+   */
+  orderingKey?: string;
   attempts: number;
   lastError: string | null;
   /** Set when the job gave up after its last attempt; failed jobs are kept for inspection. */

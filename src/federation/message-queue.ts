@@ -16,8 +16,16 @@ function delayMs(options: MessageQueueEnqueueOptions | undefined): number {
   return options?.delay?.total({ unit: "millisecond" }) ?? 0;
 }
 
-function runAt(clock: Clock, ms: number): EnqueueOptions {
-  return ms > 0 ? { runAt: new Date(clock.now().getTime() + ms) } : {};
+/** The job's run time and, when Fedify gave one, its ordering key (one at a time, in order). */
+function jobOptions(
+  clock: Clock,
+  ms: number,
+  options: MessageQueueEnqueueOptions | undefined,
+): EnqueueOptions {
+  return {
+    ...(ms > 0 ? { runAt: new Date(clock.now().getTime() + ms) } : {}),
+    ...(options?.orderingKey === undefined ? {} : { orderingKey: options.orderingKey }),
+  };
 }
 
 export function createJobMessageQueue(
@@ -34,15 +42,19 @@ export function createJobMessageQueue(
         await jobs.enqueue(
           FEDERATION_TASK_JOB,
           { message },
-          { ...runAt(clock, hold.waitMs), group: hold.group },
+          { ...jobOptions(clock, hold.waitMs, options), group: hold.group },
         );
         await held?.queued(message);
         return;
       }
-      await jobs.enqueue(FEDERATION_TASK_JOB, { message }, runAt(clock, delayMs(options)));
+      await jobs.enqueue(
+        FEDERATION_TASK_JOB,
+        { message },
+        jobOptions(clock, delayMs(options), options),
+      );
     },
     async enqueueMany(messages, options) {
-      const at = runAt(clock, delayMs(options));
+      const at = jobOptions(clock, delayMs(options), options);
       // A fan-out queues one delivery per inbox: written together, they share group commits
       // instead of each waiting for the previous one's fsync.
       await Promise.all(

@@ -26,6 +26,7 @@ export function createDurableQueue(
         failedAt: null,
         createdAt: now.toISOString(),
         ...(options.group === undefined ? {} : { group: options.group }),
+        ...(options.orderingKey === undefined ? {} : { orderingKey: options.orderingKey }),
       });
       onEnqueued();
       return id;
@@ -34,6 +35,9 @@ export function createDurableQueue(
       const moved = await jobs.advanceGroup(group, clock.now().toISOString());
       if (moved > 0) onEnqueued();
       return moved;
+    },
+    cancel(id) {
+      return jobs.delete(id);
     },
   };
 }

@@ -3,6 +3,7 @@
 
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { EVENT_JOB } from "../services/events.ts";
 import { KV_PRUNE_JOB, runKvPrune } from "../services/maintenance/kv-prune.ts";
 import { MEDIA_CLEANUP_JOB, runMediaCleanup } from "../services/media/cleanup-schedule.ts";
 import {
@@ -27,6 +28,7 @@ import type { JobRunner } from "./runner.ts";
 const MEDIA_PROCESS_MAX_ATTEMPTS = 5;
 
 export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): void {
+  runner.register(EVENT_JOB, (payload) => ctx.events.runRecorded(payload));
   runner.register(MEDIA_CLEANUP_JOB, async (_payload, job) => {
     await runMediaCleanup(ctx, job);
   });

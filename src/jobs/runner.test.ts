@@ -95,6 +95,42 @@ describe("job runner over json-file storage", () => {
     assert.equal(calls.length, 1);
   });
 
+  it("runs jobs of one ordering key one at a time, in order, others alongside", async () => {
+    const log: string[] = [];
+    const gates = new Map<string, PromiseWithResolvers<void>>();
+    wren.runner.register("deliver", async (payload) => {
+      const name = String(payload.name);
+      log.push(`start ${name}`);
+      const gate = Promise.withResolvers<void>();
+      gates.set(name, gate);
+      await gate.promise;
+      log.push(`end ${name}`);
+    });
+    await wren.queue.enqueue("deliver", { name: "create" }, { orderingKey: "note\nhttps://a" });
+    await wren.queue.enqueue("deliver", { name: "delete" }, { orderingKey: "note\nhttps://a" });
+    await wren.queue.enqueue("deliver", { name: "other" }, { orderingKey: "note\nhttps://b" });
+    const stored = await wren.storage.jobs.due(new Date(START).toISOString(), 10);
+    assert.deepEqual(
+      stored.map((job) => job.orderingKey),
+      ["note\nhttps://a", "note\nhttps://a", "note\nhttps://b"],
+    );
+
+    const pass = wren.runner.runDue();
+    const started = async (name: string) => {
+      while (!gates.has(name)) await new Promise((resolve) => setImmediate(resolve));
+      return gates.get(name) as PromiseWithResolvers<void>;
+    };
+    (await started("other")).resolve();
+    const create = await started("create");
+    // The Delete waits for the Create of its key, however long that takes.
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(gates.has("delete"), false);
+    create.resolve();
+    (await started("delete")).resolve();
+    assert.equal(await pass, 3);
+    assert.ok(log.indexOf("end create") < log.indexOf("start delete"), log.join(", "));
+  });
+
   it("removes the job's record once its handler succeeds", async () => {
     recorder(wren.runner, "work");
     const id = await wren.queue.enqueue("work", {});

@@ -1,6 +1,7 @@
 // Runs due jobs from the durable queue. A job's record stays in storage until its handler
 // succeeds, so a crash mid-job means it runs again after the restart (handlers are idempotent).
 // Failures are retried with growing delays; after the last attempt the job is kept as failed.
+// Jobs that share an ordering key run one at a time, earliest first (Job.orderingKey).
 // Time comes from the Clock, so tests move it and call runDue() instead of sleeping.
 //
 // Several runners (processes) may share one store: each claims the jobs it runs under a lease
@@ -144,6 +145,11 @@ export function createJobRunner(
       settled.reject(error);
     };
     const taken = new Set<string>();
+    /**
+     * Per ordering key running now, the claimed jobs of that key waiting their turn (claims come
+     * earliest first). They count as taken: their leases are renewed while they wait.
+     */
+    const waitingByKey = new Map<string, Job[]>();
     let looking = false;
     let lookAgain = false;
     let ran = 0;
@@ -156,6 +162,11 @@ export function createJobRunner(
         return;
       } finally {
         taken.delete(job.id);
+      }
+      if (job.orderingKey !== undefined) {
+        const next = waitingByKey.get(job.orderingKey)?.shift();
+        if (next) void run(next);
+        else waitingByKey.delete(job.orderingKey);
       }
       ran++;
       void fill();
@@ -182,6 +193,15 @@ export function createJobRunner(
             // the run under way finishes it.
             if (taken.has(job.id)) continue;
             taken.add(job.id);
+            // The first of a key runs; later ones wait for it (Job.orderingKey).
+            if (job.orderingKey !== undefined) {
+              const waiting = waitingByKey.get(job.orderingKey);
+              if (waiting) {
+                waiting.push(job);
+                continue;
+              }
+              waitingByKey.set(job.orderingKey, []);
+            }
             void run(job);
           }
         } while (lookAgain && !closed);

@@ -6,6 +6,8 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** Jobs waiting for the same event, released together by `release` (see Job.group). */
   group?: string;
+  /** Jobs with the same key run one at a time, in order (see Job.orderingKey). */
+  orderingKey?: string;
 }
 
 export interface JobQueue {
@@ -17,4 +19,6 @@ export interface JobQueue {
   ): Promise<string>;
   /** Makes the waiting jobs of `group` due now; returns how many were waiting for later. */
   release(group: string): Promise<number>;
+  /** Removes a waiting job (one that turned out not to be needed); false when it was not there. */
+  cancel(id: string): Promise<boolean>;
 }

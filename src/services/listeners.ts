@@ -1,5 +1,6 @@
 // Subscribes the in-process reactions to domain events (notifications, conversations; later the
-// federation outbox). main.ts calls this once per service context.
+// federation outbox). main.ts calls this once per service context. The names are recorded with
+// each event (services/events.ts): renaming a listener orphans the retries of the old name.
 
 import type { ServiceContext } from "./context.ts";
 import { conversationListener } from "./conversations/listener.ts";
@@ -7,7 +8,7 @@ import { mediaPurgeListener } from "./media/purge-deleted-status-media.ts";
 import { notificationListener } from "./notifications/listener.ts";
 
 export function subscribeListeners(ctx: ServiceContext): void {
-  ctx.events.subscribe(conversationListener(ctx));
-  ctx.events.subscribe(notificationListener(ctx));
-  ctx.events.subscribe(mediaPurgeListener(ctx));
+  ctx.events.subscribe("conversations", conversationListener(ctx));
+  ctx.events.subscribe("notifications", notificationListener(ctx));
+  ctx.events.subscribe("media-purge", mediaPurgeListener(ctx));
 }

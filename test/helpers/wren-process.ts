@@ -57,7 +57,8 @@ export async function spawnWren(
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
     child.once("exit", (code, signal) => resolve(signal ?? code)),
   );
-  const url = `http://127.0.0.1:${port}`;
+  // With the test certificate (TEST_TLS_ENV) it serves HTTPS, as federating instances do.
+  const url = `${extraEnv.WREN_TLS_CERT ? "https" : "http"}://127.0.0.1:${port}`;
   const running: WrenProcess = {
     child,
     pid: child.pid as number,
@@ -101,8 +102,9 @@ export async function withOfflineServices<T>(
   dataDir: string,
   work: (ctx: ServiceContext) => Promise<T>,
   clock?: Clock,
+  extraEnv: Record<string, string> = {},
 ): Promise<T> {
-  const config = loadConfig(wrenEnv(dataDir, 1));
+  const config = loadConfig({ ...wrenEnv(dataDir, 1), ...extraEnv });
   const storage = await openStorage(config);
   try {
     const { ctx } = createServices(config, storage, clock ? { clock } : {});
@@ -112,25 +114,37 @@ export async function withOfflineServices<T>(
   }
 }
 
-/** Local users, each with a read/write/follow token. */
-export function seedUsers(dataDir: string, usernames: readonly string[]): Promise<SeededUser[]> {
-  return withOfflineServices(dataDir, async (ctx) => {
-    const users: SeededUser[] = [];
-    for (const username of usernames) {
-      const { account } = await createLocalAccount(ctx, {
-        username,
-        email: `${username}@suite.invalid`,
-        password: "a password long enough for the suites",
-        allowReserved: true,
-      });
-      const { secret } = await createPersonalToken(ctx, {
-        username,
-        scopes: ["read", "write", "follow"],
-      });
-      users.push({ username, id: account.id, token: secret });
-    }
-    return users;
-  });
+/**
+ * Local users, each with a read/write/follow token. `extraEnv` is the server's own where it
+ * matters for the records (WREN_PUBLIC_URL: the accounts' ActivityPub ids, for federating).
+ */
+export function seedUsers(
+  dataDir: string,
+  usernames: readonly string[],
+  extraEnv: Record<string, string> = {},
+): Promise<SeededUser[]> {
+  return withOfflineServices(
+    dataDir,
+    async (ctx) => {
+      const users: SeededUser[] = [];
+      for (const username of usernames) {
+        const { account } = await createLocalAccount(ctx, {
+          username,
+          email: `${username}@suite.invalid`,
+          password: "a password long enough for the suites",
+          allowReserved: true,
+        });
+        const { secret } = await createPersonalToken(ctx, {
+          username,
+          scopes: ["read", "write", "follow"],
+        });
+        users.push({ username, id: account.id, token: secret });
+      }
+      return users;
+    },
+    undefined,
+    extraEnv,
+  );
 }
 
 /** Resident memory of a process in KiB (Linux), from /proc/<pid>/status. */

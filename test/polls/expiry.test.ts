@@ -31,7 +31,7 @@ describe("poll expiry job", () => {
     const s = await startTestServer({}, { clock });
     server = s;
     const expired: Expired[] = [];
-    s.wren.ctx.events.subscribe(async (event) => {
+    s.wren.ctx.events.subscribe("test-recorder", async (event) => {
       if (event.type === "poll.expired") expired.push(event);
     });
     return {
@@ -82,7 +82,7 @@ describe("poll expiry job", () => {
     const { poll } = await postPoll(server, alice, { options: ["a", "b"], expires_in: 300 });
     await server.restart();
     const expired: Expired[] = [];
-    server.wren.ctx.events.subscribe(async (event) => {
+    server.wren.ctx.events.subscribe("test-recorder", async (event) => {
       if (event.type === "poll.expired") expired.push(event);
     });
     clock.advance(6 * MINUTE);

@@ -26,7 +26,7 @@ describe("polls: reading and voting", () => {
   before(async () => {
     server = await startTestServer({}, { clock });
     [alice, bob, carol, dave] = await createUsers(server, "alice", "bob", "carol", "dave");
-    server.wren.ctx.events.subscribe(async (event) => {
+    server.wren.ctx.events.subscribe("test-recorder", async (event) => {
       if (event.type.startsWith("poll.")) events.push(event);
     });
   });

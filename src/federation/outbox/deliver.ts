@@ -1,6 +1,7 @@
 // Hands an activity to Fedify for delivery: signed as the local account, to the inboxes of the
 // remote accounts given (shared inboxes preferred, so a server with many followers gets one
-// copy), through the durable queue. Suspended accounts and admin-blocked domains get nothing.
+// copy), through the durable queue, in order per object and server (ordering-key.ts). Suspended
+// accounts and admin-blocked domains get nothing.
 
 import type { Context, Federation } from "@fedify/fedify";
 import type { Activity, Recipient } from "@fedify/vocab";
@@ -8,6 +9,7 @@ import { getLogger } from "@logtape/logtape";
 import { type Account, isLocal } from "../../domain/account.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { isDomainBlocked } from "../../services/domain-blocks/domain-blocks.ts";
+import { orderingKeyOf } from "./ordering-key.ts";
 
 const logger = getLogger(["wren", "federation", "outbox"]);
 
@@ -80,8 +82,10 @@ export function createOutbox(federation: Federation<ServiceContext>, ctx: Servic
         id: activity.id?.href,
         count: targets.length,
       });
+      const orderingKey = await orderingKeyOf(activity);
       await context().sendActivity({ identifier: sender.username }, targets, activity, {
         preferSharedInbox: true,
+        ...(orderingKey === undefined ? {} : { orderingKey }),
       });
     },
   };

@@ -1,11 +1,10 @@
 // The outbox bridge: turns domain events about local acts into ActivityPub activities and
 // queues them for the peers that must know. Only local accounts' acts are sent — ingestion
 // publishes the same events for remote acts, and those must never be echoed back. Queueing
-// failures are logged here and never reach the use case; delivery failures are Fedify's to
-// retry (OUTBOX_RETRY_POLICY, circuit breaker: federation.ts).
+// failures are retried by the event bus and never reach the use case; delivery failures are
+// Fedify's to retry (OUTBOX_RETRY_POLICY, circuit breaker: federation.ts).
 
 import type { Federation } from "@fedify/fedify";
-import { getLogger } from "@logtape/logtape";
 import type { DomainEvent } from "../../domain/events.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { createOutbox, type Outbox } from "./deliver.ts";
@@ -14,8 +13,6 @@ import { sendLike } from "./interactions.ts";
 import { sendPollUpdate, sendVote } from "./polls.ts";
 import { sendProfileUpdate } from "./profile.ts";
 import { sendAnnounce, sendCreate, sendDelete, sendUpdate } from "./statuses.ts";
-
-const logger = getLogger(["wren", "federation", "outbox"]);
 
 async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
   switch (event.type) {
@@ -60,15 +57,7 @@ async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
 
 export function subscribeOutbox(federation: Federation<ServiceContext>, ctx: ServiceContext): void {
   const outbox = createOutbox(federation, ctx);
-  ctx.events.subscribe(async (event) => {
-    try {
-      await dispatch(outbox, event);
-    } catch (error) {
-      // The local act already happened; a peer missing it is not the user's error.
-      logger.error("Could not queue the activity for {type}: {error}", {
-        type: event.type,
-        error,
-      });
-    }
-  });
+  // A failure (say, the queue's storage) never fails the local act: the event bus retries this
+  // listener later (ADR 0013). A repeat queues the activity again, which peers take as a repeat.
+  ctx.events.subscribe("federation", (event) => dispatch(outbox, event));
 }

@@ -16,6 +16,14 @@ async function upsertEntry(ctx: ServiceContext, ownerId: string, status: Status)
     async () => {
       const existing = await ctx.storage.conversations.find(ownerId, status.conversationId);
       const others = participantsOf(status).filter((id) => id !== ownerId);
+      // The newest status counted again (its event ran again after a crash or a retry) changes
+      // nothing: above all it must not mark as unread what the owner has read since.
+      if (
+        existing?.lastStatusId === status.id &&
+        others.every((id) => existing.participantIds.includes(id))
+      ) {
+        return;
+      }
       const newest =
         existing === undefined || compareIds(status.id, existing.lastStatusId) > 0
           ? status.id

@@ -3,6 +3,7 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
 import { blocksAuthor, notAllowed, originalOf } from "./target.ts";
 
@@ -24,9 +25,11 @@ export async function favouriteStatus(
       createdAt: ctx.clock.now().toISOString(),
       uri: null,
     };
-    await ctx.storage.favourites.put(favourite);
-    // Only a new favourite is an event: favouriting twice notifies once.
-    await ctx.events.publish({ type: "status.favourited", favourite, status: target });
+    // Only a new favourite is an event: favouriting twice notifies once. Recorded before the
+    // favourite (ADR 0013): a crash after it still sends the Like.
+    await publishAround(ctx.events, { type: "status.favourited", favourite, status: target }, () =>
+      ctx.storage.favourites.put(favourite),
+    );
   });
   return requested;
 }

@@ -4,6 +4,7 @@
 import type { Visibility } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 
 export interface ReblogRecordInput {
   id: string;
@@ -48,7 +49,9 @@ export async function storeReblog(
     deleted: false,
     deletedAt: null,
   };
-  await ctx.storage.statuses.put(reblog);
-  await ctx.events.publish({ type: "status.reblogged", reblog, original });
+  // Recorded before the boost (ADR 0013): a crash after it still sends the Announce.
+  await publishAround(ctx.events, { type: "status.reblogged", reblog, original }, () =>
+    ctx.storage.statuses.put(reblog),
+  );
   return reblog;
 }

@@ -7,6 +7,7 @@ import type { Visibility } from "../../domain/account.ts";
 import { AppError, notFound, unprocessable } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
 import { withAttachLock } from "../media/media-lock.ts";
 import { createPoll } from "../polls/create-poll.ts";
@@ -113,8 +114,11 @@ async function post(
     deleted: false,
     deletedAt: null,
   };
-  await withAttachedMedia(ctx, media, id, () => ctx.storage.statuses.put(status));
-  await ctx.events.publish({ type: "status.created", status });
+  // The event is recorded before the status (ADR 0013): a crash once the status is stored still
+  // sends the Create; one before finds no status and does nothing.
+  await publishAround(ctx.events, { type: "status.created", status }, () =>
+    withAttachedMedia(ctx, media, id, () => ctx.storage.statuses.put(status)),
+  );
   return status;
 }
 

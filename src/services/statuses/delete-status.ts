@@ -5,6 +5,7 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { followUp } from "../follow-up.ts";
 import { deleteReblogsOf, scheduleDeleteReblogs } from "./delete-reblogs.ts";
 import { loadOwnStatus } from "./own-status.ts";
@@ -34,12 +35,14 @@ export async function markDeleted(ctx: ServiceContext, status: Status): Promise<
     await scheduleDeleteReblogs(ctx, status.id);
     await schedulePurgeDeletedContent(ctx, status.id, at);
   }
-  await ctx.storage.statuses.put(deleted);
-  if (status.reblogOfId === null) {
-    await followUp(`flag the boosts of deleted status ${status.id} deleted`, () =>
-      deleteReblogsOf(ctx, status.id, at),
-    );
-  }
-  await ctx.events.publish({ type: "status.deleted", status: deleted });
+  // Recorded before the flag (ADR 0013): a crash after it still sends the Delete.
+  await publishAround(ctx.events, { type: "status.deleted", status: deleted }, async () => {
+    await ctx.storage.statuses.put(deleted);
+    if (status.reblogOfId === null) {
+      await followUp(`flag the boosts of deleted status ${status.id} deleted`, () =>
+        deleteReblogsOf(ctx, status.id, at),
+      );
+    }
+  });
   return deleted;
 }

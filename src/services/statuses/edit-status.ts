@@ -7,6 +7,7 @@
 import { AppError, notFound } from "../../domain/errors.ts";
 import type { Status, StatusEdit } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
 import { withAttachLock } from "../media/media-lock.ts";
 import {
@@ -147,7 +148,9 @@ async function edit(ctx: ServiceContext, input: EditStatusInput): Promise<Status
     pollId: poll?.id ?? status.pollId,
     editedAt: ctx.clock.now().toISOString(),
   };
-  await withAttachedMedia(ctx, media ?? [], status.id, () => ctx.storage.statuses.put(edited));
-  await ctx.events.publish({ type: "status.updated", status: edited });
+  // Recorded before the write (ADR 0013): a crash after it still sends the Update.
+  await publishAround(ctx.events, { type: "status.updated", status: edited }, () =>
+    withAttachedMedia(ctx, media ?? [], status.id, () => ctx.storage.statuses.put(edited)),
+  );
   return edited;
 }
