@@ -57,6 +57,12 @@ export async function ensureRecurringScheduled(
     await putRun(ctx, spec, spec.ids[0], spec.firstDelayMs);
     return;
   }
+  // With other processes on the storage, a due run may be running there right now and have put
+  // its successor already: removing that successor would end the schedule when the run completes.
+  // The due run puts the successor again as it ends, so keeping both is safe.
+  const earliest = waiting[0] as Job;
+  const shared = !ctx.storage.coordination.exclusive;
+  if (shared && Date.parse(earliest.runAt) <= ctx.clock.now().getTime()) return;
   for (const extra of waiting.slice(1)) await ctx.storage.jobs.delete(extra.id);
 }
 
