@@ -22,7 +22,7 @@ describe("wren command line", { concurrency: 8 }, () => {
     [["--help"], /Usage: wren COMMAND/],
     [["-h"], /Usage: wren COMMAND/],
     [["help"], /Usage: wren COMMAND/],
-    [["serve", "--help"], /Usage: wren serve\n/],
+    [["serve", "--help"], /Usage: wren serve \[--role ROLE\]\n/],
     [["account", "--help"], /Usage: wren account SUBCOMMAND[\s\S]*wren account create USERNAME/],
     [
       ["account", "create", "--help"],
