@@ -37,8 +37,12 @@ export type ConfirmEvent = (event: DomainEvent) => Promise<DomainEvent | undefin
 
 /** An event recorded before the write it announces. */
 export interface PendingEvent {
-  /** The write is done: run the listeners (as publish does after its record). */
-  published(): Promise<void>;
+  /**
+   * The write is done: run the listeners (as publish does after its record), with `final` when
+   * the write itself produced what the event tells (a poll's new counts). After a crash the
+   * confirmation brings the recorded event up to date instead.
+   */
+  published(final?: DomainEvent): Promise<void>;
   /** The write failed: drop the record. */
   abandon(): Promise<void>;
 }
@@ -179,7 +183,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
       if (listeners.size === 0) return { published: async () => {}, abandon: async () => {} };
       const id = await record(event, true);
       return {
-        published: () => settle(id, event),
+        published: (final) => settle(id, final ?? event),
         abandon: async () => {
           await jobs.cancel(id);
         },
@@ -225,6 +229,57 @@ export async function publishAround<T>(
     throw error;
   }
   await pending.published();
+  return result;
+}
+
+/**
+ * For writes that may turn out to change nothing (a delete that finds the edge already gone):
+ * records `event` before `write`, runs the listeners when it reports a change, and drops the
+ * record when it reports none or fails. Returns what `write` reported.
+ */
+export async function publishIf(
+  events: EventBus,
+  event: DomainEvent,
+  write: () => Promise<boolean>,
+): Promise<boolean> {
+  const pending = await events.intend(event);
+  let changed: boolean;
+  try {
+    changed = await write();
+  } catch (error) {
+    await pending.abandon().catch(() => {});
+    throw error;
+  }
+  if (changed) await pending.published();
+  // Left behind, the record finds on confirmation what storage says; nothing to fail here.
+  else await pending.abandon().catch(() => {});
+  return changed;
+}
+
+/**
+ * publishAround for a write that announces several events at once (a block ends follows and
+ * requests): every record is written before the write, the listeners run in the given order.
+ */
+export async function publishAllAround<T>(
+  events: EventBus,
+  list: readonly DomainEvent[],
+  write: () => Promise<T>,
+): Promise<T> {
+  const pending: PendingEvent[] = [];
+  try {
+    for (const event of list) pending.push(await events.intend(event));
+  } catch (error) {
+    for (const p of pending) await p.abandon().catch(() => {});
+    throw error;
+  }
+  let result: T;
+  try {
+    result = await write();
+  } catch (error) {
+    for (const p of pending) await p.abandon().catch(() => {});
+    throw error;
+  }
+  for (const p of pending) await p.published();
   return result;
 }
 
