@@ -186,6 +186,43 @@ describe("durable event bus", () => {
     assert.deepEqual(await waiting(), []);
   });
 
+  it("after a crash inside a multi-event write, runs just the events whose part was stored", async () => {
+    const follow = {
+      id: "40",
+      accountId: "2",
+      targetId: "1",
+      createdAt: "2030-01-01T00:00:00.000Z",
+      showReblogs: true,
+      notify: false,
+      languages: null,
+      uri: null,
+    };
+    const block = {
+      id: "41",
+      accountId: "1",
+      targetId: "2",
+      createdAt: follow.createdAt,
+      uri: null,
+    };
+    await wren.storage.follows.put(follow);
+    // A block: both events recorded, the follow removed, then the process dies before the block.
+    await wren.bus.intend({ type: "account.unfollowed", follow, cause: "block" });
+    await wren.bus.intend({ type: "account.blocked", block });
+    await wren.storage.follows.delete("2", "1");
+    await wren.storage.close();
+
+    a = new Recorder();
+    b = new Recorder();
+    wren = await open(a, b);
+    await releaseLeasedEvents(wren.queue);
+    assert.equal(await wren.runner.runDue(), 2);
+    assert.deepEqual(
+      a.seen.map((e) => e.type),
+      ["account.unfollowed"],
+    );
+    assert.deepEqual(await waiting(), []);
+  });
+
   it("does nothing for an event recorded before a write that never happened", async () => {
     await wren.bus.intend({ type: "status.created", status: statusRecord("15") });
     await wren.storage.close();
