@@ -143,7 +143,7 @@ export function createServices(
   const clock = options.clock ?? systemClock;
   // From the storage: with several processes on one database, each mints in its own id slot.
   const ids = storage.coordination.idGenerator(() => clock.now().getTime());
-  const jobs = createJobRunner(storage.jobs, clock);
+  const jobs = createJobRunner(storage.jobs, clock, { leaseMs: config.jobLeaseSeconds * 1000 });
   const queue = createDurableQueue(storage.jobs, clock, ids, () => jobs.wake());
   const ctx: ServiceContext = {
     storage,
@@ -155,6 +155,7 @@ export function createServices(
       jobs: queue,
       clock,
       confirm: (event) => confirmEvent(storage, event),
+      leaseMs: config.eventLeaseSeconds * 1000,
     }),
     jobs: queue,
     remote: offlineRemote,

@@ -93,6 +93,16 @@ export const configSchema = z
      * media, schedules), `all` both. Several of each may share one PostgreSQL database.
      */
     role: z.enum(["all", "web", "worker"]).default("all"),
+    /**
+     * How long a job claimed by a process is kept from the others unless renewed: the longest a
+     * killed worker's jobs wait before another takes them over.
+     */
+    jobLeaseSeconds: z.coerce.number().int().min(5).max(3600).default(300),
+    /**
+     * How long a request's side effects (its recorded event) are left to the process that answers
+     * it before the job runner takes them over: how late they run when that process died.
+     */
+    eventLeaseSeconds: z.coerce.number().int().min(5).max(3600).default(60),
     /** Connections one Wren process opens at most; all processes together stay under max_connections. */
     databasePoolMax: positiveInt.max(1000).default(10),
     registrations: z.enum(["open", "approval", "closed"]).default("closed"),
@@ -222,6 +232,8 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_DATABASE_URL: "databaseUrl",
   WREN_DATABASE_POOL_MAX: "databasePoolMax",
   WREN_ROLE: "role",
+  WREN_JOB_LEASE_SECONDS: "jobLeaseSeconds",
+  WREN_EVENT_LEASE_SECONDS: "eventLeaseSeconds",
   WREN_REGISTRATIONS: "registrations",
   WREN_INSTANCE_TITLE: "instanceTitle",
   WREN_INSTANCE_DESCRIPTION: "instanceDescription",
