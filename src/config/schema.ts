@@ -141,6 +141,11 @@ export const configSchema = z
     logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
     logFormat: z.enum(["text", "json"]).default("text"),
     allowPrivateAddresses: booleanString.default(false),
+    /**
+     * Days after which remote statuses nobody here interacted with are removed (Mastodon's
+     * content cache retention period); 0 keeps them forever.
+     */
+    remoteStatusRetentionDays: z.coerce.number().int().min(0).max(36_500).default(0),
     /** First retry of a failed delivery (later ones double); fractions allowed (tests). */
     deliveryRetrySeconds: z.coerce.number().positive().max(43_200).default(60),
     /** Least time between two tries of a server that is down (its circuit is open). */
@@ -266,6 +271,7 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_ALLOW_PRIVATE_ADDRESSES: "allowPrivateAddresses",
   WREN_DELIVERY_RETRY_SECONDS: "deliveryRetrySeconds",
   WREN_DELIVERY_PROBE_SECONDS: "deliveryProbeSeconds",
+  WREN_REMOTE_STATUS_RETENTION_DAYS: "remoteStatusRetentionDays",
   WREN_MEDIA_DRIVER: "mediaDriver",
   WREN_MEDIA_PUBLIC_URL: "mediaPublicUrl",
   WREN_S3_ENDPOINT: "s3Endpoint",
