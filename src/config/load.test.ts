@@ -179,6 +179,20 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads the remote status retention in days, keeping everything by default", () => {
+    assert.equal(loadConfig({}).remoteStatusRetentionDays, 0);
+    assert.equal(
+      loadConfig({ WREN_REMOTE_STATUS_RETENTION_DAYS: "30" }).remoteStatusRetentionDays,
+      30,
+    );
+    for (const bad of ["-1", "1.5", "soon"]) {
+      assert.match(
+        problemsOf(() => loadConfig({ WREN_REMOTE_STATUS_RETENTION_DAYS: bad }))[0] ?? "",
+        /^WREN_REMOTE_STATUS_RETENTION_DAYS:/,
+      );
+    }
+  });
+
   it("takes a contact address only when it is an email address", () => {
     assert.equal(loadConfig({}).contactEmail, undefined);
     assert.equal(

@@ -8,7 +8,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Account } from "../../src/domain/account.ts";
 import type { Status } from "../../src/domain/status.ts";
-import { REMOTE_RETENTION_JOB } from "../../src/services/maintenance/remote-status-retention.ts";
+import {
+  ensureRemoteRetentionScheduled,
+  REMOTE_RETENTION_JOB,
+  runRemoteRetention,
+} from "../../src/services/maintenance/remote-status-retention.ts";
 import { makeEdge, makeFavourite, makeStatusEdit } from "../../src/storage/contract/fixtures.ts";
 import {
   makeNotification,
@@ -212,6 +216,28 @@ for (const backend of ["json-file", "postgres"] as const) {
       assert.equal((await status(favKept.id)).status, 200);
       // The schedule goes on.
       assert.ok(await storage.jobs.get(REMOTE_RETENTION_JOB.ids[1]));
+    });
+
+    it("off (0), schedules nothing, and a run still waiting ends the schedule", async () => {
+      const { ctx } = server.wren;
+      const off = { ...ctx, settings: { ...ctx.settings, remoteStatusRetentionDays: 0 } };
+      const [a, b] = REMOTE_RETENTION_JOB.ids;
+      const waiting = await ctx.storage.jobs.get(b);
+      assert.ok(waiting);
+      await ctx.storage.jobs.delete(b);
+      await ensureRemoteRetentionScheduled(off);
+      assert.equal(await ctx.storage.jobs.get(a), undefined);
+      assert.equal(await ctx.storage.jobs.get(b), undefined);
+
+      // A plain remote status, old by then: left alone.
+      await ctx.storage.statuses.put(statusRecord(server, dave));
+      clock.advance(60 * DAY);
+      await runRemoteRetention(off, waiting);
+      assert.equal(await ctx.storage.jobs.get(a), undefined, "no successor");
+      assert.equal(await ctx.storage.statuses.countByAccount(dave.id), 15);
+      // On again (a restart with the setting): one run waits.
+      await ensureRemoteRetentionScheduled(ctx);
+      assert.ok(await ctx.storage.jobs.get(a));
     });
   });
 }
