@@ -6,7 +6,7 @@
 // listeners that still owe work run again. A crash at any point after the record leaves the job
 // to run after the restart, so listeners must be idempotent.
 //
-// The record is a lease: its run time lies EVENT_LEASE_MS ahead, so the runner does not take it
+// The record is a lease: its run time lies EVENT_LEASE_MS (or the configured lease) ahead, so the runner does not take it
 // while the inline run is under way. After a crash it runs once the lease is over (json-file:
 // at start, see releaseLeasedEvents, since no other process can hold the directory).
 
@@ -21,7 +21,7 @@ const logger = getLogger(["wren", "events"]);
 export const EVENT_JOB = "events.run";
 /** The group of recorded events whose inline run may still be under way. */
 export const EVENT_LEASE_GROUP = "events.lease";
-/** How long the inline run has before the job runner takes the event over. */
+/** How long the inline run has before the job runner takes the event over (default). */
 export const EVENT_LEASE_MS = 60_000;
 /** When the listeners that failed inline are first tried again (then the runner's backoff). */
 export const EVENT_RETRY_MS = 10_000;
@@ -83,6 +83,8 @@ export interface EventBusOptions {
   clock: Clock;
   /** Confirms intents recorded before their write (default: events that need no check). */
   confirm?: ConfirmEvent;
+  /** How long the inline run has (default EVENT_LEASE_MS; WREN_EVENT_LEASE_SECONDS). */
+  leaseMs?: number;
 }
 
 function decode(payload: Record<string, unknown>): RecordedEvent | undefined {
@@ -100,6 +102,7 @@ function decode(payload: Record<string, unknown>): RecordedEvent | undefined {
 
 export function createEventBus(options: EventBusOptions): EventBus {
   const { jobs, clock } = options;
+  const leaseMs = options.leaseMs ?? EVENT_LEASE_MS;
   const confirm = options.confirm ?? (async (event: DomainEvent) => event);
   const listeners = new Map<string, EventListener>();
 
@@ -110,7 +113,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
     if (intent) payload.intent = true;
     // A copy through JSON: what runs after a crash is what was written, never a live object.
     return jobs.enqueue(EVENT_JOB, JSON.parse(JSON.stringify(payload)), {
-      runAt: after(EVENT_LEASE_MS),
+      runAt: after(leaseMs),
       group: EVENT_LEASE_GROUP,
     });
   }

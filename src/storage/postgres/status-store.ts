@@ -244,6 +244,29 @@ export function createStatusStore(db: PgContext): StatusStore {
       return newestFirst(rows, page).map((r) => r.data);
     },
 
+    async listRemote(page) {
+      const window = idWindow(sql, page);
+      if (window === undefined) return [];
+      // The statuses_remote index (migration 0008).
+      const rows = await sql<DataRow[]>`
+        select data from statuses
+        where not local ${window.where}
+        order by id ${window.direction} limit ${window.limit}`;
+      return newestFirst(rows, page).map((r) => r.data);
+    },
+
+    async delete(id) {
+      const key = rowId(id);
+      if (key === undefined) return false;
+      const [, removed] = await sql.begin((tx) => [
+        tx`delete from status_tags where status_id = ${key}::int8`,
+        tx`delete from statuses where id = ${key}::int8`,
+      ]);
+      const gone = (removed?.count ?? 0) > 0;
+      if (gone) db.changes.bump();
+      return gone;
+    },
+
     async countReblogs(statusId) {
       const key = rowId(statusId);
       if (key === undefined) return 0;
