@@ -104,13 +104,11 @@ if (db.existed) {
   }
 } else {
   log("seeding through the services…");
+  const seedDir = await mkdtemp(join(tmpdir(), "wren-bench-scale-"));
   seeded = await seed(
-    {
-      ...benchEnv(await mkdtemp(join(tmpdir(), "wren-bench-scale-")), await freePort()),
-      ...postgresEnv(db.url),
-    },
+    { ...benchEnv(seedDir, await freePort()), ...postgresEnv(db.url) },
     { statuses: 1_000, authors: 100 },
-  );
+  ).finally(() => rm(seedDir, { recursive: true, force: true }));
   await writeFile(seededFile, JSON.stringify(seeded));
   log("serving the small database…");
   small = await serve(db.url, seeded);
