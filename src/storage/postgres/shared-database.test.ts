@@ -61,8 +61,7 @@ describe("postgres: two processes on one database", () => {
     assert.deepEqual(deleted.filter(Boolean), [true]);
   });
 
-  it("see each other's key-value entries and hear of each other's writes", async () => {
-    const before = a.version();
+  it("see each other's key-value entries and hear of each other's domain blocks", async () => {
     await b.kv.set(entry(["_fedify", "doc", "https://x.test/a"], { id: "a" }));
     assert.deepEqual(
       await a.kv.get(["_fedify", "doc", "https://x.test/a"]),
@@ -72,7 +71,20 @@ describe("postgres: two processes on one database", () => {
       (await a.kv.list(["_fedify"])).map((e) => e.key),
       [["_fedify", "doc", "https://x.test/a"]],
     );
+  });
+
+  it("hear of each other's domain blocks, not of protocol caches", async () => {
+    // Only domain blocks show in API answers. Notifications arrive in commit order, so once the
+    // second block is heard every earlier write's notification has been too.
+    const before = a.version();
+    await b.kv.set(entry(["_fedify", "doc", "https://x.test/b"], { id: "b" }));
+    await b.kv.set(entry(["wren", "domainBlock", "spam.example"], { severity: "suspend" }));
     await versionMoves(a, before);
+    const afterFirst = a.version();
+    await b.kv.set(entry(["_fedify", "doc", "https://x.test/c"], { id: "c" }));
+    await b.kv.delete(["wren", "domainBlock", "spam.example"]);
+    await versionMoves(a, afterFirst);
+    assert.equal(a.version() - before, 2);
   });
 
   it("compare-and-set on one key from both lets exactly one win", async () => {

@@ -26,7 +26,17 @@ create table kv (
   expires_at timestamptz
 );
 create index kv_expiry on kv (expires_at) where expires_at is not null;
--- Domain blocks live here and show in API answers, so kv writes signal a change as the
--- json-file backend's do.
-create trigger kv_changed after insert or update or delete or truncate on kv
+-- Of the key-value entries only the domain blocks show in API answers: only their writes signal a
+-- change to the other processes. NOTIFY serialises committing transactions on one lock, and the
+-- rest of this table (action budgets, Fedify's caches and marks) is written on every post.
+create trigger kv_changed_insert after insert on kv for each row
+  when (new.key[1:2] = array['wren', 'domainBlock'])
+  execute function wren_notify_change();
+create trigger kv_changed_update after update on kv for each row
+  when (new.key[1:2] = array['wren', 'domainBlock'] or old.key[1:2] = array['wren', 'domainBlock'])
+  execute function wren_notify_change();
+create trigger kv_changed_delete after delete on kv for each row
+  when (old.key[1:2] = array['wren', 'domainBlock'])
+  execute function wren_notify_change();
+create trigger kv_changed_truncate after truncate on kv
   for each statement execute function wren_notify_change();
