@@ -1,23 +1,27 @@
 // `npm run bench [-- --quick]`: Wren against references measured in the same run (DESIGN and
-// issue 7). The quick run is a small version for a smoke check (under two minutes); the full run
-// also measures the scale curves and writes docs/PERFORMANCE.md with a chart.
+// issue 7), on the json-file backend and then on PostgreSQL (issue 16; the local server at
+// 127.0.0.1:5432, a database created and dropped per measurement). The quick run is a small
+// version for a smoke check (about two minutes); the full run also measures the scale curves and
+// writes docs/PERFORMANCE.md with a chart. `--json-file-only` skips PostgreSQL.
 
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
 import { type Comparison, compareWithBare, type RoundOptions } from "./lib/compare.ts";
-import { startWrenServer } from "./lib/processes.ts";
+import { residentMegabytes, startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
 import { printSummary, type ScaleResult, writeReport } from "./lib/report.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { type FederationProfile, measureFederation } from "./scenarios/federation.ts";
+import { measurePostgres, type PostgresProfile } from "./scenarios/postgres.ts";
 import { readProbes } from "./scenarios/reads.ts";
 import { writeProbes } from "./scenarios/writes.ts";
 
 const quick = process.argv.includes("--quick");
+const withPostgres = !process.argv.includes("--json-file-only");
 const profile = quick
-  ? // One round of reads: the quick run is a smoke check and must stay under two minutes.
+  ? // One round of reads: the quick run is a smoke check of about two minutes.
     { sizes: [1_000], readRounds: 1, rounds: 2, duration: 2, writeTargets: 8_000 }
   : {
       sizes: [1_000, 100_000, 1_000_000],
@@ -48,15 +52,9 @@ const federationProfile: FederationProfile = quick
       inboxRounds: 3,
     };
 
-async function residentMegabytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  const kb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? Number.NaN);
-  return kb / 1024;
-}
-
 const benchStarted = performance.now();
 
-/** Progress on stderr, with the seconds since the start (the quick run must stay under two minutes). */
+/** Progress on stderr, with the seconds since the start (the quick run should stay near two minutes). */
 function log(message: string): void {
   const seconds = ((performance.now() - benchStarted) / 1000).toFixed(0).padStart(4);
   process.stderr.write(`${seconds} s  ${message}\n`);
@@ -71,6 +69,20 @@ const writeOptions: RoundOptions = {
   rounds: profile.rounds,
   duration: profile.duration,
   connections: 50,
+};
+
+// PostgreSQL: the same reads at the json-file run's smaller sizes (PostgreSQL at 10M statuses:
+// bench/postgres-scale.ts), the same writes; quick: one short round and a smaller federation.
+const postgresProfile: PostgresProfile = {
+  sizes: profile.sizes.filter((size) => size <= 100_000),
+  readOptions: quick ? { ...readOptions, duration: 1 } : readOptions,
+  writeOptions: quick ? { ...writeOptions, rounds: 1, duration: 1 } : writeOptions,
+  // Quick: enough favourite and follow targets for a second of writes at PostgreSQL's pace.
+  writeTargets: quick ? 1_000 : profile.writeTargets,
+  twoProcessProbes: quick ? 2 : 4,
+  federation: quick
+    ? { ...federationProfile, servers: 20, activities: 100, senders: 10 }
+    : federationProfile,
 };
 
 const scale: ScaleResult[] = [];
@@ -128,6 +140,8 @@ for (const [index, size] of profile.sizes.entries()) {
 
 const { fanout, inbox } = await measureFederation(federationProfile, freePort, log);
 
+const postgres = withPostgres ? await measurePostgres(postgresProfile, log) : undefined;
+
 const results = {
   quick,
   date: new Date().toISOString(),
@@ -136,6 +150,7 @@ const results = {
   rawWrites,
   fanout,
   inbox,
+  ...(postgres ? { postgres } : {}),
 };
 printSummary(results);
 if (!quick) {

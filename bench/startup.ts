@@ -2,20 +2,14 @@
 // on an already seeded data directory (bench/seed-dir.ts), measured like `npm run bench` does,
 // then a graceful stop (which writes the json-file backend's start-up snapshot, ADR 6).
 
-import { readFile } from "node:fs/promises";
 import { freePort } from "../test/helpers/server.ts";
-import { startWrenServer } from "./lib/processes.ts";
+import { residentMegabytes, startWrenServer } from "./lib/processes.ts";
 import { benchEnv } from "./lib/seed.ts";
 
 const [dir, runs = "1"] = process.argv.slice(2);
 if (dir === undefined) {
   process.stderr.write("usage: node bench/startup.ts <data-dir> [runs]\n");
   process.exit(2);
-}
-
-async function residentMegabytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? Number.NaN) / 1024;
 }
 
 for (let run = 0; run < Number(runs); run++) {

@@ -27,6 +27,7 @@ import type { InstanceSettings, ServiceContext } from "./services/context.ts";
 import { createEventBus, releaseLeasedEvents } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
 import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
+import { ensureRemoteRetentionScheduled } from "./services/maintenance/remote-status-retention.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
 import { reportFfmpeg } from "./services/media/report-ffmpeg.ts";
 import { repairPollCounts } from "./services/polls/repair-poll-counts.ts";
@@ -108,6 +109,7 @@ export function instanceSettings(config: Config): InstanceSettings {
     maxStatusCharacters: config.maxStatusCharacters,
     maxMediaAttachments: config.maxMediaAttachments,
     maxImageBytes: config.maxImageBytes,
+    remoteStatusRetentionDays: config.remoteStatusRetentionDays,
     rules: config.rules,
     ffmpeg: {
       ffmpegPath: config.ffmpegPath,
@@ -143,7 +145,7 @@ export function createServices(
   const clock = options.clock ?? systemClock;
   // From the storage: with several processes on one database, each mints in its own id slot.
   const ids = storage.coordination.idGenerator(() => clock.now().getTime());
-  const jobs = createJobRunner(storage.jobs, clock);
+  const jobs = createJobRunner(storage.jobs, clock, { leaseMs: config.jobLeaseSeconds * 1000 });
   const queue = createDurableQueue(storage.jobs, clock, ids, () => jobs.wake());
   const ctx: ServiceContext = {
     storage,
@@ -155,6 +157,7 @@ export function createServices(
       jobs: queue,
       clock,
       confirm: (event) => confirmEvent(storage, event),
+      leaseMs: config.eventLeaseSeconds * 1000,
     }),
     jobs: queue,
     remote: offlineRemote,
@@ -226,6 +229,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       ensureMediaCleanupScheduled(ctx),
       ensureKvPruneScheduled(ctx),
       ensurePurgeSweepScheduled(ctx),
+      ensureRemoteRetentionScheduled(ctx),
       repairPollCounts(ctx),
       // The lock file keeps any other process off a json-file data directory: events leased to
       // an inline run belong to a process that died, and run now rather than after their lease

@@ -16,7 +16,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { glob } from "node:fs/promises";
-import { dropTempDatabases } from "../src/storage/postgres/testing/temp-database.ts";
+import { globalSetup, globalTeardown } from "./postgres-server.ts";
 
 const INCLUDED = [
   "test/statuses/**/*.test.ts",
@@ -67,13 +67,22 @@ function runTests(files: string[], tag: string): Promise<number> {
 const tag = randomBytes(4).toString("hex");
 const files = await testFiles();
 console.log(`PostgreSQL pass: ${files.length} test files`);
+// The same server choice as the json-file pass (test/postgres-server.ts): it sets
+// WREN_TEST_POSTGRES_URL, which the test processes inherit.
+await globalSetup();
 let code = 1;
 try {
   code = await runTests(files, tag);
 } finally {
-  const left = await dropTempDatabases(tag);
-  if (left.length > 0) {
-    console.error(`Dropped ${left.length} test databases left behind: ${left.join(", ")}`);
+  try {
+    // Imported only now: it reads WREN_TEST_POSTGRES_URL as it loads.
+    const { dropTempDatabases } = await import("../src/storage/postgres/testing/temp-database.ts");
+    const left = await dropTempDatabases(tag);
+    if (left.length > 0) {
+      console.error(`Dropped ${left.length} test databases left behind: ${left.join(", ")}`);
+    }
+  } finally {
+    await globalTeardown();
   }
 }
 process.exit(code);

@@ -1,6 +1,8 @@
 // One comparison: the same requests against Wren and against the bare reference server,
 // interleaved round by round (so drift of the shared machine hits both alike), reported as the
-// median over rounds of Wren's rate divided by the reference's.
+// median over rounds of Wren's rate divided by the reference's. Given several Wren processes (on
+// one database), the load is split evenly between them, and between as many bare servers for the
+// reference, and the rates are summed.
 
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -60,21 +62,37 @@ async function recordResponses(wrenUrl: string, probes: readonly Probe[]): Promi
   return file;
 }
 
+/** Runs the same load against every target at once, the connections split between them. */
+async function splitLoad(
+  urls: readonly string[],
+  spec: (url: string, connections: number) => LoadSpec,
+  connections: number,
+): Promise<{ rps: number; non2xx: number; errors: number }> {
+  const share = Math.max(1, Math.round(connections / urls.length));
+  const results = await Promise.all(urls.map((url) => runLoad(spec(url, share))));
+  return {
+    rps: results.reduce((sum, r) => sum + r.rps, 0),
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
 export async function compareWithBare(
-  wrenUrl: string,
+  wrenUrls: string | readonly string[],
   probes: readonly Probe[],
   options: RoundOptions,
 ): Promise<Comparison[]> {
-  const responses = await recordResponses(wrenUrl, probes);
-  const bare = await startBareServer(responses);
+  const targets = typeof wrenUrls === "string" ? [wrenUrls] : wrenUrls;
+  const responses = await recordResponses(targets[0] as string, probes);
+  const bares = await Promise.all(targets.map(() => startBareServer(responses)));
   try {
     const samples = new Map<string, { wren: number[]; bare: number[]; ratio: number[] }>();
     for (let round = 0; round < options.rounds; round++) {
       for (const probe of probes) {
-        const spec = (url: string): LoadSpec => ({
+        const spec = (url: string, connections: number): LoadSpec => ({
           url: `${url}${probe.path}`,
           method: probe.method,
-          connections: options.connections,
+          connections,
           duration: options.duration,
           ...(probe.headers ? { headers: probe.headers } : {}),
           ...(probe.body === undefined ? {} : { body: probe.body }),
@@ -84,7 +102,8 @@ export async function compareWithBare(
         const order = round % 2 === 0 ? ["bare", "wren"] : ["wren", "bare"];
         const result: Record<string, number> = {};
         for (const which of order) {
-          const r = await runLoad(spec(which === "bare" ? bare.url : wrenUrl));
+          const urls = which === "bare" ? bares.map((b) => b.url) : targets;
+          const r = await splitLoad(urls, spec, options.connections);
           if (which === "wren" && (r.non2xx > 0 || r.errors > 0)) {
             process.stderr.write(`  ${probe.name}: ${r.non2xx} non-2xx, ${r.errors} errors\n`);
           }
@@ -104,11 +123,11 @@ export async function compareWithBare(
         wrenRps: median(s.wren),
         referenceRps: median(s.bare),
         ratio: median(s.ratio),
-        reference: "bare node:http",
+        reference: bares.length === 1 ? "bare node:http" : `${bares.length} bare node:http`,
       };
     });
   } finally {
-    await bare.stop();
+    await Promise.all(bares.map((b) => b.stop()));
     await rm(dirname(responses), { recursive: true, force: true });
   }
 }

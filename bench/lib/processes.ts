@@ -64,6 +64,8 @@ export interface WrenServerOptions {
   tree?: string;
   /** A command the server runs under, e.g. valgrind and its arguments. */
   wrapper?: readonly string[];
+  /** `--role` (PostgreSQL only; default all). */
+  role?: "all" | "web" | "worker";
 }
 
 /** `wren serve` on a prepared data directory; ready once it answers the instance endpoint. */
@@ -72,7 +74,8 @@ export async function startWrenServer(
   options: WrenServerOptions = {},
 ): Promise<Child> {
   const main = join(options.tree ?? root, "src/cli/main.ts");
-  const [command, ...args] = [...(options.wrapper ?? []), process.execPath, main, "serve"];
+  const role = options.role ? ["--role", options.role] : [];
+  const [command, ...args] = [...(options.wrapper ?? []), process.execPath, main, "serve", ...role];
   const child = spawn(command as string, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
@@ -120,4 +123,10 @@ export async function cpuMilliseconds(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ") ?? [];
   // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Resident memory of a process now, in megabytes. */
+export async function residentMegabytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? Number.NaN) / 1024;
 }

@@ -5,8 +5,10 @@
 import { readFileSync } from "node:fs";
 import type { FanoutResult } from "../scenarios/fanout.ts";
 import type { InboxResult } from "../scenarios/inbox.ts";
+import type { PostgresResults } from "../scenarios/postgres.ts";
 import { lineChart } from "./chart.ts";
 import type { Comparison } from "./compare.ts";
+import { postgresSection } from "./report-postgres.ts";
 import { round } from "./stats.ts";
 
 export interface ScaleResult {
@@ -25,6 +27,7 @@ export interface BenchResults {
   rawWrites: number;
   fanout?: FanoutResult;
   inbox?: InboxResult;
+  postgres?: PostgresResults;
 }
 
 const REPORT = "docs/PERFORMANCE.md";
@@ -33,7 +36,7 @@ const START = "<!-- bench:start -->";
 const END = "<!-- bench:end -->";
 
 /** A Markdown table padded the way the project's formatter (biome) writes them. */
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const [head, ...body] = rows as [string[], ...string[][]];
   const widths = head.map((_, i) => Math.max(3, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) =>
@@ -42,14 +45,18 @@ function table(rows: string[][]): string {
 }
 
 /** Issue 7's targets: inbox ≥ 500 activities/s, fan-out to 1,000 servers ≤ 10 s. */
-function federationSection(fanout: FanoutResult, inbox: InboxResult): string[] {
+export function federationSection(
+  fanout: FanoutResult,
+  inbox: InboxResult,
+  heading = "### Federation",
+): string[] {
   const rate = (n: number) => `${Math.round(n)}/s`;
   const verdict = (met: boolean) => (met ? "met" : "missed");
   const activities = `${inbox.activities.toLocaleString("en")} Create(Note) from ${inbox.senders} actors, ${inbox.concurrency} connections`;
   const fanoutTarget =
     fanout.servers >= 1_000 ? verdict(fanout.seconds <= 10) : "(1,000 servers: full run)";
   return [
-    "### Federation",
+    heading,
     "",
     table([
       ["scenario", "size", "Wren", "reference", "ratio", "target"],
@@ -132,6 +139,7 @@ function generated(results: BenchResults): string {
     ]),
     "",
     `![Read ratios by dataset size](performance-scale.svg)`,
+    ...(results.postgres ? ["", ...postgresSection(results.postgres, results.scale)] : []),
   ].join("\n");
 }
 

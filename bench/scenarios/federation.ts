@@ -31,13 +31,15 @@ export interface FederationResults {
 /**
  * Starts the simulated peers, seeds a data directory and starts Wren on it, runs `measure`,
  * then stops everything. `freePort` is asked only once the peers listen: a port found free
- * before could be theirs.
+ * before could be theirs. `storageEnv` picks the backend (e.g. a fresh PostgreSQL database);
+ * empty: json-file in the data directory.
  */
 export async function withFederation<T>(
   profile: Pick<FederationProfile, "servers" | "followersPerServer" | "peerProcesses" | "senders">,
   freePort: () => Promise<number>,
   log: (message: string) => void,
   measure: (url: string, peers: Peers, seeded: FederationSeeded) => Promise<T>,
+  storageEnv: Record<string, string> = {},
 ): Promise<T> {
   log(`starting ${profile.servers} simulated servers…`);
   const peers = await startPeers({
@@ -49,6 +51,7 @@ export async function withFederation<T>(
   try {
     const env: Record<string, string> = {
       ...benchEnv(dataDir, await freePort()),
+      ...storageEnv,
       WREN_ALLOW_PRIVATE_ADDRESSES: "true",
       // Set WREN_BENCH_WREN_NODE_OPTIONS=--cpu-prof (etc.) to profile the server under test.
       ...(process.env.WREN_BENCH_WREN_NODE_OPTIONS
@@ -73,22 +76,29 @@ export function measureFederation(
   profile: FederationProfile,
   freePort: () => Promise<number>,
   log: (message: string) => void,
+  storageEnv: Record<string, string> = {},
 ): Promise<FederationResults> {
-  return withFederation(profile, freePort, log, async (url, peers, seeded) => {
-    log(`fan-out to ${profile.servers} servers…`);
-    const fanout = await measureFanout(url, peers, seeded, {
-      rounds: profile.fanoutRounds,
-      timeoutSeconds: 300,
-    });
-    log(`inbox: ${profile.activities} activities from ${profile.senders} senders…`);
-    const inbox = await measureInbox(url, peers, seeded, {
-      activities: profile.activities,
-      rounds: profile.inboxRounds,
-      concurrency: 50,
-      timeoutSeconds: 300,
-    });
-    const { refused } = await peers.stats();
-    if (refused > 0) log(`  fan-out: ${refused} deliveries failed signature verification`);
-    return { fanout, inbox };
-  });
+  return withFederation(
+    profile,
+    freePort,
+    log,
+    async (url, peers, seeded) => {
+      log(`fan-out to ${profile.servers} servers…`);
+      const fanout = await measureFanout(url, peers, seeded, {
+        rounds: profile.fanoutRounds,
+        timeoutSeconds: 300,
+      });
+      log(`inbox: ${profile.activities} activities from ${profile.senders} senders…`);
+      const inbox = await measureInbox(url, peers, seeded, {
+        activities: profile.activities,
+        rounds: profile.inboxRounds,
+        concurrency: 50,
+        timeoutSeconds: 300,
+      });
+      const { refused } = await peers.stats();
+      if (refused > 0) log(`  fan-out: ${refused} deliveries failed signature verification`);
+      return { fanout, inbox };
+    },
+    storageEnv,
+  );
 }

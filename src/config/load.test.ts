@@ -161,6 +161,38 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads the job and event leases, five minutes and one by default, five seconds at least", () => {
+    assert.equal(loadConfig({}).jobLeaseSeconds, 300);
+    assert.equal(loadConfig({}).eventLeaseSeconds, 60);
+    const config = loadConfig({ WREN_JOB_LEASE_SECONDS: "5", WREN_EVENT_LEASE_SECONDS: "7" });
+    assert.equal(config.jobLeaseSeconds, 5);
+    assert.equal(config.eventLeaseSeconds, 7);
+    for (const bad of ["4", "2.5", "3601", "soon"]) {
+      assert.match(
+        problemsOf(() => loadConfig({ WREN_JOB_LEASE_SECONDS: bad }))[0] ?? "",
+        /^WREN_JOB_LEASE_SECONDS:/,
+      );
+      assert.match(
+        problemsOf(() => loadConfig({ WREN_EVENT_LEASE_SECONDS: bad }))[0] ?? "",
+        /^WREN_EVENT_LEASE_SECONDS:/,
+      );
+    }
+  });
+
+  it("reads the remote status retention in days, keeping everything by default", () => {
+    assert.equal(loadConfig({}).remoteStatusRetentionDays, 0);
+    assert.equal(
+      loadConfig({ WREN_REMOTE_STATUS_RETENTION_DAYS: "30" }).remoteStatusRetentionDays,
+      30,
+    );
+    for (const bad of ["-1", "1.5", "soon"]) {
+      assert.match(
+        problemsOf(() => loadConfig({ WREN_REMOTE_STATUS_RETENTION_DAYS: bad }))[0] ?? "",
+        /^WREN_REMOTE_STATUS_RETENTION_DAYS:/,
+      );
+    }
+  });
+
   it("takes a contact address only when it is an email address", () => {
     assert.equal(loadConfig({}).contactEmail, undefined);
     assert.equal(

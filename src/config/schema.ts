@@ -93,6 +93,16 @@ export const configSchema = z
      * media, schedules), `all` both. Several of each may share one PostgreSQL database.
      */
     role: z.enum(["all", "web", "worker"]).default("all"),
+    /**
+     * How long a job claimed by a process is kept from the others unless renewed: the longest a
+     * killed worker's jobs wait before another takes them over.
+     */
+    jobLeaseSeconds: z.coerce.number().int().min(5).max(3600).default(300),
+    /**
+     * How long a request's side effects (its recorded event) are left to the process that answers
+     * it before the job runner takes them over: how late they run when that process died.
+     */
+    eventLeaseSeconds: z.coerce.number().int().min(5).max(3600).default(60),
     /** Connections one Wren process opens at most; all processes together stay under max_connections. */
     databasePoolMax: positiveInt.max(1000).default(10),
     registrations: z.enum(["open", "approval", "closed"]).default("closed"),
@@ -131,6 +141,11 @@ export const configSchema = z
     logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
     logFormat: z.enum(["text", "json"]).default("text"),
     allowPrivateAddresses: booleanString.default(false),
+    /**
+     * Days after which remote statuses nobody here interacted with are removed (Mastodon's
+     * content cache retention period); 0 keeps them forever.
+     */
+    remoteStatusRetentionDays: z.coerce.number().int().min(0).max(36_500).default(0),
     /** First retry of a failed delivery (later ones double); fractions allowed (tests). */
     deliveryRetrySeconds: z.coerce.number().positive().max(43_200).default(60),
     /** Least time between two tries of a server that is down (its circuit is open). */
@@ -222,6 +237,8 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_DATABASE_URL: "databaseUrl",
   WREN_DATABASE_POOL_MAX: "databasePoolMax",
   WREN_ROLE: "role",
+  WREN_JOB_LEASE_SECONDS: "jobLeaseSeconds",
+  WREN_EVENT_LEASE_SECONDS: "eventLeaseSeconds",
   WREN_REGISTRATIONS: "registrations",
   WREN_INSTANCE_TITLE: "instanceTitle",
   WREN_INSTANCE_DESCRIPTION: "instanceDescription",
@@ -254,6 +271,7 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_ALLOW_PRIVATE_ADDRESSES: "allowPrivateAddresses",
   WREN_DELIVERY_RETRY_SECONDS: "deliveryRetrySeconds",
   WREN_DELIVERY_PROBE_SECONDS: "deliveryProbeSeconds",
+  WREN_REMOTE_STATUS_RETENTION_DAYS: "remoteStatusRetentionDays",
   WREN_MEDIA_DRIVER: "mediaDriver",
   WREN_MEDIA_PUBLIC_URL: "mediaPublicUrl",
   WREN_S3_ENDPOINT: "s3Endpoint",

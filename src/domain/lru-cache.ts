@@ -40,6 +40,11 @@ export class LruCache<K, V> {
     else this.#keep(key, value);
   }
 
+  delete(key: K): void {
+    this.#recent.delete(key);
+    this.#older.delete(key);
+  }
+
   /** Puts a key that is in neither generation into the recent one. */
   #keep(key: K, value: V): void {
     if (this.#recent.size >= this.#half) {

@@ -12,6 +12,7 @@ import type { ServiceContext } from "../services/context.ts";
 import { isDomainBlocked } from "../services/domain-blocks/domain-blocks.ts";
 import type { RemoteAccountDraft } from "../services/federation/drafts.ts";
 import { isStale, upsertRemoteAccount } from "../services/federation/upsert-remote-account.ts";
+import { isStorageFailure } from "../storage/failure.ts";
 import { instanceActorIdentifier } from "./instance-actor.ts";
 
 export type FederationContext = Context<ServiceContext>;
@@ -48,6 +49,8 @@ export async function fetchObject(fctx: FederationContext, identifier: string | 
     // to the WebFinger step as well.
     return await fctx.lookupObject(identifier, { documentLoader: await signedLoader(fctx) });
   } catch (error) {
+    // The document cache is ours: its failure is retried, not taken for an unreachable peer.
+    if (isStorageFailure(error)) throw error;
     logger.debug("Lookup of {identifier} failed: {error}", {
       identifier: String(identifier),
       error,
@@ -172,6 +175,9 @@ export async function ensureRemoteAccount(
     if (known && !options.refresh && !isStale(ctx, known)) return known;
     return storeActor(fctx, found, known);
   } catch (error) {
+    // A record that could not be read or stored is not an unreachable actor: an inbox task
+    // that drops its activity here would never see it again, one that throws is retried.
+    if (isStorageFailure(error)) throw error;
     logger.warn("Could not resolve remote actor {actor}: {error}", {
       actor: String(actor instanceof URL || typeof actor === "string" ? actor : actor.id),
       error,

@@ -15,6 +15,7 @@ import { deleteRemoteStatus } from "../services/federation/delete-remote-status.
 import type { RemoteStatusDraft } from "../services/federation/drafts.ts";
 import { ingestRemoteStatus } from "../services/federation/ingest-remote-status.ts";
 import { updateRemoteStatus } from "../services/federation/update-remote-status.ts";
+import { isStorageFailure } from "../storage/failure.ts";
 import { ensureRemoteAccount, type FederationContext, fetchObject } from "./remote-actors.ts";
 
 const logger = getLogger(["wren", "federation", "remote"]);
@@ -169,6 +170,8 @@ export async function ingestObject(
   try {
     return await ingest(fctx, object, options);
   } catch (error) {
+    // Storage failures reach the caller (an inbox task is then retried); the rest is the peer's.
+    if (isStorageFailure(error)) throw error;
     const id = object instanceof URL ? object.href : object.id?.href;
     logger.warn("Could not ingest remote object {id}: {error}", { id, error });
     return undefined;
@@ -197,6 +200,7 @@ export async function updateObject(
     const mentionIds = await mentionIdsOf(fctx, draft.mentionUris);
     return await updateRemoteStatus(ctx, { status, draft, mentionIds });
   } catch (error) {
+    if (isStorageFailure(error)) throw error;
     logger.warn("Could not update remote object {id}: {error}", { id: object.id?.href, error });
     return undefined;
   }

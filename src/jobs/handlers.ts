@@ -5,6 +5,10 @@ import { PROCESSING_FAILED } from "../media/processing-error.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";
 import { KV_PRUNE_JOB, runKvPrune } from "../services/maintenance/kv-prune.ts";
+import {
+  REMOTE_RETENTION_JOB,
+  runRemoteRetention,
+} from "../services/maintenance/remote-status-retention.ts";
 import { MEDIA_CLEANUP_JOB, runMediaCleanup } from "../services/media/cleanup-schedule.ts";
 import {
   failMediaProcessing,
@@ -34,6 +38,9 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   });
   runner.register(KV_PRUNE_JOB.type, async (_payload, job) => {
     await runKvPrune(ctx, job);
+  });
+  runner.register(REMOTE_RETENTION_JOB.type, async (_payload, job) => {
+    await runRemoteRetention(ctx, job);
   });
   runner.register(MEDIA_PURGE_DELETED_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await purgeDeletedStatusMedia(ctx, payload.statusId);

@@ -46,8 +46,72 @@ export async function confirmEvent(
       if (favourite?.id !== id || !status || status.deleted) return undefined;
       return { ...event, favourite, status };
     }
+    case "status.unfavourited": {
+      // Gone, or made again since (a new id, with its own event): either way it was removed.
+      const { accountId, targetId, id } = event.favourite;
+      const stored = await storage.favourites.get(accountId, targetId);
+      return stored?.id === id ? undefined : event;
+    }
+    case "account.followed": {
+      // This very follow: by id, and by the Follow activity it answers (a remote follower that
+      // follows again keeps the id and gets an Accept for the new activity id).
+      const { accountId, targetId, id, uri } = event.follow;
+      const stored = await storage.follows.get(accountId, targetId);
+      if (stored?.id !== id || stored.uri !== uri) return undefined;
+      return { ...event, follow: stored };
+    }
+    case "account.follow_requested": {
+      const { accountId, targetId, id } = event.request;
+      const stored = await storage.followRequests.get(accountId, targetId);
+      if (stored?.id !== id) return undefined;
+      return { ...event, request: stored };
+    }
+    case "account.unfollowed": {
+      const { accountId, targetId, id } = event.follow;
+      return (await storage.follows.get(accountId, targetId))?.id === id ? undefined : event;
+    }
+    case "follow_request.closed": {
+      // The request is gone (accepted, rejected, withdrawn, blocked): whatever came after it
+      // (a new request has a new id) does not undo that it was closed.
+      const { accountId, targetId, id } = event.request;
+      return (await storage.followRequests.get(accountId, targetId))?.id === id ? undefined : event;
+    }
+    case "account.blocked": {
+      const { accountId, targetId, id } = event.block;
+      const stored = await storage.blocks.get(accountId, targetId);
+      if (stored?.id !== id) return undefined;
+      return { ...event, block: stored };
+    }
+    case "account.unblocked": {
+      const { accountId, targetId, id } = event.block;
+      return (await storage.blocks.get(accountId, targetId))?.id === id ? undefined : event;
+    }
+    case "account.updated": {
+      // This update or a later write of the record: the profile as stored now includes it (a
+      // later change has its own event; one that changed nothing left it as this one made it).
+      const stored = await storage.accounts.get(event.account.id);
+      if (!stored || stored.updatedAt < event.account.updatedAt) return undefined;
+      return { ...event, account: stored };
+    }
+    case "poll.voted": {
+      // The voter's vote edge holds these choices (a multiple-choice voter may add more later).
+      const [vote, poll] = await Promise.all([
+        storage.pollVotes.get(event.voterId, event.poll.id),
+        storage.polls.get(event.poll.id),
+      ]);
+      if (!vote || !poll || !event.choices.every((c) => vote.choices.includes(c))) return undefined;
+      return { ...event, poll };
+    }
+    case "poll.expired": {
+      // Closed by this run (its closedAt); nobody is told about a poll whose post is deleted.
+      const poll = await storage.polls.get(event.poll.id);
+      if (!poll?.closedAt || poll.closedAt !== event.poll.closedAt) return undefined;
+      const status = await storage.statuses.get(poll.statusId);
+      if (!status || status.deleted) return undefined;
+      return { ...event, poll };
+    }
     default:
-      // Recorded after their write: they happened.
+      // Published without a write of their own (a refused remote follow): nothing to check.
       return event;
   }
 }

@@ -27,6 +27,11 @@ export interface InstanceSettings {
   rules: string[];
   /** Where ffmpeg and ffprobe are, when set (WREN_FFMPEG_PATH, WREN_FFPROBE_PATH). */
   ffmpeg: FfmpegSettings;
+  /**
+   * Days after which remote statuses nobody here interacted with are removed; 0 or absent keeps
+   * them forever (WREN_REMOTE_STATUS_RETENTION_DAYS).
+   */
+  remoteStatusRetentionDays?: number;
 }
 
 export interface ServiceContext {

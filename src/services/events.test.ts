@@ -23,6 +23,8 @@ import {
   EVENT_LEASE_MS,
   EVENT_RETRY_MS,
   type EventBus,
+  publishAllAround,
+  publishIf,
   releaseLeasedEvents,
 } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
@@ -184,6 +186,43 @@ describe("durable event bus", () => {
     assert.deepEqual(await waiting(), []);
   });
 
+  it("after a crash inside a multi-event write, runs just the events whose part was stored", async () => {
+    const follow = {
+      id: "40",
+      accountId: "2",
+      targetId: "1",
+      createdAt: "2030-01-01T00:00:00.000Z",
+      showReblogs: true,
+      notify: false,
+      languages: null,
+      uri: null,
+    };
+    const block = {
+      id: "41",
+      accountId: "1",
+      targetId: "2",
+      createdAt: follow.createdAt,
+      uri: null,
+    };
+    await wren.storage.follows.put(follow);
+    // A block: both events recorded, the follow removed, then the process dies before the block.
+    await wren.bus.intend({ type: "account.unfollowed", follow, cause: "block" });
+    await wren.bus.intend({ type: "account.blocked", block });
+    await wren.storage.follows.delete("2", "1");
+    await wren.storage.close();
+
+    a = new Recorder();
+    b = new Recorder();
+    wren = await open(a, b);
+    await releaseLeasedEvents(wren.queue);
+    assert.equal(await wren.runner.runDue(), 2);
+    assert.deepEqual(
+      a.seen.map((e) => e.type),
+      ["account.unfollowed"],
+    );
+    assert.deepEqual(await waiting(), []);
+  });
+
   it("does nothing for an event recorded before a write that never happened", async () => {
     await wren.bus.intend({ type: "status.created", status: statusRecord("15") });
     await wren.storage.close();
@@ -225,5 +264,53 @@ describe("durable event bus", () => {
     const pending = await wren.bus.intend({ type: "status.created", status: statusRecord("17") });
     await pending.abandon();
     assert.deepEqual(await waiting(), []);
+  });
+  it("runs a conditional write's event only when the write changed something", async () => {
+    const follow = {
+      id: "30",
+      accountId: "1",
+      targetId: "2",
+      createdAt: "2030-01-01T00:00:00.000Z",
+      showReblogs: true,
+      notify: false,
+      languages: null,
+      uri: null,
+    };
+    const event: DomainEvent = { type: "account.unfollowed", follow, cause: "unfollow" };
+    assert.equal(await publishIf(wren.bus, event, async () => false), false);
+    assert.deepEqual(a.seen, [], "nothing was removed: no event");
+    assert.deepEqual(await waiting(), [], "and no record left");
+    assert.equal(await publishIf(wren.bus, event, async () => true), true);
+    assert.deepEqual(a.seen, [event]);
+    assert.deepEqual(await waiting(), []);
+  });
+
+  it("records every event of a multi-event write before it, and drops them all if it fails", async () => {
+    const first: DomainEvent = { type: "status.created", status: statusRecord("31") };
+    const second: DomainEvent = { type: "status.created", status: statusRecord("32") };
+    let recordsDuringWrite = 0;
+    await assert.rejects(
+      publishAllAround(wren.bus, [first, second], async () => {
+        recordsDuringWrite = (await waiting()).length;
+        throw new Error("disk gone");
+      }),
+    );
+    assert.equal(recordsDuringWrite, 2);
+    assert.deepEqual(await waiting(), []);
+    assert.deepEqual(a.seen, []);
+    await publishAllAround(wren.bus, [first, second], async () => {});
+    assert.deepEqual(a.seen, [first, second], "in the given order");
+    assert.deepEqual(await waiting(), []);
+  });
+
+  it("runs the listeners with the event the write produced, when it gives one", async () => {
+    const recorded: DomainEvent = { type: "status.created", status: statusRecord("33") };
+    const final: DomainEvent = {
+      type: "status.created",
+      status: { ...statusRecord("33"), text: "as written" },
+    };
+    const pending = await wren.bus.intend(recorded);
+    await pending.published(final);
+    assert.deepEqual(a.seen, [final]);
   });
 });

@@ -6,7 +6,7 @@
 // listeners that still owe work run again. A crash at any point after the record leaves the job
 // to run after the restart, so listeners must be idempotent.
 //
-// The record is a lease: its run time lies EVENT_LEASE_MS ahead, so the runner does not take it
+// The record is a lease: its run time lies EVENT_LEASE_MS (or the configured lease) ahead, so the runner does not take it
 // while the inline run is under way. After a crash it runs once the lease is over (json-file:
 // at start, see releaseLeasedEvents, since no other process can hold the directory).
 
@@ -21,7 +21,7 @@ const logger = getLogger(["wren", "events"]);
 export const EVENT_JOB = "events.run";
 /** The group of recorded events whose inline run may still be under way. */
 export const EVENT_LEASE_GROUP = "events.lease";
-/** How long the inline run has before the job runner takes the event over. */
+/** How long the inline run has before the job runner takes the event over (default). */
 export const EVENT_LEASE_MS = 60_000;
 /** When the listeners that failed inline are first tried again (then the runner's backoff). */
 export const EVENT_RETRY_MS = 10_000;
@@ -37,8 +37,12 @@ export type ConfirmEvent = (event: DomainEvent) => Promise<DomainEvent | undefin
 
 /** An event recorded before the write it announces. */
 export interface PendingEvent {
-  /** The write is done: run the listeners (as publish does after its record). */
-  published(): Promise<void>;
+  /**
+   * The write is done: run the listeners (as publish does after its record), with `final` when
+   * the write itself produced what the event tells (a poll's new counts). After a crash the
+   * confirmation brings the recorded event up to date instead.
+   */
+  published(final?: DomainEvent): Promise<void>;
   /** The write failed: drop the record. */
   abandon(): Promise<void>;
 }
@@ -79,6 +83,8 @@ export interface EventBusOptions {
   clock: Clock;
   /** Confirms intents recorded before their write (default: events that need no check). */
   confirm?: ConfirmEvent;
+  /** How long the inline run has (default EVENT_LEASE_MS; WREN_EVENT_LEASE_SECONDS). */
+  leaseMs?: number;
 }
 
 function decode(payload: Record<string, unknown>): RecordedEvent | undefined {
@@ -96,6 +102,7 @@ function decode(payload: Record<string, unknown>): RecordedEvent | undefined {
 
 export function createEventBus(options: EventBusOptions): EventBus {
   const { jobs, clock } = options;
+  const leaseMs = options.leaseMs ?? EVENT_LEASE_MS;
   const confirm = options.confirm ?? (async (event: DomainEvent) => event);
   const listeners = new Map<string, EventListener>();
 
@@ -106,7 +113,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
     if (intent) payload.intent = true;
     // A copy through JSON: what runs after a crash is what was written, never a live object.
     return jobs.enqueue(EVENT_JOB, JSON.parse(JSON.stringify(payload)), {
-      runAt: after(EVENT_LEASE_MS),
+      runAt: after(leaseMs),
       group: EVENT_LEASE_GROUP,
     });
   }
@@ -179,7 +186,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
       if (listeners.size === 0) return { published: async () => {}, abandon: async () => {} };
       const id = await record(event, true);
       return {
-        published: () => settle(id, event),
+        published: (final) => settle(id, final ?? event),
         abandon: async () => {
           await jobs.cancel(id);
         },
@@ -225,6 +232,57 @@ export async function publishAround<T>(
     throw error;
   }
   await pending.published();
+  return result;
+}
+
+/**
+ * For writes that may turn out to change nothing (a delete that finds the edge already gone):
+ * records `event` before `write`, runs the listeners when it reports a change, and drops the
+ * record when it reports none or fails. Returns what `write` reported.
+ */
+export async function publishIf(
+  events: EventBus,
+  event: DomainEvent,
+  write: () => Promise<boolean>,
+): Promise<boolean> {
+  const pending = await events.intend(event);
+  let changed: boolean;
+  try {
+    changed = await write();
+  } catch (error) {
+    await pending.abandon().catch(() => {});
+    throw error;
+  }
+  if (changed) await pending.published();
+  // Left behind, the record finds on confirmation what storage says; nothing to fail here.
+  else await pending.abandon().catch(() => {});
+  return changed;
+}
+
+/**
+ * publishAround for a write that announces several events at once (a block ends follows and
+ * requests): every record is written before the write, the listeners run in the given order.
+ */
+export async function publishAllAround<T>(
+  events: EventBus,
+  list: readonly DomainEvent[],
+  write: () => Promise<T>,
+): Promise<T> {
+  const pending: PendingEvent[] = [];
+  try {
+    for (const event of list) pending.push(await events.intend(event));
+  } catch (error) {
+    for (const p of pending) await p.abandon().catch(() => {});
+    throw error;
+  }
+  let result: T;
+  try {
+    result = await write();
+  } catch (error) {
+    for (const p of pending) await p.abandon().catch(() => {});
+    throw error;
+  }
+  for (const p of pending) await p.published();
   return result;
 }
 

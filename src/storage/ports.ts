@@ -167,6 +167,17 @@ export interface StatusStore {
    * maintenance sweep that purges the content of old ones walks them.
    */
   listDeleted(page: IdPage): Promise<Status[]>;
+  /**
+   * Remote statuses, deleted ones and reblogs included, newest first, paged by id: the retention
+   * sweep walks those older than its cutoff (`maxId`).
+   */
+  listRemote(page: IdPage): Promise<Status[]>;
+  /**
+   * Removes the status's record for good (not a tombstone: the retention sweep forgets remote
+   * statuses, which can be fetched again); its edits, poll, media and notifications are the
+   * caller's. False when there was none.
+   */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface StatusEditStore {
@@ -222,6 +233,8 @@ export interface PollStore {
   get(id: string): Promise<Poll | undefined>;
   getMany(ids: readonly string[]): Promise<Map<string, Poll>>;
   put(poll: Poll): Promise<void>;
+  /** Removes the poll (with its status, by the retention sweep); false when there was none. */
+  delete(id: string): Promise<boolean>;
   /** Every poll's id, local and remote (the start-up count repair walks them). */
   listIds(): Promise<string[]>;
 }
@@ -257,6 +270,8 @@ export interface NotificationStore {
   clear(accountId: string): Promise<void>;
   /** Removes the notifications about a status (when it is deleted). */
   deleteByStatus(statusId: string): Promise<void>;
+  /** Batched: which of these statuses some notification is about (the retention sweep keeps them). */
+  findStatusIds(statusIds: readonly string[]): Promise<Set<string>>;
 }
 
 export interface AnnouncementStore {

@@ -1,7 +1,8 @@
 // A loopback "remote server" for outgoing-federation tests: it serves actor documents with a
 // real RSA key and inboxes (personal and shared) that verify every POST's HTTP signature with
 // Fedify's verifyRequest — fetching the signer's key from Wren like any peer — and record the
-// verified activities. It can be told to answer the next deliveries with an error status.
+// verified activities. It can be told to answer the next deliveries with an error status, or to
+// hold them unanswered (a slow peer) so the sender is caught mid-delivery.
 
 import type { webcrypto } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -9,7 +10,9 @@ import type { AddressInfo } from "node:net";
 import { generateCryptoKeyPair, verifyRequest } from "@fedify/fedify";
 import type { DocumentLoader } from "@fedify/vocab";
 import type { Account } from "../../src/domain/account.ts";
-import { remoteAccountRecord, remoteActorInfo } from "../helpers/records.ts";
+import type { ServiceContext } from "../../src/services/context.ts";
+import { makeAccount } from "../../src/storage/contract/fixtures.ts";
+import { remoteActorInfo } from "../helpers/records.ts";
 import type { TestServer } from "../helpers/server.ts";
 import type { Json } from "./helpers.ts";
 
@@ -35,6 +38,18 @@ export interface RecordingPeer {
    * is "down"); null: accept again.
    */
   failWith(status: number | null): void;
+  /**
+   * From now on, signed deliveries wait unanswered (and unrecorded) until `release`; they are
+   * listed in `held` as they arrive.
+   */
+  hold(): void;
+  /** Deliveries waiting under `hold`, in order of arrival. */
+  held: HeldDelivery[];
+  /**
+   * Stops holding and answers the waiting deliveries as usual; one whose sender hung up
+   * meanwhile is only listed in `attempts`, with status 0.
+   */
+  release(): void;
   actorUri(name: string): string;
   /**
    * Stores a remote account record for `name` on this peer in Wren; with `sharedInbox` false
@@ -45,7 +60,21 @@ export interface RecordingPeer {
     name: string,
     options?: { sharedInbox?: boolean },
   ): Promise<Account>;
+  /** As addAccount, through any service context (e.g. one on a database other processes use). */
+  storeAccount(
+    ctx: ServiceContext,
+    name: string,
+    options?: { sharedInbox?: boolean },
+  ): Promise<Account>;
   close(): Promise<void>;
+}
+
+export interface HeldDelivery {
+  path: string;
+  /** The sender's TCP port: which process sent it. */
+  remotePort: number;
+  /** The sender closed the connection before it was answered. */
+  hungUp: boolean;
 }
 
 /** A loader that fetches plain JSON over HTTP (loopback included: this is the test's peer). */
@@ -76,6 +105,9 @@ export async function startRecordingPeer(): Promise<RecordingPeer> {
   const deliveries: Delivery[] = [];
   const attempts: { path: string; status: number }[] = [];
   let failure: number | null = null;
+  let holding = false;
+  const held: HeldDelivery[] = [];
+  let released = Promise.withResolvers<void>();
   const personalOnly = new Set<string>();
   let base = "";
 
@@ -106,6 +138,19 @@ export async function startRecordingPeer(): Promise<RecordingPeer> {
     let status = 202;
     if (key === null) status = 401;
     else if (failure !== null) status = failure;
+    if (key !== null && holding) {
+      const entry: HeldDelivery = { path, remotePort: req.socket.remotePort ?? 0, hungUp: false };
+      res.once("close", () => {
+        if (!res.writableEnded) entry.hungUp = true;
+      });
+      held.push(entry);
+      await released.promise;
+      held.splice(held.indexOf(entry), 1);
+      if (entry.hungUp) {
+        attempts.push({ path, status: 0 });
+        return;
+      }
+    }
     attempts.push({ path, status });
     if (status === 202 && key !== null) {
       deliveries.push({
@@ -137,6 +182,35 @@ export async function startRecordingPeer(): Promise<RecordingPeer> {
   base = `http://127.0.0.1:${port}`;
   const host = `127.0.0.1:${port}`;
 
+  async function storeAccount(
+    ctx: ServiceContext,
+    name: string,
+    options: { sharedInbox?: boolean } = {},
+  ): Promise<Account> {
+    const shared = options.sharedInbox ?? true;
+    if (!shared) personalOnly.add(name);
+    const uri = `${base}/users/${name}`;
+    const now = ctx.clock.now().toISOString();
+    const account = makeAccount({
+      id: ctx.ids.next(),
+      username: name,
+      domain: host,
+      displayName: "",
+      discoverable: false,
+      indexable: false,
+      fields: [],
+      header: null,
+      createdAt: now,
+      updatedAt: now,
+      uri,
+      url: uri,
+      avatar: null,
+      remote: remoteActorInfo(uri, now, { sharedInbox: shared ? `${base}/inbox` : null }),
+    });
+    await ctx.storage.accounts.put(account);
+    return account;
+  }
+
   return {
     url: base,
     host,
@@ -145,22 +219,18 @@ export async function startRecordingPeer(): Promise<RecordingPeer> {
     failWith(status) {
       failure = status;
     },
-    actorUri: (name) => `${base}/users/${name}`,
-    async addAccount(wren, name, options = {}) {
-      const shared = options.sharedInbox ?? true;
-      if (!shared) personalOnly.add(name);
-      const uri = `${base}/users/${name}`;
-      const account = remoteAccountRecord(wren, name, host, {
-        uri,
-        url: uri,
-        avatar: null,
-        remote: remoteActorInfo(uri, wren.wren.ctx.clock.now().toISOString(), {
-          sharedInbox: shared ? `${base}/inbox` : null,
-        }),
-      });
-      await wren.wren.ctx.storage.accounts.put(account);
-      return account;
+    held,
+    hold() {
+      holding = true;
     },
+    release() {
+      holding = false;
+      released.resolve();
+      released = Promise.withResolvers<void>();
+    },
+    actorUri: (name) => `${base}/users/${name}`,
+    addAccount: (wren, name, options) => storeAccount(wren.wren.ctx, name, options),
+    storeAccount,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -95,8 +95,10 @@ export function registerInbox(federation: Federation<ServiceContext>): void {
     .on(Flag, listener(onFlag))
     // Only a deleted actor's own Delete gets past an unverifiable signature (gone-actor.ts).
     .onUnverifiedActivity(onUnverifiedActivity)
-    // A listener that throws is retried by Fedify's inbox retry policy; the sender was answered
-    // 202 long before, so nothing of this reaches it.
+    // A listener that throws is retried by Fedify's inbox retry policy (its default: a new task
+    // after 1 s × 2^attempt, doubled at most by jitter, 10 attempts, then given up and logged);
+    // the sender was answered 202 long before, so nothing of this reaches it. Storage failures
+    // must therefore reach this point rather than be taken for bad remote input (storage/failure.ts).
     .onError((_fctx, error) => {
       logger.warn("Inbox activity failed: {error}", { error });
     });

@@ -9,6 +9,7 @@ import { type Account, isLocal } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { isDomainBlocked } from "../../services/domain-blocks/domain-blocks.ts";
+import { isStorageFailure } from "../../storage/failure.ts";
 import { ensureRemoteAccount } from "../remote-actors.ts";
 
 export type InboxCtx = InboxContext<ServiceContext>;
@@ -95,7 +96,8 @@ export async function objectOf(fctx: InboxCtx, activity: Activity): Promise<APOb
       suppressError: true,
     });
     return object ?? undefined;
-  } catch {
+  } catch (error) {
+    if (isStorageFailure(error)) throw error;
     // A malformed embedded object is the peer's problem: nothing to act on.
     return undefined;
   }

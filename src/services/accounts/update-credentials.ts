@@ -27,6 +27,7 @@ import {
   storeProfileImage,
 } from "../../media/profile-images.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { acceptPendingFollowRequests } from "../graph/accept-pending-requests.ts";
 import { charLength, startValidation, tooLong } from "./validation.ts";
 
@@ -135,10 +136,12 @@ export async function updateCredentials(
     };
     const userChanged =
       input.privacy !== undefined || input.sensitive !== undefined || language !== undefined;
-    if (userChanged) await ctx.storage.users.put(nextUser);
-    await ctx.storage.accounts.put(next);
-    saved = true;
-    await ctx.events.publish({ type: "account.updated", account: next });
+    // Recorded before the profile (ADR 0013): a crash after it still sends the Update.
+    await publishAround(ctx.events, { type: "account.updated", account: next }, async () => {
+      if (userChanged) await ctx.storage.users.put(nextUser);
+      await ctx.storage.accounts.put(next);
+      saved = true;
+    });
     if (current.locked && !next.locked) await acceptPendingFollowRequests(ctx, accountId);
     for (const { kind } of stored) {
       await discardProfileImage(ctx.files, current[kind]).catch(() => undefined);

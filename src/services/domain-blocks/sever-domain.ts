@@ -7,6 +7,7 @@
 import type { Follow } from "../../domain/relations.ts";
 import type { EdgeStore } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishIf } from "../events.ts";
 
 const PAGE = 200;
 
@@ -52,17 +53,13 @@ export async function severDomain(
       for (const edge of edges) {
         const other = others.get(edge.accountId === local ? edge.targetId : edge.accountId);
         if (!other || other.domain === null || !blocked(other.domain)) continue;
-        if (!(await store.delete(edge.accountId, edge.targetId))) continue;
-        severed++;
-        if (kind === "follow") {
-          await ctx.events.publish({ type: "account.unfollowed", follow: edge, cause: "block" });
-        } else {
-          await ctx.events.publish({
-            type: "follow_request.closed",
-            request: edge,
-            outcome: "blocked",
-          });
-        }
+        // Recorded before the edge goes (ADR 0013).
+        const event =
+          kind === "follow"
+            ? ({ type: "account.unfollowed", follow: edge, cause: "block" } as const)
+            : ({ type: "follow_request.closed", request: edge, outcome: "blocked" } as const);
+        if (await publishIf(ctx.events, event, () => store.delete(edge.accountId, edge.targetId)))
+          severed++;
       }
     }
   }

@@ -7,6 +7,7 @@
 import type { Account } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import type { RemoteStatusDraft } from "./drafts.ts";
 import { storeRemoteEmojis } from "./remote-emojis.ts";
 import { storeRemoteMedia } from "./remote-media.ts";
@@ -81,8 +82,10 @@ export async function ingestRemoteStatus(
       deleted: false,
       deletedAt: null,
     };
-    await ctx.storage.statuses.put(status);
-    await ctx.events.publish({ type: "status.created", status });
+    // Recorded before the status (ADR 0013): a crash after it still notifies those mentioned.
+    await publishAround(ctx.events, { type: "status.created", status }, () =>
+      ctx.storage.statuses.put(status),
+    );
     return status;
   });
 }

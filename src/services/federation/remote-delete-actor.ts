@@ -1,10 +1,12 @@
 // A remote actor was deleted by its server (Delete whose object is the actor itself). The
 // record stays, marked suspended (ids stay stable and a later activity cannot revive it); its
 // statuses are deleted and its follows, requests and favourites end, with the usual events so
-// timelines, counters and notifications forget it.
+// timelines, counters and notifications forget it. Each event is recorded before its edge goes
+// (ADR 0013); the Delete is handled again after a crash in any case (the inbox job reruns).
 
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishIf } from "../events.ts";
 import { walkPages } from "../paging.ts";
 import { deleteStatus } from "../statuses/delete-status.ts";
 
@@ -22,28 +24,32 @@ export async function deleteRemoteActor(ctx: ServiceContext, account: Account): 
     await deleteStatus(ctx, account.id, status.id);
   }
   for await (const follow of walkPages((page) => follows.listFrom(account.id, page))) {
-    if (await follows.delete(account.id, follow.targetId)) {
-      await ctx.events.publish({ type: "account.unfollowed", follow, cause: "unfollow" });
-    }
+    await publishIf(ctx.events, { type: "account.unfollowed", follow, cause: "unfollow" }, () =>
+      follows.delete(account.id, follow.targetId),
+    );
   }
   for await (const follow of walkPages((page) => follows.listTo(account.id, page))) {
-    if (await follows.delete(follow.accountId, account.id)) {
-      await ctx.events.publish({ type: "account.unfollowed", follow, cause: "removed" });
-    }
+    await publishIf(ctx.events, { type: "account.unfollowed", follow, cause: "removed" }, () =>
+      follows.delete(follow.accountId, account.id),
+    );
   }
   for await (const request of walkPages((page) => followRequests.listFrom(account.id, page))) {
-    if (await followRequests.delete(account.id, request.targetId)) {
-      await ctx.events.publish({ type: "follow_request.closed", request, outcome: "withdrawn" });
-    }
+    await publishIf(
+      ctx.events,
+      { type: "follow_request.closed", request, outcome: "withdrawn" },
+      () => followRequests.delete(account.id, request.targetId),
+    );
   }
   for await (const request of walkPages((page) => followRequests.listTo(account.id, page))) {
-    if (await followRequests.delete(request.accountId, account.id)) {
-      await ctx.events.publish({ type: "follow_request.closed", request, outcome: "rejected" });
-    }
+    await publishIf(
+      ctx.events,
+      { type: "follow_request.closed", request, outcome: "rejected" },
+      () => followRequests.delete(request.accountId, account.id),
+    );
   }
   for await (const favourite of walkPages((page) => favourites.listFrom(account.id, page))) {
-    if (await favourites.delete(account.id, favourite.targetId)) {
-      await ctx.events.publish({ type: "status.unfavourited", favourite });
-    }
+    await publishIf(ctx.events, { type: "status.unfavourited", favourite }, () =>
+      favourites.delete(account.id, favourite.targetId),
+    );
   }
 }

@@ -6,6 +6,7 @@
 import { type Account, isLocal } from "../../domain/account.ts";
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { authorizeFollowRequest } from "../graph/authorize-follow-request.ts";
 import { storeNewFollow } from "../graph/follow.ts";
 import { rejectFollowRequest } from "../graph/reject-follow-request.ts";
@@ -51,8 +52,9 @@ export async function receiveFollow(
     // The peer lost our Accept (Mastodon follows again in that case): keep the follow, take the
     // new activity id, and accept again without a second notification.
     const follow = { ...existing, uri };
-    await follows.put(follow);
-    await ctx.events.publish({ type: "account.followed", follow, fromRequest: true });
+    await publishAround(ctx.events, { type: "account.followed", follow, fromRequest: true }, () =>
+      follows.put(follow),
+    );
     return "following";
   }
   if (pending) {

@@ -9,6 +9,7 @@ import type { Favourite } from "../../domain/relations.ts";
 import type { Status } from "../../domain/status.ts";
 import { canReblog } from "../../domain/visibility.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround, publishIf } from "../events.ts";
 import { storeReblog } from "../interactions/reblog-record.ts";
 import { votePoll } from "../polls/vote.ts";
 import { deleteStatus } from "../statuses/delete-status.ts";
@@ -39,8 +40,10 @@ export async function receiveFavourite(
       createdAt: ctx.clock.now().toISOString(),
       uri,
     };
-    await ctx.storage.favourites.put(favourite);
-    await ctx.events.publish({ type: "status.favourited", favourite, status });
+    // Recorded before the favourite (ADR 0013): a crash after it still notifies the author.
+    await publishAround(ctx.events, { type: "status.favourited", favourite, status }, () =>
+      ctx.storage.favourites.put(favourite),
+    );
     return true;
   });
 }
@@ -53,9 +56,10 @@ export async function undoRemoteFavourite(
 ): Promise<boolean> {
   return ctx.storage.coordination.withLock(`favourite:${actor.id}:${status.id}`, async () => {
     const favourite = await ctx.storage.favourites.get(actor.id, status.id);
-    if (!favourite || !(await ctx.storage.favourites.delete(actor.id, status.id))) return false;
-    await ctx.events.publish({ type: "status.unfavourited", favourite });
-    return true;
+    if (!favourite) return false;
+    return publishIf(ctx.events, { type: "status.unfavourited", favourite }, () =>
+      ctx.storage.favourites.delete(actor.id, status.id),
+    );
   });
 }
 

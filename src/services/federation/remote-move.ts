@@ -6,6 +6,7 @@
 import { type Account, isLocal } from "../../domain/account.ts";
 import { AppError } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { followAccount } from "../graph/follow.ts";
 import { unfollowAccount } from "../graph/unfollow.ts";
 import { walkPages } from "../paging.ts";
@@ -23,8 +24,10 @@ export async function moveRemoteAccount(
       remote: { ...origin.remote, movedTo: target.uri },
       updatedAt: ctx.clock.now().toISOString(),
     };
-    await ctx.storage.accounts.put(moved);
-    await ctx.events.publish({ type: "account.updated", account: moved });
+    // Recorded before the record (ADR 0013).
+    await publishAround(ctx.events, { type: "account.updated", account: moved }, () =>
+      ctx.storage.accounts.put(moved),
+    );
   }
   let count = 0;
   for await (const follow of walkPages((page) => ctx.storage.follows.listTo(origin.id, page))) {

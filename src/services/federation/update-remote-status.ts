@@ -5,6 +5,7 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { snapshotOf } from "../statuses/edit-status.ts";
 import type { RemoteStatusDraft } from "./drafts.ts";
 import { storeRemoteEmojis } from "./remote-emojis.ts";
@@ -90,8 +91,10 @@ export async function updateRemoteStatus(
       pollId,
       editedAt: draft.updatedAt !== null && draft.updatedAt <= now ? draft.updatedAt : now,
     };
-    await ctx.storage.statuses.put(edited);
-    await ctx.events.publish({ type: "status.updated", status: edited });
+    // Recorded before the edit (ADR 0013).
+    await publishAround(ctx.events, { type: "status.updated", status: edited }, () =>
+      ctx.storage.statuses.put(edited),
+    );
     return edited;
   });
 }

@@ -4,6 +4,7 @@
 
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import type { RemoteAccountDraft } from "./drafts.ts";
 import { storeRemoteEmojis } from "./remote-emojis.ts";
 
@@ -64,11 +65,15 @@ export async function upsertRemoteAccount(
     if (current?.suspended) return current;
     const now = ctx.clock.now().toISOString();
     const account = merged(ctx, draft, current, now);
-    await ctx.storage.accounts.put(account);
-    await storeRemoteEmojis(ctx, draft.domain, draft.emojis);
+    const store = async () => {
+      await ctx.storage.accounts.put(account);
+      await storeRemoteEmojis(ctx, draft.domain, draft.emojis);
+    };
+    // A change is recorded before the record (ADR 0013): a crash after it still updates what
+    // depends on the profile.
     if (current && profileChanged(current, account)) {
-      await ctx.events.publish({ type: "account.updated", account });
-    }
+      await publishAround(ctx.events, { type: "account.updated", account }, store);
+    } else await store();
     return account;
   });
 }

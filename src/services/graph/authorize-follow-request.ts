@@ -3,6 +3,7 @@
 
 import { notFound } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAllAround } from "../events.ts";
 import { requireAccount } from "./target-account.ts";
 
 export async function authorizeFollowRequest(
@@ -15,10 +16,15 @@ export async function authorizeFollowRequest(
   const request = await followRequests.get(requester.id, viewerId);
   if (!request) throw notFound();
   // The follow is written before the request is dropped, so a crash in between leaves a
-  // follow plus a stale request (authorizing again repairs it), never neither.
+  // follow plus a stale request (authorizing again repairs it), never neither. Both events are
+  // recorded first (ADR 0013); after a crash each runs if its own half was stored.
   const follow = { ...request, id: ctx.ids.next(), createdAt: ctx.clock.now().toISOString() };
-  await follows.put(follow);
-  await followRequests.delete(requester.id, viewerId);
-  await ctx.events.publish({ type: "follow_request.closed", request, outcome: "accepted" });
-  await ctx.events.publish({ type: "account.followed", follow, fromRequest: true });
+  const events = [
+    { type: "follow_request.closed", request, outcome: "accepted" },
+    { type: "account.followed", follow, fromRequest: true },
+  ] as const;
+  await publishAllAround(ctx.events, events, async () => {
+    await follows.put(follow);
+    await followRequests.delete(requester.id, viewerId);
+  });
 }

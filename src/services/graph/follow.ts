@@ -8,6 +8,7 @@ import { isLocal } from "../../domain/account.ts";
 import { AppError, unprocessable } from "../../domain/errors.ts";
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { requireAccount } from "./target-account.ts";
 
 export interface FollowOptions {
@@ -88,18 +89,23 @@ export async function followAccount(
   return storeNewFollow(ctx, edge, target.locked || !isLocal(target));
 }
 
-/** A new edge becomes a follow request or a follow, with its event (local or remote follower). */
+/**
+ * A new edge becomes a follow request or a follow, with its event (local or remote follower),
+ * recorded before the edge (ADR 0013): a crash after it still sends the Follow or the Accept.
+ */
 export async function storeNewFollow(
   ctx: ServiceContext,
   edge: Follow,
   asRequest: boolean,
 ): Promise<FollowOutcome> {
   if (asRequest) {
-    await ctx.storage.followRequests.put(edge);
-    await ctx.events.publish({ type: "account.follow_requested", request: edge });
+    await publishAround(ctx.events, { type: "account.follow_requested", request: edge }, () =>
+      ctx.storage.followRequests.put(edge),
+    );
     return "requested";
   }
-  await ctx.storage.follows.put(edge);
-  await ctx.events.publish({ type: "account.followed", follow: edge });
+  await publishAround(ctx.events, { type: "account.followed", follow: edge }, () =>
+    ctx.storage.follows.put(edge),
+  );
   return "following";
 }

@@ -2,6 +2,7 @@
 
 import { notFound } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishIf } from "../events.ts";
 import { requireAccount } from "./target-account.ts";
 
 export async function rejectFollowRequest(
@@ -11,7 +12,12 @@ export async function rejectFollowRequest(
 ): Promise<void> {
   const requester = await requireAccount(ctx, requesterId);
   const request = await ctx.storage.followRequests.get(requester.id, viewerId);
-  const removed = await ctx.storage.followRequests.delete(requester.id, viewerId);
-  if (!request || !removed) throw notFound();
-  await ctx.events.publish({ type: "follow_request.closed", request, outcome: "rejected" });
+  if (!request) throw notFound();
+  // Recorded before the request goes (ADR 0013): a crash after it still sends the Reject.
+  const removed = await publishIf(
+    ctx.events,
+    { type: "follow_request.closed", request, outcome: "rejected" },
+    () => ctx.storage.followRequests.delete(requester.id, viewerId),
+  );
+  if (!removed) throw notFound();
 }

@@ -2,6 +2,7 @@
 // accepted follow is removed; a pending request stays for the viewer to reject.
 
 import type { ServiceContext } from "../context.ts";
+import { publishIf } from "../events.ts";
 import { requireAccount } from "./target-account.ts";
 
 export async function removeFromFollowers(
@@ -11,7 +12,9 @@ export async function removeFromFollowers(
 ): Promise<void> {
   const follower = await requireAccount(ctx, followerId);
   const follow = await ctx.storage.follows.get(follower.id, viewerId);
-  if (follow && (await ctx.storage.follows.delete(follower.id, viewerId))) {
-    await ctx.events.publish({ type: "account.unfollowed", follow, cause: "removed" });
-  }
+  if (!follow) return;
+  // Recorded before the edge goes (ADR 0013).
+  await publishIf(ctx.events, { type: "account.unfollowed", follow, cause: "removed" }, () =>
+    ctx.storage.follows.delete(follower.id, viewerId),
+  );
 }

@@ -2,6 +2,7 @@
 // Answering for an account that was not followed is not an error.
 
 import type { ServiceContext } from "../context.ts";
+import { publishIf } from "../events.ts";
 import { requireAccount } from "./target-account.ts";
 
 export async function unfollowAccount(
@@ -14,12 +15,18 @@ export async function unfollowAccount(
     ctx.storage.follows.get(viewerId, target.id),
     ctx.storage.followRequests.get(viewerId, target.id),
   ]);
-  const [unfollowed, withdrawn] = await Promise.all([
-    ctx.storage.follows.delete(viewerId, target.id),
-    ctx.storage.followRequests.delete(viewerId, target.id),
-  ]);
-  if (follow && unfollowed)
-    await ctx.events.publish({ type: "account.unfollowed", follow, cause: "unfollow" });
-  if (request && withdrawn)
-    await ctx.events.publish({ type: "follow_request.closed", request, outcome: "withdrawn" });
+  // Each event is recorded before its edge goes (ADR 0013): a crash after it still sends the Undo.
+  // An edge that appeared since the read is removed all the same, without an event, as before.
+  if (follow) {
+    await publishIf(ctx.events, { type: "account.unfollowed", follow, cause: "unfollow" }, () =>
+      ctx.storage.follows.delete(viewerId, target.id),
+    );
+  } else await ctx.storage.follows.delete(viewerId, target.id);
+  if (request) {
+    await publishIf(
+      ctx.events,
+      { type: "follow_request.closed", request, outcome: "withdrawn" },
+      () => ctx.storage.followRequests.delete(viewerId, target.id),
+    );
+  } else await ctx.storage.followRequests.delete(viewerId, target.id);
 }

@@ -2,6 +2,7 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishIf } from "../events.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
 import { loadLiveStatus } from "./target.ts";
 
@@ -14,9 +15,11 @@ export async function unfavouriteStatus(
   const remove = (targetId: string) =>
     ctx.storage.coordination.withLock(`favourite:${accountId}:${targetId}`, async () => {
       const favourite = await ctx.storage.favourites.get(accountId, targetId);
-      if (!favourite || !(await ctx.storage.favourites.delete(accountId, targetId))) return false;
-      await ctx.events.publish({ type: "status.unfavourited", favourite });
-      return true;
+      if (!favourite) return false;
+      // Recorded before the favourite goes (ADR 0013): a crash after it still sends the Undo.
+      return publishIf(ctx.events, { type: "status.unfavourited", favourite }, () =>
+        ctx.storage.favourites.delete(accountId, targetId),
+      );
     });
   // With an edge removed the actor had seen the status; otherwise it must be visible.
   if (await remove(statusId)) return loadLiveStatus(ctx, statusId);

@@ -3,6 +3,7 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAround } from "../events.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
 import { loadLiveStatus } from "./target.ts";
 
@@ -18,8 +19,10 @@ export async function unreblogStatus(
       if (!reblog) return false;
       const now = ctx.clock.now().toISOString();
       const deleted: Status = { ...reblog, deleted: true, deletedAt: now };
-      await ctx.storage.statuses.put(deleted);
-      await ctx.events.publish({ type: "status.deleted", status: deleted });
+      // Recorded before the flag (ADR 0013): a crash after it still sends the Undo.
+      await publishAround(ctx.events, { type: "status.deleted", status: deleted }, () =>
+        ctx.storage.statuses.put(deleted),
+      );
       return true;
     });
   // Having boosted it, the actor saw it; otherwise the status must be visible to them.

@@ -6,22 +6,31 @@
 
 import { pollExpired } from "../../domain/poll.ts";
 import type { ServiceContext } from "../context.ts";
+import type { PendingEvent } from "../events.ts";
 import { withPollLock } from "./poll-lock.ts";
 
 export async function expirePoll(ctx: ServiceContext, pollId: string): Promise<void> {
-  const closed = await withPollLock(ctx, pollId, async () => {
+  let pending: PendingEvent | undefined;
+  await withPollLock(ctx, pollId, async () => {
     const poll = await ctx.storage.polls.get(pollId);
-    if (!poll || poll.closedAt !== null) return null;
+    if (!poll || poll.closedAt !== null) return;
     const now = ctx.clock.now();
     // An edit moved the deadline later: the job queued with the edit will close it.
-    if (!pollExpired(poll, now)) return null;
+    if (!pollExpired(poll, now)) return;
     const done = { ...poll, closedAt: now.toISOString() };
-    await ctx.storage.polls.put(done);
-    return done;
+    // A deleted post takes its poll with it in Mastodon: nobody is told that it ended.
+    const status = await ctx.storage.statuses.get(done.statusId);
+    const announce = status !== undefined && !status.deleted;
+    // Recorded before the poll is closed (ADR 0013): a crash after it still tells the voters
+    // (this job would find the poll closed and do nothing). The listeners run after the lock.
+    if (announce) pending = await ctx.events.intend({ type: "poll.expired", poll: done });
+    try {
+      await ctx.storage.polls.put(done);
+    } catch (error) {
+      await pending?.abandon().catch(() => {});
+      pending = undefined;
+      throw error;
+    }
   });
-  if (!closed) return;
-  // A deleted post takes its poll with it in Mastodon: nobody is told that it ended.
-  const status = await ctx.storage.statuses.get(closed.statusId);
-  if (!status || status.deleted) return;
-  await ctx.events.publish({ type: "poll.expired", poll: closed });
+  await pending?.published();
 }

@@ -9,6 +9,7 @@ import { AppError } from "../../domain/errors.ts";
 import { type Poll, type PollVote, pollExpired } from "../../domain/poll.ts";
 import { tallyVotes } from "../../views/poll-tally.ts";
 import type { ServiceContext } from "../context.ts";
+import type { PendingEvent } from "../events.ts";
 import { followUp } from "../follow-up.ts";
 import { blocksAuthor, notAllowed } from "../interactions/target.ts";
 import { loadVisiblePoll } from "./get-poll.ts";
@@ -58,6 +59,7 @@ export async function votePoll(
   // Mastodon treats an empty vote as nothing to do and answers with the poll unchanged.
   if (choices.length === 0) return found;
 
+  let pending: PendingEvent | undefined;
   const result = await withPollLock(ctx, found.id, async () => {
     const poll = (await ctx.storage.polls.get(found.id)) ?? found;
     const previous = await ctx.storage.pollVotes.get(accountId, poll.id);
@@ -82,13 +84,21 @@ export async function votePoll(
       createdAt: previous?.createdAt ?? now.toISOString(),
     };
     // The vote record is the vote: once stored, it counts (every read recounts from the votes).
-    await ctx.storage.pollVotes.put(vote);
+    // Its event is recorded first (ADR 0013): a crash after it still sends a remote poll's
+    // votes; the listeners run after the lock, with the new counts.
+    pending = await ctx.events.intend({ type: "poll.voted", poll, voterId: accountId, choices });
+    try {
+      await ctx.storage.pollVotes.put(vote);
+    } catch (error) {
+      await pending.abandon().catch(() => {});
+      throw error;
+    }
     // Counted from the votes, not incremented: this also heals counts a crash left behind. The
     // poll file only keeps those counts, so failing to store them fails nothing the voter sees.
     const updated = await tallyVotes(ctx, poll);
     await followUp(`store the counts of poll ${poll.id}`, () => ctx.storage.polls.put(updated));
     return updated;
   });
-  await ctx.events.publish({ type: "poll.voted", poll: result, voterId: accountId, choices });
+  await pending?.published({ type: "poll.voted", poll: result, voterId: accountId, choices });
   return result;
 }

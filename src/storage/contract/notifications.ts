@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Notification } from "../../domain/notification.ts";
 import type { IdPage, NotificationFilter } from "../ports.ts";
-import { type ContractContext, ids } from "./context.ts";
+import { type ContractContext, ids, sorted } from "./context.ts";
 import { makeNotification } from "./fixtures-features.ts";
 
 export function notificationContract(t: ContractContext): void {
@@ -146,6 +146,19 @@ export function notificationContract(t: ContractContext): void {
       assert.equal(await store().find("1", "favourite", "2", "7"), undefined);
       assert.equal(await store().countFor("1", { limit: 100 }), 2);
       await store().deleteByStatus("404");
+    });
+
+    it("tells which statuses some notification is about", async () => {
+      await putAll([
+        makeNotification({ id: "10", accountId: "1", type: "favourite", statusId: "7" }),
+        makeNotification({ id: "11", accountId: "2", type: "mention", statusId: "7" }),
+        makeNotification({ id: "12", accountId: "1", type: "status", statusId: "8" }),
+        makeNotification({ id: "13", accountId: "1", type: "follow", statusId: null }),
+      ]);
+      assert.deepEqual(sorted([...(await store().findStatusIds(["7", "8", "9"]))]), ["7", "8"]);
+      assert.equal((await store().findStatusIds([])).size, 0);
+      await store().deleteByStatus("7");
+      assert.deepEqual([...(await store().findStatusIds(["7", "8", "9"]))], ["8"]);
     });
 
     it("keeps the indexes right when a notification is replaced", async () => {

@@ -38,6 +38,18 @@ export function pollContract(t: ContractContext): void {
       assert.equal((await t.storage.polls.getMany([])).size, 0);
     });
 
+    it("removes a poll", async () => {
+      await Promise.all(["10", "11"].map((id) => t.storage.polls.put(makePoll({ id }))));
+      assert.equal(await t.storage.polls.delete("10"), true);
+      assert.equal(await t.storage.polls.delete("10"), false);
+      assert.equal(await t.storage.polls.delete("404"), false);
+      assert.equal(await t.storage.polls.get("10"), undefined);
+      assert.deepEqual(await t.storage.polls.listIds(), ["11"]);
+      await t.reopen();
+      assert.equal(await t.storage.polls.get("10"), undefined);
+      assert.equal((await t.storage.polls.get("11"))?.id, "11");
+    });
+
     it("lists every poll's id", async () => {
       assert.deepEqual(await t.storage.polls.listIds(), []);
       await Promise.all(["10", "11"].map((id) => t.storage.polls.put(makePoll({ id }))));

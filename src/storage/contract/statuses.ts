@@ -2,9 +2,10 @@
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, it } from "node:test";
+import type { Status } from "../../domain/status.ts";
 import type { IdPage } from "../ports.ts";
 import { type ContractContext, ids, sorted } from "./context.ts";
-import { makeStatus } from "./fixtures.ts";
+import { CREATED, makeStatus } from "./fixtures.ts";
 
 export function statusContract(t: ContractContext): void {
   describe("statuses", () => {
@@ -146,6 +147,84 @@ export function statusContract(t: ContractContext): void {
       // Restored: listed with the live statuses again, no longer with the deleted ones.
       await t.storage.statuses.put(restored);
       assert.deepEqual(ids(await t.storage.statuses.listDeleted({ limit: 20 })), ["30", "2"]);
+    });
+
+    it("lists remote statuses, deleted ones and reblogs too, newest first and paged", async () => {
+      const remote = (id: string, fields: Partial<Status> = {}) =>
+        makeStatus({ id, accountId: "9", local: false, ...fields });
+      assert.deepEqual(await t.storage.statuses.listRemote({ limit: 20 }), []);
+      await t.storage.statuses.put(makeStatus({ id: "1", accountId: "1" }));
+      await t.storage.statuses.put(remote("2"));
+      await t.storage.statuses.put(remote("30", { deleted: true, deletedAt: CREATED }));
+      await t.storage.statuses.put(remote("4", { reblogOfId: "1", visibility: "unlisted" }));
+      await t.storage.statuses.put(remote("100", { visibility: "direct" }));
+      const listed = await t.storage.statuses.listRemote({ limit: 20 });
+      assert.deepEqual(ids(listed), ["100", "30", "4", "2"]);
+      assert.deepEqual(listed[3], remote("2"));
+      // The sweep's window: below the cutoff, a page at a time.
+      assert.deepEqual(ids(await t.storage.statuses.listRemote({ limit: 2, maxId: "100" })), [
+        "30",
+        "4",
+      ]);
+      assert.deepEqual(ids(await t.storage.statuses.listRemote({ limit: 2, maxId: "4" })), ["2"]);
+      assert.deepEqual(ids(await t.storage.statuses.listRemote({ limit: 2, minId: "2" })), [
+        "30",
+        "4",
+      ]);
+    });
+
+    it("removes a status for good, from every list and count", async () => {
+      const parent = makeStatus({ id: "1", accountId: "1" });
+      const gone = makeStatus({
+        id: "5",
+        accountId: "9",
+        local: false,
+        uri: "https://remote.test/notes/5",
+        inReplyToId: "1",
+        inReplyToAccountId: "1",
+        tags: ["wren"],
+      });
+      const reblog = makeStatus({ id: "6", accountId: "9", local: false, reblogOfId: "1" });
+      await t.storage.statuses.put(parent);
+      await t.storage.statuses.put(gone);
+      await t.storage.statuses.put(reblog);
+      await t.storage.statuses.put(makeStatus({ id: "7", accountId: "9", local: false }));
+      assert.equal(await t.storage.statuses.delete("5"), true);
+      assert.equal(await t.storage.statuses.delete("6"), true);
+      assert.equal(await t.storage.statuses.delete("5"), false);
+      assert.equal(await t.storage.statuses.delete("404"), false);
+
+      const check = async () => {
+        const s = t.storage.statuses;
+        assert.equal(await s.get("5"), undefined);
+        assert.deepEqual([...(await s.getMany(["5", "6", "7"])).keys()], ["7"]);
+        assert.equal(await s.findByUri(gone.uri), undefined);
+        assert.deepEqual(ids(await s.listByAccount("9", { limit: 20 })), ["7"]);
+        assert.equal(await s.countByAccount("9"), 1);
+        assert.deepEqual(await s.listReplies("1"), []);
+        assert.equal(await s.countReplies("1"), 0);
+        assert.equal(await s.countReblogs("1"), 0);
+        assert.equal(await s.findReblog("9", "1"), undefined);
+        assert.deepEqual(
+          (await s.listTagEntries("wren", { limit: 20 }, { origin: "remote" })).map(
+            (e) => e.status_id,
+          ),
+          ["7"],
+        );
+        assert.deepEqual(ids(await s.listRemote({ limit: 20 })), ["7"]);
+        assert.deepEqual(
+          (await s.listEntriesByAccounts(["9"], { limit: 20 })).map((e) => e.status_id),
+          ["7"],
+        );
+      };
+      await check();
+      // Gone for good: a restart does not bring it back.
+      await t.reopen();
+      await check();
+      // The id can be taken again (a status fetched anew gets a new id, but nothing forbids it).
+      await t.storage.statuses.put(gone);
+      assert.deepEqual(await t.storage.statuses.get("5"), gone);
+      assert.equal(await t.storage.statuses.countReplies("1"), 1);
     });
 
     it("counts per account and local statuses only", async () => {

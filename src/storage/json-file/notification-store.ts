@@ -108,5 +108,8 @@ export async function openNotificationStore(
     async deleteByStatus(statusId) {
       await removeAll(byStatus.get(statusId));
     },
+    async findStatusIds(statusIds) {
+      return new Set(statusIds.filter((id) => byStatus.get(id).size > 0));
+    },
   };
 }

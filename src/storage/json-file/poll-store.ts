@@ -27,6 +27,9 @@ export async function openPollStore(root: string, writer: DurableWriter): Promis
     async put(poll) {
       await records.put(poll);
     },
+    delete(id) {
+      return records.remove(id);
+    },
     async listIds() {
       return [...records.values()].map((p) => p.id);
     },

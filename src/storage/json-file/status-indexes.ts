@@ -1,7 +1,7 @@
 // The in-memory indexes of the status store. Each non-deleted status belongs to a set of sorted
 // id lists (its author's statuses, the public timeline of its origin, one per hashtag, the
 // replies to its parent, the reblogs of its original), each deleted one to the list of deleted
-// statuses; a change of the status (an edit, a deletion, a restore) moves it between lists by
+// statuses, and each remote one, deleted or not, to the list of remote statuses; a change of the status (an edit, a deletion, a restore) moves it between lists by
 // comparing the sets before and after, so every list and count stays exact without scanning.
 
 import { UniqueIndex } from "./indexes.ts";
@@ -19,6 +19,8 @@ export const listKey = {
   reblogs: (statusId: string) => `reblogs:${statusId}`,
   /** Deleted statuses, reblogs left out (the purge sweep walks them). */
   deleted: () => "deleted",
+  /** Remote statuses, deleted ones and reblogs too (the retention sweep walks them). */
+  remote: () => "remote",
 };
 
 const reblogKey = (accountId: string, statusId: string) => `${accountId}:${statusId}`;
@@ -34,6 +36,7 @@ export function isReplyToOthers(
 function memberships(s: StatusSummary | undefined): Set<string> {
   const keys = new Set<string>();
   if (s === undefined) return keys;
+  if (!s.local) keys.add(listKey.remote());
   if (s.deleted) {
     if (s.reblogOfId === null) keys.add(listKey.deleted());
     return keys;

@@ -171,15 +171,31 @@ export class StatusRecords {
 
   /** Creates or replaces the status; resolves once durable and visible. */
   put(status: Status): Promise<void> {
+    return this.#track(status.id, () => this.#put(status));
+  }
+
+  /**
+   * Removes the status's file for good (the retention sweep); resolves once durable and gone
+   * from memory; false when there was none. Journaled like a put, so a start after a crash reads
+   * the name again, finds no file and leaves the status out: the snapshot never brings it back.
+   */
+  remove(id: string): Promise<boolean> {
+    return this.#track(id, () => this.#remove(id));
+  }
+
+  #track<T>(id: string, write: () => Promise<T>): Promise<T> {
     if (this.#closed) {
-      return Promise.reject(new Error(`Storage is closed; cannot write status ${status.id}`));
+      return Promise.reject(new Error(`Storage is closed; cannot write status ${id}`));
     }
-    const putting = this.#put(status);
+    const writing = write();
     // Tracked so close() can wait until every write in flight is durable and shows in memory.
-    this.#putting.add(putting);
-    const forget = () => this.#putting.delete(putting);
-    putting.then(forget, forget);
-    return putting;
+    const settled = writing.then(
+      () => {},
+      () => {},
+    );
+    this.#putting.add(settled);
+    void settled.then(() => this.#putting.delete(settled));
+    return writing;
   }
 
   async #put(status: Status): Promise<void> {
@@ -192,10 +208,52 @@ export class StatusRecords {
       // Moving the file would leave two files for one id behind a crash.
       throw new Error(`Record ${value.id} of statuses cannot move to ${file}`);
     }
-    const sequence = this.#order.begin(value.id);
+    await this.#journaled(
+      value.id,
+      file,
+      () => this.#writer.write(join(this.#dir, file), json),
+      () => {
+        this.#bodies.set(value.id, value);
+        this.#add(summarize(value), this.#summaries.get(value.id));
+      },
+    );
+    this.#checkpointIfDue();
+  }
+
+  async #remove(id: string): Promise<boolean> {
+    const current = this.#summaries.get(id);
+    if (current === undefined) return false;
+    const file = `${current.accountId}/${id}.json`;
+    await this.#journaled(
+      id,
+      file,
+      () => this.#writer.remove(join(this.#dir, file)),
+      () => {
+        const previous = this.#summaries.get(id);
+        this.#bodies.delete(id);
+        if (previous === undefined) return;
+        this.#summaries.delete(id);
+        this.#options.onChange(previous, undefined);
+      },
+    );
+    this.#checkpointIfDue();
+    return true;
+  }
+
+  /**
+   * One change of a status file: named in the journal, then written (or removed) durably, then
+   * shown in memory through `show` unless a later change of the status landed first.
+   */
+  async #journaled(
+    id: string,
+    file: string,
+    write: () => Promise<void>,
+    show: () => void,
+  ): Promise<void> {
+    const sequence = this.#order.begin(id);
     const path = file.slice(0, -".json".length);
     // Counted before the journal is chosen, in the same step: a snapshot started meanwhile
-    // either sees this put here (and names it again in its journal) or gets its line itself.
+    // either sees this change here (and names it again in its journal) or gets its line itself.
     this.#inFlight.set(path, (this.#inFlight.get(path) ?? 0) + 1);
     try {
       try {
@@ -207,28 +265,30 @@ export class StatusRecords {
         // A full or read-only disk is said as such (507), like any other refused write.
         throw (
           cannotStore(error) ??
-          new Error(`Cannot journal status ${value.id}: ${(error as Error).message}`, {
+          new Error(`Cannot journal status ${id}: ${(error as Error).message}`, {
             cause: error,
           })
         );
       }
       try {
-        await this.#writer.write(join(this.#dir, file), json);
+        await write();
       } catch (error) {
         this.#unsure.add(path);
         throw error;
       }
-      if (this.#order.mayApply(value.id, sequence)) {
+      if (this.#order.mayApply(id, sequence)) {
         this.#writer.noteVisibleChange();
-        this.#bodies.set(value.id, value);
-        this.#add(summarize(value), this.#summaries.get(value.id));
+        show();
       }
     } finally {
-      this.#order.end(value.id);
+      this.#order.end(id);
       const left = (this.#inFlight.get(path) ?? 1) - 1;
       if (left === 0) this.#inFlight.delete(path);
       else this.#inFlight.set(path, left);
     }
+  }
+
+  #checkpointIfDue(): void {
     const every =
       this.#options.checkpointEvery ??
       Math.max(MIN_CHECKPOINT_EVERY, Math.floor(this.#summaries.size / 20));
@@ -372,7 +432,9 @@ export class StatusRecords {
 
   async #readBody(id: string): Promise<Status | undefined> {
     for (;;) {
-      const summary = this.#summaries.get(id) as StatusSummary;
+      const summary = this.#summaries.get(id);
+      // Removed (the retention sweep) while being read.
+      if (summary === undefined) return undefined;
       const file = `${summary.accountId}/${id}.json`;
       const path = join(this.#dir, file);
       let record: Status;

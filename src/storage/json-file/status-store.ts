@@ -183,5 +183,11 @@ export async function openStatusStore(
     listDeleted(page) {
       return load(indexes.list(listKey.deleted())?.page(page) ?? []);
     },
+    listRemote(page) {
+      return load(indexes.list(listKey.remote())?.page(page) ?? []);
+    },
+    delete(id) {
+      return records.remove(id);
+    },
   };
 }

@@ -25,8 +25,12 @@ export function connectPostgres(connection: PostgresConnection): Sql {
     connect_timeout: connection.connectTimeoutSeconds ?? 10,
     // NOTICEs (e.g. "relation already exists, skipping") are not worth a log line each.
     onnotice: () => {},
-    ...(connection.applicationName
-      ? { connection: { application_name: connection.applicationName } }
-      : {}),
+    connection: {
+      // Wren's statements are short index scans; the planner's cost estimates for counts over
+      // large ranges (an author's statuses at millions of rows) crossed jit_above_cost and
+      // spent ~0.5 s compiling a query that runs in milliseconds (docs/PERFORMANCE.md).
+      jit: "off",
+      ...(connection.applicationName ? { application_name: connection.applicationName } : {}),
+    },
   });
 }

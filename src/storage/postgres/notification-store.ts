@@ -7,7 +7,7 @@ import type { NotificationFilter, NotificationStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jsonb } from "./jsonb.ts";
-import { rowId } from "./rows.ts";
+import { rowId, rowIds } from "./rows.ts";
 
 interface DataRow {
   data: Notification;
@@ -112,6 +112,13 @@ export function createNotificationStore(db: PgContext): NotificationStore {
       if (key === undefined) return;
       const { count } = await sql`delete from notifications where status_id = ${key}::int8`;
       if (count > 0) db.changes.bump();
+    },
+    async findStatusIds(statusIds) {
+      const keys = rowIds(statusIds);
+      if (keys.length === 0) return new Set();
+      const rows = await sql<{ status_id: string }[]>`
+        select distinct status_id from notifications where status_id = any(${keys}::int8[])`;
+      return new Set(rows.map((r) => r.status_id));
     },
   };
 }

@@ -28,6 +28,13 @@ export function createPollStore(db: PgContext): PollStore {
         on conflict (id) do update set data = excluded.data`;
       db.changes.bump();
     },
+    async delete(id) {
+      const key = rowId(id);
+      if (key === undefined) return false;
+      const { count } = await sql`delete from polls where id = ${key}::int8`;
+      if (count > 0) db.changes.bump();
+      return count > 0;
+    },
     async listIds() {
       const rows = await sql<{ id: string }[]>`select id from polls`;
       return rows.map((r) => r.id);

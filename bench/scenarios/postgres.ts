@@ -1,0 +1,112 @@
+// The PostgreSQL scenarios (issue 16): the json-file run's reads and writes against `wren serve`
+// on a PostgreSQL database, the same reads split between two web processes on one database, and
+// the federation scenarios (fan-out, inbox) — each a ratio to bare node:http (or to the signing
+// and verifying loops) measured in the same run, so they compare with the json-file figures.
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../test/helpers/server.ts";
+import type { Comparison, RoundOptions } from "../lib/compare.ts";
+import { compareWithBare } from "../lib/compare.ts";
+import { benchDatabase, postgresEnv } from "../lib/pg-database.ts";
+import { residentMegabytes, startWrenServer } from "../lib/processes.ts";
+import type { ScaleResult } from "../lib/report.ts";
+import { benchEnv, seed } from "../lib/seed.ts";
+import { type FederationProfile, type FederationResults, measureFederation } from "./federation.ts";
+import { readProbes } from "./reads.ts";
+import { writeProbes } from "./writes.ts";
+
+export interface PostgresProfile {
+  sizes: number[];
+  readOptions: RoundOptions;
+  writeOptions: RoundOptions;
+  writeTargets: number;
+  /** Read probes the two-process scenario runs (the first N of readProbes). */
+  twoProcessProbes: number;
+  federation: FederationProfile;
+}
+
+export interface PostgresResults {
+  scale: ScaleResult[];
+  writes: Comparison[];
+  /** The reads split between two web processes on one database (first size). */
+  twoProcess: Comparison[];
+  federation: FederationResults;
+}
+
+/** A database (and a data directory, for media) for one measurement, dropped afterwards. */
+async function withDatabase<T>(
+  work: (storageEnv: Record<string, string>, dataDir: string) => Promise<T>,
+): Promise<T> {
+  const db = await benchDatabase(`wren_bench_${process.pid}`);
+  const dataDir = await mkdtemp(join(tmpdir(), "wren-bench-pg-"));
+  try {
+    return await work(postgresEnv(db.url), dataDir);
+  } finally {
+    await db.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function measurePostgres(
+  profile: PostgresProfile,
+  log: (message: string) => void,
+): Promise<PostgresResults> {
+  const scale: ScaleResult[] = [];
+  let writes: Comparison[] = [];
+  let twoProcess: Comparison[] = [];
+  for (const [index, size] of profile.sizes.entries()) {
+    await withDatabase(async (storageEnv, dataDir) => {
+      const env = { ...benchEnv(dataDir, await freePort()), ...storageEnv };
+      const first = index === 0;
+      log(`postgres: seeding ${size} statuses…`);
+      const seeded = await seed(env, {
+        statuses: size,
+        authors: 100,
+        ownStatuses: first ? profile.writeTargets : 0,
+        followTargets: first ? profile.writeTargets : 0,
+      });
+      const started = performance.now();
+      const wren = await startWrenServer(env);
+      const startupSeconds = (performance.now() - started) / 1000;
+      const residentMb = await residentMegabytes(wren.process.pid as number);
+      try {
+        log(`postgres: reads at ${size} statuses…`);
+        const probes = readProbes(seeded);
+        const reads = await compareWithBare(
+          env.WREN_PUBLIC_URL as string,
+          probes,
+          profile.readOptions,
+        );
+        scale.push({ statuses: size, startupSeconds, residentMb, reads });
+        if (!first) return;
+        // A second, web-only process on the same database; the load is split between them.
+        const secondEnv = { ...benchEnv(dataDir, await freePort()), ...storageEnv };
+        const second = await startWrenServer(secondEnv, { role: "web" });
+        try {
+          log("postgres: reads split between two processes…");
+          twoProcess = await compareWithBare(
+            [env.WREN_PUBLIC_URL as string, secondEnv.WREN_PUBLIC_URL as string],
+            probes.slice(0, profile.twoProcessProbes),
+            profile.readOptions,
+          );
+        } finally {
+          await second.stop();
+        }
+        log("postgres: writes…");
+        writes = await compareWithBare(
+          env.WREN_PUBLIC_URL as string,
+          writeProbes(seeded),
+          profile.writeOptions,
+        );
+      } finally {
+        await wren.stop();
+      }
+    });
+  }
+  const federation = await withDatabase((storageEnv) =>
+    measureFederation(profile.federation, freePort, (m) => log(`postgres: ${m}`), storageEnv),
+  );
+  return { scale, writes, twoProcess, federation };
+}

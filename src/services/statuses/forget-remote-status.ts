@@ -1,0 +1,32 @@
+// Forgetting a remote status for good (the retention sweep, remote-status-retention.ts): unlike a
+// deletion, which keeps a tombstone, the record goes, with everything that only it used: its media
+// (files on the file host and records), earlier versions, poll and notifications. Nothing is sent
+// to its server: the status is still there, and is fetched again if someone here looks it up.
+// The status's record goes last, so a run cut short (a crash, a file host down) leaves the status
+// in place for the next sweep to finish, never parts of it nothing points at any more.
+
+import type { ServiceContext } from "../context.ts";
+import { removeMediaAttachment } from "../media/remove-media.ts";
+
+/** Removes the remote status and its own records; false when it is gone already or local. */
+export async function forgetRemoteStatus(
+  ctx: ServiceContext,
+  statusId: string,
+  uri: string,
+): Promise<boolean> {
+  // The lock of ingesting, updating and deleting remote statuses: none of them runs meanwhile.
+  return ctx.storage.coordination.withLock(`remote-status:${uri}`, async () => {
+    const status = await ctx.storage.statuses.get(statusId);
+    if (!status || status.local) return false;
+    const edits = await ctx.storage.statusEdits.listByStatus(status.id);
+    const mediaIds = new Set([...status.mediaIds, ...edits.flatMap((edit) => edit.mediaIds)]);
+    for (const id of mediaIds) {
+      // Only what is still this status's (never another status's attachment).
+      await removeMediaAttachment(ctx, id, (media) => media.statusId === status.id);
+    }
+    if (status.pollId !== null) await ctx.storage.polls.delete(status.pollId);
+    await ctx.storage.statusEdits.deleteByStatus(status.id);
+    await ctx.storage.notifications.deleteByStatus(status.id);
+    return ctx.storage.statuses.delete(status.id);
+  });
+}
