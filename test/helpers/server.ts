@@ -18,6 +18,8 @@ import { createTempDatabase } from "../../src/storage/postgres/testing/temp-data
  * json-file's disk-fault hook. `npm test` runs the HTTP suites once this way (test/postgres-pass.ts).
  */
 const TEST_STORAGE = process.env.WREN_TEST_STORAGE === "postgres" ? "postgres" : "json-file";
+/** Set by test/postgres-pass.ts: names this run's databases, which it sweeps at the end. */
+const DATABASE_TAG = process.env.WREN_TEST_DATABASE_TAG;
 
 export interface TestServer {
   url: string;
@@ -66,7 +68,7 @@ export async function startTestServer(
   const port = options.port ?? (await freePort());
   const database =
     TEST_STORAGE === "postgres" && env.WREN_STORAGE === undefined && !options.writeFaults
-      ? await createTempDatabase()
+      ? await createTempDatabase(DATABASE_TAG ? { tag: DATABASE_TAG } : {})
       : undefined;
   const config = loadConfig({
     WREN_HOST: "127.0.0.1",
@@ -82,7 +84,14 @@ export async function startTestServer(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.writeFaults ? { writeFaults: options.writeFaults } : {}),
   };
-  let wren = await startWren(config, startOptions);
+  let wren: RunningWren;
+  try {
+    wren = await startWren(config, startOptions);
+  } catch (error) {
+    // No server to close later: its database goes now.
+    await database?.drop();
+    throw error;
+  }
   const url = config.publicUrl;
   const server: TestServer = {
     url,
@@ -108,9 +117,15 @@ export async function startTestServer(
       wren = await startWren(config, startOptions);
     },
     async close() {
-      await wren.close();
-      await database?.drop();
-      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      try {
+        await wren.close();
+      } finally {
+        // Not awaited: a drop takes a second or more (PostgreSQL checkpoints), the next test
+        // need not wait for it, and the pending drop keeps the test process alive until done.
+        // A drop that fails leaves the database to test/postgres-pass.ts's sweep.
+        database?.drop().catch(() => {});
+        if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      }
     },
   };
   return server;

@@ -15,6 +15,19 @@ type Json = any;
 
 const CONFLICT = { error: "Conflict during update, please try again" };
 
+/**
+ * Of two racing writes exactly one succeeds. Which one is not fixed: each reads the version it
+ * builds on before queueing for the lock, and on PostgreSQL those reads can finish in any order.
+ */
+function oneWinner(results: PromiseSettledResult<unknown>[]): {
+  winner: number;
+  loser: PromiseRejectedResult;
+} {
+  assert.deepEqual(results.map((r) => r.status).sort(), ["fulfilled", "rejected"]);
+  const winner = results.findIndex((r) => r.status === "fulfilled");
+  return { winner, loser: results[1 - winner] as PromiseRejectedResult };
+}
+
 describe("concurrent marker writes", () => {
   let server: TestServer;
   let alice: TestUser;
@@ -43,18 +56,17 @@ describe("concurrent marker writes", () => {
     const accountId = alice.account.id;
     await saveMarkers(ctx, accountId, [{ timeline: "notifications", lastReadId: "10" }]);
     // Both start from version 0; the first to take the lock wins, the other is stale.
-    const results = await Promise.allSettled([
-      saveMarkers(ctx, accountId, [{ timeline: "notifications", lastReadId: "11" }]),
-      saveMarkers(ctx, accountId, [{ timeline: "notifications", lastReadId: "12" }]),
-    ]);
-    assert.equal(results[0].status, "fulfilled");
-    assert.equal(results[1].status, "rejected");
-    const error = (results[1] as PromiseRejectedResult).reason;
+    const ids = ["11", "12"];
+    const results = await Promise.allSettled(
+      ids.map((id) => saveMarkers(ctx, accountId, [{ timeline: "notifications", lastReadId: id }])),
+    );
+    const { winner, loser } = oneWinner(results);
+    const error = loser.reason;
     assert.ok(error instanceof AppError);
     assert.equal(error.status, 409);
     assert.equal(error.message, CONFLICT.error);
     const saved = await ctx.storage.markers.get(accountId, "notifications");
-    assert.equal(saved?.lastReadId, "11");
+    assert.equal(saved?.lastReadId, ids[winner]);
     assert.equal(saved?.version, 1);
   });
 
@@ -69,10 +81,17 @@ describe("concurrent marker writes", () => {
         { timeline: "notifications", lastReadId: "3" },
       ]),
     ]);
-    assert.equal(results[0].status, "fulfilled");
-    assert.equal(results[1].status, "rejected");
-    assert.equal(await ctx.storage.markers.get(accountId, "home"), undefined);
-    assert.equal((await ctx.storage.markers.get(accountId, "notifications"))?.lastReadId, "1");
+    // Nothing of the stale write is applied: the markers are the winner's alone.
+    const { winner } = oneWinner(results);
+    const home = await ctx.storage.markers.get(accountId, "home");
+    const notifications = await ctx.storage.markers.get(accountId, "notifications");
+    if (winner === 0) {
+      assert.equal(home, undefined);
+      assert.equal(notifications?.lastReadId, "1");
+    } else {
+      assert.equal(home?.lastReadId, "2");
+      assert.equal(notifications?.lastReadId, "3");
+    }
   });
 
   it("over HTTP: racing writes answer 200 or 409, and no 200 is lost", async () => {

@@ -2,9 +2,8 @@
 // POST /oauth/revoke, the discovery document, scope enforcement, and secrets at rest.
 
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { storedTexts } from "../helpers/at-rest.ts";
 import { assertMatchesResponse, assertMatchesSchema } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import {
@@ -23,11 +22,6 @@ function basic(id: string, secret: string): Record<string, string> {
   return {
     authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`,
   };
-}
-
-async function allFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
 describe("OAuth token endpoint, revocation and scopes", () => {
@@ -403,18 +397,17 @@ describe("OAuth token endpoint, revocation and scopes", () => {
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
   });
 
-  it("keeps no token, refresh token, code or client secret in the data directory", async () => {
+  it("keeps no token, refresh token, code or client secret at rest", async () => {
     const secrets = [app.client_secret];
     const token = await userToken(server, app);
     secrets.push(token.access_token, token.refresh_token);
     // Restart so everything buffered is on disk.
     await server.restart();
-    const files = await allFiles(server.dataDir);
-    assert.ok(files.length > 0);
-    for (const file of files) {
-      const content = await readFile(file, "latin1");
+    const stored = await storedTexts(server);
+    assert.ok(stored.length > 0);
+    for (const { where, text } of stored) {
       for (const secret of secrets) {
-        assert.equal(content.includes(secret), false, `${file} contains a secret`);
+        assert.equal(text.includes(secret), false, `${where} contains a secret`);
       }
     }
     // The tokens still work after the restart (their hashes were stored).

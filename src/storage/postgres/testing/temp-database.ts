@@ -25,11 +25,20 @@ function urlOf(name: string): string {
   return url.toString();
 }
 
-/** Creates and migrates a database with a unique name. */
+const PREFIX = "wren_test_";
+
+/** A run's tag goes into its databases' names, so the run can sweep what it left (see below). */
+const TAG = /^[a-z0-9]{1,16}$/;
+
+/**
+ * Creates and migrates a database with a unique name. With a `tag`, the name starts with
+ * `wren_test_<tag>_`, so that `dropTempDatabases(tag)` finds it if its test never dropped it.
+ */
 export async function createTempDatabase(
-  options: { migrated?: boolean } = {},
+  options: { migrated?: boolean; tag?: string } = {},
 ): Promise<TempDatabase> {
-  const name = `wren_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const tag = options.tag === undefined ? "" : `${checkedTag(options.tag)}_`;
+  const name = `${PREFIX}${tag}${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`create database ${name}`);
@@ -67,4 +76,30 @@ export async function createTempDatabase(
       }
     },
   };
+}
+
+function checkedTag(tag: string): string {
+  if (!TAG.test(tag)) throw new Error(`Not a temp database tag: ${tag}`);
+  return tag;
+}
+
+/**
+ * Drops every database created with this tag that is still there (a test process that crashed
+ * or was cancelled before closing its servers); answers their names. Only this tag's: other runs
+ * on the same PostgreSQL server keep theirs.
+ */
+export async function dropTempDatabases(tag: string): Promise<string[]> {
+  const pattern = `${PREFIX}${checkedTag(tag)}\\_%`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await admin<{ datname: string }[]>`
+      select datname from pg_database where datname like ${pattern}`;
+    for (const { datname } of rows) {
+      // The name came from pg_database and matched our prefix; still quote it as an identifier.
+      await admin.unsafe(`drop database if exists "${datname.replaceAll('"', '""')}" with (force)`);
+    }
+    return rows.map((r) => r.datname);
+  } finally {
+    await admin.end();
+  }
 }
