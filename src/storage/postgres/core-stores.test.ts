@@ -3,38 +3,18 @@
 // literally, and an authorization code is taken once across two processes.
 
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { ids } from "../contract/context.ts";
 import { makeAccount, makeCode } from "../contract/fixtures.ts";
 import { makeMedia } from "../contract/media.ts";
-import type { Storage } from "../ports.ts";
-import { openPostgresStorage } from "./index.ts";
 import { isRowId } from "./rows.ts";
-import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
+import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 /** Ids a request can carry that name no row: leading zero, past the bigint range, not digits. */
 const NO_ROW = ["007", "9223372036854775808", "9".repeat(25), "-1", "1.5", "abc", ""];
 
 describe("postgres: account, auth and feature stores", () => {
-  let database: TempDatabase;
-  let a: Storage;
-  let b: Storage;
-
-  before(async () => {
-    database = await createTempDatabase();
-  });
-  beforeEach(async () => {
-    await database.empty();
-    a = await openPostgresStorage({ url: database.url, poolMax: 4 });
-    b = await openPostgresStorage({ url: database.url, poolMax: 4 });
-  });
-  afterEach(async () => {
-    await a.close();
-    await b.close();
-  });
-  after(async () => {
-    await database.drop();
-  });
+  const processes = twoProcessesOnOneDatabase();
 
   it("tells ids that fit a bigint column from those that cannot name a row", () => {
     for (const id of ["0", "1", "9223372036854775807"]) assert.ok(isRowId(id), id);
@@ -42,25 +22,32 @@ describe("postgres: account, auth and feature stores", () => {
   });
 
   it("answers not found for such ids instead of failing", async () => {
-    await a.accounts.put(makeAccount({ id: "7" }));
-    await a.media.put(makeMedia({ id: "7" }));
+    await processes.a.accounts.put(makeAccount({ id: "7" }));
+    await processes.a.media.put(makeMedia({ id: "7" }));
     for (const id of NO_ROW) {
-      assert.equal(await a.accounts.get(id), undefined);
-      assert.equal(await a.media.get(id), undefined);
-      assert.equal(await a.media.delete(id), false);
-      assert.equal(await a.markers.get(id, "home"), undefined);
-      assert.deepEqual(await a.tokens.listByAccount(id), []);
-      assert.equal(await a.announcementReactions.delete(id, id, "👍"), false);
+      assert.equal(await processes.a.accounts.get(id), undefined);
+      assert.equal(await processes.a.media.get(id), undefined);
+      assert.equal(await processes.a.media.delete(id), false);
+      assert.equal(await processes.a.markers.get(id, "home"), undefined);
+      assert.deepEqual(await processes.a.tokens.listByAccount(id), []);
+      assert.equal(await processes.a.announcementReactions.delete(id, id, "👍"), false);
     }
-    assert.deepEqual([...(await a.accounts.getMany([...NO_ROW, "7", "7"])).keys()], ["7"]);
-    assert.deepEqual([...(await a.media.getMany(NO_ROW)).keys()], []);
+    assert.deepEqual(
+      [...(await processes.a.accounts.getMany([...NO_ROW, "7", "7"])).keys()],
+      ["7"],
+    );
+    assert.deepEqual([...(await processes.a.media.getMany(NO_ROW)).keys()], []);
   });
 
   it("searches for LIKE's wildcards literally", async () => {
-    await a.accounts.put(makeAccount({ id: "1", username: "alice", displayName: "100% real" }));
-    await a.accounts.put(makeAccount({ id: "2", username: "a_b", displayName: "back\\slash" }));
+    await processes.a.accounts.put(
+      makeAccount({ id: "1", username: "alice", displayName: "100% real" }),
+    );
+    await processes.a.accounts.put(
+      makeAccount({ id: "2", username: "a_b", displayName: "back\\slash" }),
+    );
     const search = (query: string) =>
-      a.accounts.search(query, { limit: 10, offset: 0, localOnly: false }).then(ids);
+      processes.a.accounts.search(query, { limit: 10, offset: 0, localOnly: false }).then(ids);
     assert.deepEqual(await search("100%"), ["1"]);
     assert.deepEqual(await search("%"), ["1"]);
     assert.deepEqual(await search("_"), ["2"]);
@@ -69,9 +56,11 @@ describe("postgres: account, auth and feature stores", () => {
   });
 
   it("gives a code to one of two processes taking it at once", async () => {
-    await a.authorizationCodes.put(makeCode({ codeHash: "c1" }));
+    await processes.a.authorizationCodes.put(makeCode({ codeHash: "c1" }));
     const taken = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).authorizationCodes.take("c1")),
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 === 0 ? processes.a : processes.b).authorizationCodes.take("c1"),
+      ),
     );
     assert.equal(taken.filter((code) => code !== undefined).length, 1);
   });
@@ -86,9 +75,9 @@ describe("postgres: account, auth and feature stores", () => {
     });
     await Promise.all(
       ["10", "11", "12", "13"].map((id, i) =>
-        (i % 2 === 0 ? a : b).announcementReactions.put(reaction(id)),
+        (i % 2 === 0 ? processes.a : processes.b).announcementReactions.put(reaction(id)),
       ),
     );
-    assert.equal((await b.announcementReactions.listByAnnouncement("1")).length, 1);
+    assert.equal((await processes.b.announcementReactions.listByAnnouncement("1")).length, 1);
   });
 });

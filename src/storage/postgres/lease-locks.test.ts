@@ -3,57 +3,45 @@
 // is renewed while long work runs.
 
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { connectPostgres, type Sql } from "./connect.ts";
 import { createLeaseLocks } from "./lease-locks.ts";
-import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
+import { rawDatabase } from "./testing/hooks.ts";
 
 describe("postgres lease locks", () => {
-  let database: TempDatabase;
-  let sql: Sql;
-
-  before(async () => {
-    database = await createTempDatabase();
-    // Two connections for everything: holders, waiters and the locked work's own queries.
-    sql = connectPostgres({ url: database.url, poolMax: 2 });
-  });
-  after(async () => {
-    await sql.end();
-    await database.drop();
-  });
-  beforeEach(() => database.empty());
+  // Two connections for everything: holders, waiters and the locked work's own queries.
+  const db = rawDatabase(2);
 
   it("runs many nested holders on a pool smaller than their number", async () => {
-    const withLock = createLeaseLocks(sql);
+    const withLock = createLeaseLocks(db.sql);
     let done = 0;
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         withLock(`attach:${i % 4}`, () =>
           withLock(`media:${i}`, async () => {
-            await sql`select pg_sleep(0.01)`;
+            await db.sql`select pg_sleep(0.01)`;
             done++;
           }),
         ),
       ),
     );
     assert.equal(done, 12);
-    const [left] = await sql<{ n: string }[]>`select count(*) as n from coordination_locks`;
+    const [left] = await db.sql<{ n: string }[]>`select count(*) as n from coordination_locks`;
     assert.equal(Number(left?.n), 0);
   });
 
   it("takes over a lease whose holder stopped renewing it, once it expires", async () => {
-    await sql`
+    await db.sql`
       insert into coordination_locks (key, holder, expires_at)
       values ('poll:9', 'a process that died', now() + interval '300 milliseconds')`;
-    const withLock = createLeaseLocks(sql);
+    const withLock = createLeaseLocks(db.sql);
     assert.equal(await withLock("poll:9", async () => "taken over"), "taken over");
   });
 
   it("renews a held lease so long work keeps it", async () => {
     const timing = { leaseSeconds: 1.5, renewSeconds: 0.1, maxPollMs: 10 };
-    const withLock = createLeaseLocks(sql, timing);
-    const other = createLeaseLocks(sql, timing);
+    const withLock = createLeaseLocks(db.sql, timing);
+    const other = createLeaseLocks(db.sql, timing);
     const events: string[] = [];
     await Promise.all([
       withLock("long", async () => {

@@ -3,11 +3,10 @@
 // compare-and-set on one key lets exactly one of them win, however the race falls.
 
 import assert from "node:assert/strict";
-import { after, afterEach, before, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { makeFollow } from "../contract/fixtures.ts";
 import type { KvEntry, Storage } from "../ports.ts";
-import { openPostgresStorage } from "./index.ts";
-import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
+import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 const NOW = "2025-01-01T00:00:00.000Z";
 const entry = (key: string[], value: unknown, expiresAt: string | null = null): KvEntry => ({
@@ -22,53 +21,42 @@ async function versionMoves(storage: Storage, from: number): Promise<void> {
 }
 
 describe("postgres: two processes on one database", () => {
-  let database: TempDatabase;
-  let a: Storage;
-  let b: Storage;
-
-  before(async () => {
-    database = await createTempDatabase();
-  });
-  beforeEach(async () => {
-    await database.empty();
-    a = await openPostgresStorage({ url: database.url, poolMax: 4 });
-    b = await openPostgresStorage({ url: database.url, poolMax: 4 });
-  });
-  afterEach(async () => {
-    await a.close();
-    await b.close();
-  });
-  after(async () => {
-    await database?.drop();
-  });
+  const processes = twoProcessesOnOneDatabase();
 
   it("see each other's edges and hear of each other's writes", async () => {
-    const before = b.version();
+    const before = processes.b.version();
     const follow = makeFollow({ id: "10", accountId: "1", targetId: "2" });
-    await a.follows.put(follow);
-    assert.deepEqual(await b.follows.get("1", "2"), follow);
-    assert.equal(await b.follows.countTo("2"), 1);
-    await versionMoves(b, before);
+    await processes.a.follows.put(follow);
+    assert.deepEqual(await processes.b.follows.get("1", "2"), follow);
+    assert.equal(await processes.b.follows.countTo("2"), 1);
+    await versionMoves(processes.b, before);
 
     // A replacement from the other side keeps one edge for the pair, with its id.
-    await b.follows.put({ ...follow, id: "20", notify: true });
-    assert.deepEqual(await a.follows.get("1", "2"), { ...follow, id: "20", notify: true });
+    await processes.b.follows.put({ ...follow, id: "20", notify: true });
+    assert.deepEqual(await processes.a.follows.get("1", "2"), {
+      ...follow,
+      id: "20",
+      notify: true,
+    });
     assert.deepEqual(
-      (await a.follows.listFrom("1", { limit: 40 })).map((e) => e.id),
+      (await processes.a.follows.listFrom("1", { limit: 40 })).map((e) => e.id),
       ["20"],
     );
-    const deleted = await Promise.all([a.follows.delete("1", "2"), b.follows.delete("1", "2")]);
+    const deleted = await Promise.all([
+      processes.a.follows.delete("1", "2"),
+      processes.b.follows.delete("1", "2"),
+    ]);
     assert.deepEqual(deleted.filter(Boolean), [true]);
   });
 
   it("see each other's key-value entries and hear of each other's domain blocks", async () => {
-    await b.kv.set(entry(["_fedify", "doc", "https://x.test/a"], { id: "a" }));
+    await processes.b.kv.set(entry(["_fedify", "doc", "https://x.test/a"], { id: "a" }));
     assert.deepEqual(
-      await a.kv.get(["_fedify", "doc", "https://x.test/a"]),
+      await processes.a.kv.get(["_fedify", "doc", "https://x.test/a"]),
       entry(["_fedify", "doc", "https://x.test/a"], { id: "a" }),
     );
     assert.deepEqual(
-      (await a.kv.list(["_fedify"])).map((e) => e.key),
+      (await processes.a.kv.list(["_fedify"])).map((e) => e.key),
       [["_fedify", "doc", "https://x.test/a"]],
     );
   });
@@ -76,15 +64,17 @@ describe("postgres: two processes on one database", () => {
   it("hear of each other's domain blocks, not of protocol caches", async () => {
     // Only domain blocks show in API answers. Notifications arrive in commit order, so once the
     // second block is heard every earlier write's notification has been too.
-    const before = a.version();
-    await b.kv.set(entry(["_fedify", "doc", "https://x.test/b"], { id: "b" }));
-    await b.kv.set(entry(["wren", "domainBlock", "spam.example"], { severity: "suspend" }));
-    await versionMoves(a, before);
-    const afterFirst = a.version();
-    await b.kv.set(entry(["_fedify", "doc", "https://x.test/c"], { id: "c" }));
-    await b.kv.delete(["wren", "domainBlock", "spam.example"]);
-    await versionMoves(a, afterFirst);
-    assert.equal(a.version() - before, 2);
+    const before = processes.a.version();
+    await processes.b.kv.set(entry(["_fedify", "doc", "https://x.test/b"], { id: "b" }));
+    await processes.b.kv.set(
+      entry(["wren", "domainBlock", "spam.example"], { severity: "suspend" }),
+    );
+    await versionMoves(processes.a, before);
+    const afterFirst = processes.a.version();
+    await processes.b.kv.set(entry(["_fedify", "doc", "https://x.test/c"], { id: "c" }));
+    await processes.b.kv.delete(["wren", "domainBlock", "spam.example"]);
+    await versionMoves(processes.a, afterFirst);
+    assert.equal(processes.a.version() - before, 2);
   });
 
   it("compare-and-set on one key from both lets exactly one win", async () => {
@@ -92,32 +82,32 @@ describe("postgres: two processes on one database", () => {
     for (let round = 0; round < 10; round++) {
       const key = ["race", String(round)];
       const wins = await Promise.all([
-        a.kv.compareAndSet(undefined, entry(key, "a"), NOW),
-        b.kv.compareAndSet(undefined, entry(key, "b"), NOW),
+        processes.a.kv.compareAndSet(undefined, entry(key, "a"), NOW),
+        processes.b.kv.compareAndSet(undefined, entry(key, "b"), NOW),
       ]);
       assert.equal(wins.filter(Boolean).length, 1);
-      assert.equal((await a.kv.get(key))?.value, wins[0] ? "a" : "b");
+      assert.equal((await processes.a.kv.get(key))?.value, wins[0] ? "a" : "b");
     }
 
     // Present: both replace the same value, written by one and read back (keys reordered) by
     // the other, as Fedify's circuit breaker does.
-    await a.kv.set(entry(["breaker"], { state: "open", failures: ["t1"], version: 1 }));
+    await processes.a.kv.set(entry(["breaker"], { state: "open", failures: ["t1"], version: 1 }));
     const reread = { version: 1, failures: ["t1"], state: "open" };
     const wins = await Promise.all([
-      a.kv.compareAndSet(
+      processes.a.kv.compareAndSet(
         { state: "open", failures: ["t1"], version: 1 },
         entry(["breaker"], "a"),
         NOW,
       ),
-      b.kv.compareAndSet(reread, entry(["breaker"], "b"), NOW),
+      processes.b.kv.compareAndSet(reread, entry(["breaker"], "b"), NOW),
     ]);
     assert.equal(wins.filter(Boolean).length, 1);
 
     // Expired at `now`: counts as absent for both.
-    await a.kv.set(entry(["lapsed"], 1, "2024-12-31T00:00:00.000Z"));
+    await processes.a.kv.set(entry(["lapsed"], 1, "2024-12-31T00:00:00.000Z"));
     const lapsed = await Promise.all([
-      a.kv.compareAndSet(undefined, entry(["lapsed"], "a"), NOW),
-      b.kv.compareAndSet(undefined, entry(["lapsed"], "b"), NOW),
+      processes.a.kv.compareAndSet(undefined, entry(["lapsed"], "a"), NOW),
+      processes.b.kv.compareAndSet(undefined, entry(["lapsed"], "b"), NOW),
     ]);
     assert.equal(lapsed.filter(Boolean).length, 1);
   });
@@ -131,7 +121,9 @@ describe("postgres: two processes on one database", () => {
         if (await storage.kv.compareAndSet(current, next, NOW)) return;
       }
     };
-    await Promise.all(Array.from({ length: 20 }, (_, i) => increment(i % 2 === 0 ? a : b)));
-    assert.deepEqual((await a.kv.get(key))?.value, { n: 20 });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => increment(i % 2 === 0 ? processes.a : processes.b)),
+    );
+    assert.deepEqual((await processes.a.kv.get(key))?.value, { n: 20 });
   });
 });
