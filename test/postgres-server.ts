@@ -9,9 +9,10 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { DEFAULT_TEST_POSTGRES_URL } from "../src/config/test-database.ts";
 import { freePort } from "./helpers/server.ts";
 
-const MACHINE_SERVER = "postgres://postgres@127.0.0.1:5432/postgres";
+const MACHINE_SERVER = DEFAULT_TEST_POSTGRES_URL;
 
 interface Embedded {
   stop(): Promise<void>;

@@ -7,6 +7,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { loadConfig } from "../config/load.ts";
 import { lookUpFfmpeg } from "./ffmpeg.ts";
 import { bundledBinary, type LocateOptions, locateTool, type ToolName } from "./ffmpeg-location.ts";
 
@@ -122,7 +123,7 @@ describe("the npm-shipped ffmpeg and ffprobe", () => {
   });
 
   it("are what a lookup without settings finds when PATH has none", async () => {
-    const { tools, report } = await lookUpFfmpeg({ searchPath: process.env.PATH });
+    const { tools, report } = await lookUpFfmpeg({ searchPath: loadConfig().searchPath });
     assert.ok(tools, report.join("; "));
     assert.equal(report.length, 2);
   });

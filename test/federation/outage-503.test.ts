@@ -8,13 +8,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { setTimeout } from "node:timers/promises";
-import { receiveFollow } from "../../src/services/federation/remote-follow.ts";
 import { call } from "../graph/helpers.ts";
-import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import type { TestUser } from "../helpers/accounts.ts";
 import { circuitState, eventually, queuedDeliveries } from "../helpers/federation.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { movableClock } from "../polls/helpers.ts";
-import { type RecordingPeer, startRecordingPeer } from "./recording-peer.ts";
+import { startFollowedByPeer } from "./followed-by-peer.ts";
+import type { RecordingPeer } from "./recording-peer.ts";
 
 const POSTS = 6;
 
@@ -25,15 +25,7 @@ describe("a peer answering 503 for a while", () => {
   let alice: TestUser;
 
   before(async () => {
-    peer = await startRecordingPeer();
-    server = await startTestServer(
-      { WREN_ALLOW_PRIVATE_ADDRESSES: "true", WREN_DELIVERY_PROBE_SECONDS: "0.05" },
-      { clock },
-    );
-    alice = await createUserWithToken(server, "alice");
-    const bob = await peer.addAccount(server, "bob");
-    await receiveFollow(server.wren.ctx, bob, alice.account, `${bob.uri}#follow`);
-    await server.wren.jobs.runDue();
+    ({ server, peer, alice } = await startFollowedByPeer(clock));
   });
 
   after(async () => {

@@ -7,7 +7,7 @@
 
 import type { Edge } from "../../domain/relations.ts";
 import { KeyedQueue } from "../json-file/keyed-queue.ts";
-import type { EdgeStore } from "../ports.ts";
+import type { EdgeStore, IdPage } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { idWindow } from "./id-window.ts";
 import { jsonb } from "./jsonb.ts";
@@ -24,6 +24,20 @@ function countsOf(keys: readonly string[], rows: readonly { key: string; n: stri
 export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): EdgeStore<E> {
   const { sql, changes } = db;
   const queue = new KeyedQueue();
+
+  /** One page of the edges from an account or to a target, newest first. */
+  async function listBy(column: "account_id" | "target_id", value: string, page: IdPage) {
+    const w = idWindow(sql, page);
+    if (!w) return [];
+    const rows = await sql<{ data: E }[]>`
+      select data from (
+        select id, data from edges
+        where kind = ${kind} and ${sql(column)} = ${value} ${w.where}
+        order by id ${w.direction} limit ${w.limit}
+      ) edge_window
+      order by id desc`;
+    return rows.map((r) => r.data);
+  }
 
   return {
     async get(accountId, targetId) {
@@ -61,30 +75,8 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
         return true;
       });
     },
-    async listFrom(accountId, page) {
-      const w = idWindow(sql, page);
-      if (!w) return [];
-      const rows = await sql<{ data: E }[]>`
-        select data from (
-          select id, data from edges
-          where kind = ${kind} and account_id = ${accountId} ${w.where}
-          order by id ${w.direction} limit ${w.limit}
-        ) edge_window
-        order by id desc`;
-      return rows.map((r) => r.data);
-    },
-    async listTo(targetId, page) {
-      const w = idWindow(sql, page);
-      if (!w) return [];
-      const rows = await sql<{ data: E }[]>`
-        select data from (
-          select id, data from edges
-          where kind = ${kind} and target_id = ${targetId} ${w.where}
-          order by id ${w.direction} limit ${w.limit}
-        ) edge_window
-        order by id desc`;
-      return rows.map((r) => r.data);
-    },
+    listFrom: (accountId, page) => listBy("account_id", accountId, page),
+    listTo: (targetId, page) => listBy("target_id", targetId, page),
     async countFrom(accountId) {
       const rows = await sql<{ n: string }[]>`
         select count(*) as n from edges where kind = ${kind} and account_id = ${accountId}`;

@@ -1,15 +1,14 @@
 // Tests only: a throw-away database, migrated, emptied between tests and dropped at the end, on
 // the server `npm test`'s global set-up chose (test/postgres-server.ts: the machine's own on
-// 127.0.0.1:5432, or an embedded one), which it names in WREN_TEST_POSTGRES_URL. This file is
-// never loaded by the server, so it may read that test variable itself.
+// 127.0.0.1:5432, or an embedded one), which it names in WREN_TEST_POSTGRES_URL (config/).
 
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
+import { testPostgresUrl } from "../../../config/test-database.ts";
 import { connectPostgres } from "../connect.ts";
 import { migrate } from "../migrate.ts";
 
-export const ADMIN_URL =
-  process.env.WREN_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const ADMIN_URL = testPostgresUrl();
 
 export interface TempDatabase {
   /** The database's URL, for openPostgresStorage or a spawned server. */
