@@ -438,6 +438,11 @@ export interface CounterWindow {
   resetAt: number;
 }
 
+/** The answer to a budget spend: whether it was allowed, and the window as it now stands. */
+export interface BudgetSpend extends CounterWindow {
+  allowed: boolean;
+}
+
 /**
  * What keeps several processes sharing one storage correct where one process alone relied on
  * its memory: keyed locks, shared counters and the id space. json-file is owned by one process
@@ -461,6 +466,15 @@ export interface Coordination {
    * one at `now` lasting `windowMs`. Counts of every process add up.
    */
   count(key: string, amount: number, windowMs: number, now: number): Promise<CounterWindow>;
+  /**
+   * Takes one unit of the budget `key` (at most `limit` per fixed window of `windowMs` that
+   * starts with the first spend after the last window ended) unless it is spent, in one atomic
+   * step: of racing spends for the last unit, from any process, exactly one is allowed. Kept
+   * like records, so a restart does not reset it. A refused spend takes nothing.
+   */
+  spend(key: string, limit: number, windowMs: number, now: number): Promise<BudgetSpend>;
+  /** Gives back one unit of `key`'s window ending at `resetAt` (a later window is left alone). */
+  refund(key: string, resetAt: number): Promise<void>;
   /**
    * An id generator (domain/ids.ts) on `now`'s clock whose ids no other process sharing the
    * storage can make: it mints in this process's share of the id space.

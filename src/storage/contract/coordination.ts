@@ -115,6 +115,47 @@ export function coordinationContract(t: ContractContext): void {
       });
     });
 
+    it("spends a budget atomically across processes and keeps it across a reopen", async () => {
+      const peer = await t.peer();
+      const now = 1_800_000_000_000;
+      const hour = 3_600_000;
+      const sides = [t.storage.coordination, peer.coordination];
+      // Twelve racing spends of a budget of five: exactly five allowed, whichever process asks.
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => sides[i % 2]?.spend("statuses:7", 5, hour, now)),
+      );
+      const allowed = answers.filter((a) => a?.allowed);
+      assert.equal(allowed.length, 5);
+      assert.deepEqual(allowed.map((a) => a?.used).sort(), [1, 2, 3, 4, 5]);
+      for (const answer of answers) assert.equal(answer?.resetAt, now + hour);
+      // A refusal takes nothing; other keys have their own budget.
+      assert.deepEqual(await t.storage.coordination.spend("statuses:7", 5, hour, now + 20), {
+        allowed: false,
+        used: 5,
+        resetAt: now + hour,
+      });
+      assert.equal((await peer.coordination.spend("media:7", 5, hour, now)).used, 1);
+      // A refund of this window frees one unit; one of another window changes nothing.
+      await peer.coordination.refund("statuses:7", now + hour - 1);
+      await peer.coordination.refund("statuses:7", now + hour);
+      const reopened = await t.reopen();
+      assert.deepEqual(await reopened.coordination.spend("statuses:7", 5, hour, now + 30), {
+        allowed: true,
+        used: 5,
+        resetAt: now + hour,
+      });
+      assert.equal(
+        (await reopened.coordination.spend("statuses:7", 5, hour, now + 31)).allowed,
+        false,
+      );
+      // Once the window has ended, a new one starts with the next spend.
+      assert.deepEqual(await reopened.coordination.spend("statuses:7", 5, hour, now + hour), {
+        allowed: true,
+        used: 1,
+        resetAt: now + 2 * hour,
+      });
+    });
+
     it("gives each process ids no other process makes, ordered within each", async () => {
       const peer = await t.peer();
       // One frozen millisecond for both: the worst case for a shared id space.

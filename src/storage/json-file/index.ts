@@ -133,7 +133,7 @@ export async function openJsonFileStorage(
     let closing: Promise<void> | undefined;
     return {
       ...ready,
-      coordination: createInProcessCoordination(),
+      coordination: createInProcessCoordination(ready.kv),
       version: () => writer.version,
       dump: () => dumpDataDirectory(root),
       close() {

@@ -1,4 +1,4 @@
-// The Coordination port on PostgreSQL: lease-row locks, upserted window counters and a leased
+// The Coordination port on PostgreSQL: lease-row locks, upserted window counters and budgets, a leased
 // id slot, so every process on the database shares them (migration 0007_coordination).
 
 import type { Coordination } from "../ports.ts";
@@ -19,7 +19,7 @@ export async function openCoordination(sql: Sql): Promise<PgCoordination> {
     coordination: {
       exclusive: false,
       withLock: createLeaseLocks(sql),
-      count: createWindowCounters(sql),
+      ...createWindowCounters(sql),
       idGenerator: (now) => slot.generator(now),
     },
     release: () => slot.release(),

@@ -14,7 +14,7 @@ import { jsonb } from "./jsonb.ts";
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;
 
-/** count(*) per key, with a zero for every key asked about and not found. */
+/** The count per key, with a zero for every key asked about and not found. */
 function countsOf(keys: readonly string[], rows: readonly { key: string; n: string }[]) {
   const counts = new Map(keys.map((key) => [key, 0]));
   for (const row of rows) counts.set(row.key, Number(row.n));
@@ -24,6 +24,15 @@ function countsOf(keys: readonly string[], rows: readonly { key: string; n: stri
 export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): EdgeStore<E> {
   const { sql, changes } = db;
   const queue = new KeyedQueue();
+
+  /** The edge counts of `ids` on one side, with a zero for every id without edges. */
+  async function counted(side: "from" | "to", ids: readonly string[]) {
+    if (ids.length === 0) return new Map<string, number>();
+    const rows = await sql<{ key: string; n: string }[]>`
+      select id as key, n from edge_counts
+      where kind = ${kind} and side = ${side} and id = any(${ids as string[]}::text[])`;
+    return countsOf(ids, rows);
+  }
 
   /** One page of the edges from an account or to a target, newest first. */
   async function listBy(column: "account_id" | "target_id", value: string, page: IdPage) {
@@ -77,32 +86,16 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
     },
     listFrom: (accountId, page) => listBy("account_id", accountId, page),
     listTo: (targetId, page) => listBy("target_id", targetId, page),
+    // Counts come from edge_counts, kept by a row trigger in each edge write's transaction
+    // (migration 0013): a key lookup where count(*) read every edge of a popular target.
     async countFrom(accountId) {
-      const rows = await sql<{ n: string }[]>`
-        select count(*) as n from edges where kind = ${kind} and account_id = ${accountId}`;
-      return Number(rows[0]?.n ?? 0);
+      return (await counted("from", [accountId])).get(accountId) ?? 0;
     },
     async countTo(targetId) {
-      const rows = await sql<{ n: string }[]>`
-        select count(*) as n from edges where kind = ${kind} and target_id = ${targetId}`;
-      return Number(rows[0]?.n ?? 0);
+      return (await counted("to", [targetId])).get(targetId) ?? 0;
     },
-    async countFromMany(accountIds) {
-      if (accountIds.length === 0) return new Map();
-      const rows = await sql<{ key: string; n: string }[]>`
-        select account_id as key, count(*) as n from edges
-        where kind = ${kind} and account_id = any(${accountIds as string[]}::text[])
-        group by account_id`;
-      return countsOf(accountIds, rows);
-    },
-    async countToMany(targetIds) {
-      if (targetIds.length === 0) return new Map();
-      const rows = await sql<{ key: string; n: string }[]>`
-        select target_id as key, count(*) as n from edges
-        where kind = ${kind} and target_id = any(${targetIds as string[]}::text[])
-        group by target_id`;
-      return countsOf(targetIds, rows);
-    },
+    countFromMany: (accountIds) => counted("from", accountIds),
+    countToMany: (targetIds) => counted("to", targetIds),
     async findFrom(accountId, targetIds) {
       if (targetIds.length === 0) return new Map();
       const rows = await sql<{ data: E }[]>`

@@ -117,13 +117,15 @@ export function createStatusStore(db: PgContext): StatusStore {
       return newestFirst(rows, page).map((r) => r.data);
     },
 
+    // Per-author and per-status counts come from account_status_counts and status_counts,
+    // kept by a row trigger in each status write's transaction (migration 0013): a key lookup
+    // where count(*) took milliseconds per author with tens of thousands of statuses.
     async countByAccount(accountId) {
       const key = rowId(accountId);
       if (key === undefined) return 0;
-      const [row] = await sql<{ count: number }[]>`
-        select count(*)::int as count from statuses
-        where account_id = ${key}::int8 and not deleted`;
-      return row?.count ?? 0;
+      const [row] = await sql<{ count: string }[]>`
+        select statuses as count from account_status_counts where account_id = ${key}::int8`;
+      return Number(row?.count ?? 0);
     },
 
     async accountFacts(accountIds) {
@@ -131,22 +133,16 @@ export function createStatusStore(db: PgContext): StatusStore {
       const rows =
         keys.length === 0
           ? []
-          : // Per account, on its own index range: one `account_id = any(…)` grouped over the
-            // table made the planner pick a sequential scan of every status once the accounts
-            // asked about held a few percent of them (bench/postgres-scale.ts).
-            await sql<{ account_id: string; count: number; last_at: string | null }[]>`
-              select a.id as account_id,
-                (select count(*)::int from statuses
-                  where account_id = a.id and not deleted) as count,
-                (select data->>'createdAt' from statuses
-                  where account_id = a.id and not deleted
-                  order by id desc limit 1) as last_at
-              from unnest(${keys}::int8[]) as a(id)`;
+          : await sql<{ account_id: string; count: string; last_at: string | null }[]>`
+              select c.account_id, c.statuses as count, s.data->>'createdAt' as last_at
+              from account_status_counts c
+              left join statuses s on s.id = c.last_status_id
+              where c.account_id = any(${keys}::int8[])`;
       const found = new Map(rows.map((r) => [r.account_id, r]));
       return new Map(
         accountIds.map((id) => {
           const row = found.get(id);
-          return [id, { count: row?.count ?? 0, lastStatusAt: row?.last_at ?? null }];
+          return [id, { count: Number(row?.count ?? 0), lastStatusAt: row?.last_at ?? null }];
         }),
       );
     },
@@ -209,10 +205,9 @@ export function createStatusStore(db: PgContext): StatusStore {
     async countReplies(statusId) {
       const key = rowId(statusId);
       if (key === undefined) return 0;
-      const [row] = await sql<{ count: number }[]>`
-        select count(*)::int as count from statuses
-        where in_reply_to_id = ${key}::int8 and not deleted`;
-      return row?.count ?? 0;
+      const [row] = await sql<{ count: string }[]>`
+        select replies as count from status_counts where status_id = ${key}::int8`;
+      return Number(row?.count ?? 0);
     },
 
     async findReblog(accountId, statusId) {
@@ -273,10 +268,9 @@ export function createStatusStore(db: PgContext): StatusStore {
     async countReblogs(statusId) {
       const key = rowId(statusId);
       if (key === undefined) return 0;
-      const [row] = await sql<{ count: number }[]>`
-        select count(*)::int as count from statuses
-        where reblog_of_id = ${key}::int8 and not deleted`;
-      return row?.count ?? 0;
+      const [row] = await sql<{ count: string }[]>`
+        select reblogs as count from status_counts where status_id = ${key}::int8`;
+      return Number(row?.count ?? 0);
     },
 
     async interactionCounts(statusIds) {
@@ -284,18 +278,14 @@ export function createStatusStore(db: PgContext): StatusStore {
       const rows =
         keys.length === 0
           ? []
-          : await sql<{ id: string; replies: number; reblogs: number }[]>`
-              select s.id,
-                (select count(*)::int from statuses r
-                  where r.in_reply_to_id = s.id and not r.deleted) as replies,
-                (select count(*)::int from statuses b
-                  where b.reblog_of_id = s.id and not b.deleted) as reblogs
-              from unnest(${keys}::int8[]) as s(id)`;
+          : await sql<{ id: string; replies: string; reblogs: string }[]>`
+              select status_id as id, replies, reblogs from status_counts
+              where status_id = any(${keys}::int8[])`;
       const found = new Map(rows.map((r) => [r.id, r]));
       return new Map(
         statusIds.map((id) => {
           const row = found.get(id);
-          return [id, { replies: row?.replies ?? 0, reblogs: row?.reblogs ?? 0 }];
+          return [id, { replies: Number(row?.replies ?? 0), reblogs: Number(row?.reblogs ?? 0) }];
         }),
       );
     },

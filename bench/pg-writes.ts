@@ -1,0 +1,79 @@
+// `node bench/pg-writes.ts [probe…] [--seconds N] [--connections N]`: the write scenarios on
+// PostgreSQL alone, with where the CPU went: requests/s, and per request the Wren process's CPU
+// and the database server's (every postgres process's, from /proc). When the write rate is far
+// below what either side's CPU allows, the requests are waiting on each other (a shared row, a
+// retry loop), not working; this tells the two apart without a profiler.
+
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../test/helpers/server.ts";
+import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
+import { cpuMilliseconds, runLoad, startWrenServer } from "./lib/processes.ts";
+import { benchEnv, seed } from "./lib/seed.ts";
+import { writeProbes } from "./scenarios/writes.ts";
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
+}
+const seconds = option("--seconds", 4);
+const connections = option("--connections", 50);
+const wanted = process.argv
+  .slice(2)
+  .filter((a, i, all) => !a.startsWith("--") && !all[i - 1]?.startsWith("--"));
+
+/** CPU milliseconds used so far by every postgres server process (the database's side). */
+async function postgresCpu(): Promise<number> {
+  let total = 0;
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const comm = await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "");
+    if (comm.trim() !== "postgres") continue;
+    total += await cpuMilliseconds(Number(pid)).catch(() => 0);
+  }
+  return total;
+}
+
+const db = await benchDatabase(`wren_bench_writes_${process.pid}`);
+const dataDir = await mkdtemp(join(tmpdir(), "wren-bench-writes-"));
+try {
+  const env = { ...benchEnv(dataDir, await freePort()), ...postgresEnv(db.url) };
+  const seeded = await seed(env, {
+    statuses: 1_000,
+    authors: 100,
+    ownStatuses: 20_000,
+    followTargets: 20_000,
+  });
+  const wren = await startWrenServer(env);
+  try {
+    const pid = wren.process.pid as number;
+    const rows: string[] = [];
+    for (const probe of writeProbes(seeded)) {
+      if (wanted.length > 0 && !wanted.includes(probe.name)) continue;
+      const [wrenBefore, pgBefore] = [await cpuMilliseconds(pid), await postgresCpu()];
+      const result = await runLoad({
+        url: `${env.WREN_PUBLIC_URL}${probe.path}`,
+        method: probe.method,
+        ...(probe.headers ? { headers: probe.headers } : {}),
+        ...(probe.body === undefined ? {} : { body: probe.body }),
+        ...(probe.paths ? { paths: probe.paths } : {}),
+        connections,
+        duration: seconds,
+      });
+      const [wrenAfter, pgAfter] = [await cpuMilliseconds(pid), await postgresCpu()];
+      const done = Math.max(result.requests - result.non2xx, 1);
+      rows.push(
+        `| ${probe.name} | ${result.rps.toFixed(0)} | ${result.latencyP50} | ${result.non2xx} | ${((wrenAfter - wrenBefore) / done).toFixed(1)} | ${((pgAfter - pgBefore) / done).toFixed(1)} |`,
+      );
+    }
+    process.stdout.write(
+      `| scenario (${connections} clients, ${seconds} s) | requests/s | p50 ms | non-2xx | Wren CPU ms/request | PostgreSQL CPU ms/request |\n| --- | --- | --- | --- | --- | --- |\n${rows.join("\n")}\n`,
+    );
+  } finally {
+    await wren.stop();
+  }
+} finally {
+  await db.drop();
+  await rm(dataDir, { recursive: true, force: true });
+}
