@@ -13,7 +13,7 @@ import type { Status } from "../../domain/status.ts";
 import { parseAcct } from "../../services/accounts/lookup-account.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
 import { loadAccountView } from "../../views/account-view.ts";
-import { loadStatusViews } from "../../views/status-view.ts";
+import { loadResolvedViews, loadStatusViews } from "../../views/status-view.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { errorBody } from "../middleware/errors.ts";
 import type { WebContext } from "./context.ts";
@@ -73,25 +73,20 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
   async function showProfile(c: Context<HttpEnv>, account: Account): Promise<Response> {
     const raw = c.req.query("max_id");
     const maxId = raw !== undefined && ID.test(raw) ? raw : undefined;
-    const entries = await accountStatuses(
+    const page = await accountStatuses(
       ctx,
       null,
       account.id,
       { excludeReplies: true },
       { limit: PAGE_SIZE, maxId },
     );
-    const found = await ctx.storage.statuses.getMany(entries.map((e) => e.status_id));
-    const statuses = entries.flatMap((e) => {
-      const status = found.get(e.status_id);
-      return status && !status.deleted ? [status] : [];
-    });
     const [view, views] = await Promise.all([
       loadAccountView(ctx, account),
-      loadStatusViews(ctx, statuses, null),
+      loadResolvedViews(ctx, page, null),
     ]);
-    const oldest = entries[entries.length - 1]?.status_id;
+    const oldest = page[page.length - 1]?.status.id;
     const w = webContext();
-    const olderThan = entries.length === PAGE_SIZE ? oldest : undefined;
+    const olderThan = page.length === PAGE_SIZE ? oldest : undefined;
     return send(c, w, profilePage(w, view, views, { maxId, olderThan }));
   }
 

@@ -1,6 +1,8 @@
 // Turns a batch of timeline entries back into statuses (and, for reblogs, the boosted originals)
 // so the timeline filters can look at them, with one batched read per kind. Entries whose status
-// or original has vanished or was deleted are dropped here.
+// or original has vanished or was deleted are dropped here. The timelines hand these resolved
+// entries on to hydration (views/status-view.ts, loadResolvedViews), so a page's statuses are
+// read once per request, not again by whoever shows them.
 
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
@@ -13,7 +15,7 @@ export interface ResolvedEntry {
   original: Status | null;
 }
 
-export function entryOf(status: Status): TimelineEntry {
+function entryOf(status: Status): TimelineEntry {
   return { account_id: status.accountId, status_id: status.id };
 }
 
@@ -54,6 +56,15 @@ async function attachOriginals(
     const original = originals.get(status.reblogOfId);
     return original && !original.deleted ? [{ entry, status, original }] : [];
   });
+}
+
+/** The kept items lined up with the batch they came from (undefined where one was dropped). */
+export function lineUp(
+  batchIds: readonly string[],
+  kept: readonly ResolvedEntry[],
+): (ResolvedEntry | undefined)[] {
+  const byId = new Map(kept.map((item) => [item.status.id, item]));
+  return batchIds.map((id) => byId.get(id));
 }
 
 /** The entries the viewer may see: the status itself and, for a reblog, the original too. */
