@@ -85,12 +85,7 @@ export async function fillPage<E, T>(
  * climbing, and for a full page only the items looked at up to the last one kept, so paging
  * resumes there.
  */
-function trimmed<T>(
-  all: Seen<T>[],
-  kept: number,
-  limit: number,
-  upward: boolean,
-): FilledPage<T> {
+function trimmed<T>(all: Seen<T>[], kept: number, limit: number, upward: boolean): FilledPage<T> {
   let seen = all;
   if (kept >= limit) {
     let count = 0;

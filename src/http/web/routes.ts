@@ -14,6 +14,7 @@ import { parseAcct } from "../../services/accounts/lookup-account.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
 import { loadAccountView } from "../../views/account-view.ts";
 import { loadResolvedViews, loadStatusViews } from "../../views/status-view.ts";
+import { deletionIsPublic, visibleToAnyone } from "../../views/visibility.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { errorBody } from "../middleware/errors.ts";
 import type { WebContext } from "./context.ts";
@@ -65,9 +66,8 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     const status = ID.test(id) ? await ctx.storage.statuses.get(id) : undefined;
     // Private and direct statuses are not revealed to exist, deleted or not.
     if (!status || status.accountId !== account.id) return { error: 404 };
-    if (status.visibility !== "public" && status.visibility !== "unlisted") return { error: 404 };
-    if (status.deleted) return { error: 410 };
-    return { ok: status };
+    if (status.deleted) return { error: deletionIsPublic(status) ? 410 : 404 };
+    return visibleToAnyone(status) ? { ok: status } : { error: 404 };
   }
 
   async function showProfile(c: Context<HttpEnv>, account: Account): Promise<Response> {
@@ -94,11 +94,9 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     if (status.reblogOfId !== null) {
       // A boost has no page of its own: Mastodon sends readers to the boosted status.
       const original = await ctx.storage.statuses.get(status.reblogOfId);
-      const shown =
-        original &&
-        !original.deleted &&
-        (original.visibility === "public" || original.visibility === "unlisted");
-      return shown ? c.redirect(original.url, 302) : errorPage(c, 404, siteName);
+      return original && visibleToAnyone(original)
+        ? c.redirect(original.url, 302)
+        : errorPage(c, 404, siteName);
     }
     const [view] = await loadStatusViews(ctx, [status], null);
     if (!view) return errorPage(c, 404, siteName);

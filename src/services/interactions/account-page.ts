@@ -4,8 +4,8 @@
 import type { Account } from "../../domain/account.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
-import { excludedAccounts } from "./excluded-accounts.ts";
 import { fillPage } from "../fill-page.ts";
+import { excludedAccounts } from "./excluded-accounts.ts";
 
 export interface AccountPage {
   accounts: Account[];

@@ -5,8 +5,8 @@ import type { Edge } from "../../domain/relations.ts";
 import type { Status } from "../../domain/status.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleStatuses } from "../statuses/visibility.ts";
 import { fillPage } from "../fill-page.ts";
+import { visibleStatuses } from "../statuses/visibility.ts";
 
 export interface StatusPage {
   statuses: Status[];
