@@ -2,6 +2,13 @@
 // boosted original, mentioned accounts, counters, the viewer's own flags), built for many
 // statuses at once. Timelines hydrate dozens of statuses per request, so every lookup here is
 // made once per batch: each account, application and flag set is fetched a single time.
+//
+// views/ is Wren's one read layer (ADR 18): hydration of statuses, accounts, notifications and
+// conversations into views, and the one visibility entry point (visibility.ts). The client
+// API's *-json.ts only serialise views, and the web pages, ActivityPub and streaming build from
+// the same views; none of them reads records for display or re-states the visibility rule.
+// Timelines pass the statuses their service already resolved (loadResolvedViews), so nothing is
+// read twice in a request.
 
 import type { Account } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
