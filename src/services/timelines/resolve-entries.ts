@@ -30,6 +30,7 @@ export async function resolveEntries(
       const status = statuses.get(entry.status_id);
       return status && !status.deleted ? [{ entry, status }] : [];
     }),
+    statuses,
   );
 }
 
@@ -41,16 +42,28 @@ export async function resolveStatuses(
   return attachOriginals(
     ctx,
     statuses.filter((s) => !s.deleted).map((status) => ({ entry: entryOf(status), status })),
+    new Map(statuses.map((s) => [s.id, s])),
   );
 }
 
+/**
+ * `read`: the statuses already in hand. An original among them (a home page often holds a post
+ * and its boost) is not read again.
+ */
 async function attachOriginals(
   ctx: ServiceContext,
   items: readonly { entry: TimelineEntry; status: Status }[],
+  read: ReadonlyMap<string, Status>,
 ): Promise<ResolvedEntry[]> {
-  const originalIds = items.flatMap(({ status }) => (status.reblogOfId ? [status.reblogOfId] : []));
-  const originals =
-    originalIds.length > 0 ? await ctx.storage.statuses.getMany(originalIds) : new Map();
+  const missing = [
+    ...new Set(
+      items.flatMap(({ status }) =>
+        status.reblogOfId && !read.has(status.reblogOfId) ? [status.reblogOfId] : [],
+      ),
+    ),
+  ];
+  const fetched = missing.length > 0 ? await ctx.storage.statuses.getMany(missing) : new Map();
+  const originals = new Map([...read, ...fetched]);
   return items.flatMap(({ entry, status }) => {
     if (status.reblogOfId === null) return [{ entry, status, original: null }];
     const original = originals.get(status.reblogOfId);
