@@ -15,8 +15,8 @@ import { Activity, Object as ApObject, Tombstone } from "@fedify/vocab";
 import type { Status } from "../domain/status.ts";
 import { toTombstone } from "../serialization/activitypub/to-note.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { visibleStatuses } from "../services/statuses/visibility.ts";
 import { loadStatusViews, type StatusView } from "../views/status-view.ts";
+import { deletionIsPublic, visibleToReader } from "../views/visibility.ts";
 import { routePath } from "./route-path.ts";
 import { signedViewer } from "./signed-viewer.ts";
 import { noteOf, postActivitiesOf } from "./status-documents.ts";
@@ -46,12 +46,12 @@ async function readableView(
   status: Status,
 ): Promise<StatusView | undefined> {
   const ctx = fctx.data;
-  if (status.visibility === "private" || status.visibility === "direct") {
-    const viewer = await signedViewer(fctx);
-    if (!viewer) return undefined;
-    const [visible] = await visibleStatuses(ctx, viewer.id, [status]);
-    if (!visible) return undefined;
-  }
+  const readable = await visibleToReader(
+    ctx,
+    status,
+    async () => (await signedViewer(fctx))?.id ?? null,
+  );
+  if (!readable) return undefined;
   const [view] = await loadStatusViews(ctx, [status], null);
   return view;
 }
@@ -112,7 +112,7 @@ export async function goneStatusResponse(
   const status = account ? await ctx.storage.statuses.get(match[2] ?? "") : undefined;
   if (!account || !status?.deleted || status.accountId !== account.id) return null;
   // Private and direct statuses are not revealed to have existed.
-  if (status.visibility !== "public" && status.visibility !== "unlisted") return null;
+  if (!deletionIsPublic(status)) return null;
   if (status.reblogOfId !== null) return null;
   const collection = match[3];
   const tombstone = collection

@@ -2,6 +2,13 @@
 // boosted original, mentioned accounts, counters, the viewer's own flags), built for many
 // statuses at once. Timelines hydrate dozens of statuses per request, so every lookup here is
 // made once per batch: each account, application and flag set is fetched a single time.
+//
+// views/ is Wren's one read layer (ADR 18): hydration of statuses, accounts, notifications and
+// conversations into views, and the one visibility entry point (visibility.ts). The client
+// API's *-json.ts only serialise views, and the web pages, ActivityPub and streaming build from
+// the same views; none of them reads records for display or re-states the visibility rule.
+// Timelines pass the statuses their service already resolved (loadResolvedViews), so nothing is
+// read twice in a request.
 
 import type { Account } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
@@ -177,24 +184,49 @@ function buildView(
   };
 }
 
+/** A status with its boosted original already read: null when the status is not a reblog. */
+export interface StatusWithOriginal {
+  status: Status;
+  original: Status | null;
+}
+
 /**
  * Views of the statuses, in order. A status whose author has vanished, or a reblog whose
  * original has vanished or is deleted, is left out (there is nothing sound to show).
- * Visibility is the caller's concern: pass only statuses the viewer may see.
+ * Visibility is the caller's concern: pass only statuses the viewer may see (views/visibility.ts).
  */
 export async function loadStatusViews(
   ctx: ServiceContext,
   statuses: readonly Status[],
   viewerId: string | null,
 ): Promise<StatusView[]> {
-  const { storage } = ctx;
   const originalIds = [
     ...new Set(statuses.flatMap((s) => (s.reblogOfId === null ? [] : [s.reblogOfId]))),
   ];
   const originals =
-    originalIds.length > 0 ? await storage.statuses.getMany(originalIds) : new Map();
-  const all: Status[] = [...statuses];
-  for (const original of originals.values()) if (!original.deleted) all.push(original);
+    originalIds.length > 0 ? await ctx.storage.statuses.getMany(originalIds) : new Map();
+  return loadResolvedViews(
+    ctx,
+    statuses.map((status) => ({
+      status,
+      original: status.reblogOfId === null ? null : (originals.get(status.reblogOfId) ?? null),
+    })),
+    viewerId,
+  );
+}
+
+/**
+ * loadStatusViews for statuses whose originals are already in hand (a timeline page, resolved
+ * by its service while filtering): nothing is read twice.
+ */
+export async function loadResolvedViews(
+  ctx: ServiceContext,
+  items: readonly StatusWithOriginal[],
+  viewerId: string | null,
+): Promise<StatusView[]> {
+  const { storage } = ctx;
+  const all: Status[] = items.map((i) => i.status);
+  for (const { original } of items) if (original && !original.deleted) all.push(original);
 
   const unique = [...new Map(all.map((s) => [s.id, s])).values()];
   const accountIds = [...new Set(unique.flatMap((s) => [s.accountId, ...s.mentionIds]))];
@@ -241,10 +273,9 @@ export async function loadStatusViews(
   };
 
   const out: StatusView[] = [];
-  for (const status of statuses) {
+  for (const { status, original } of items) {
     let reblog: StatusView | null = null;
     if (status.reblogOfId !== null) {
-      const original = originals.get(status.reblogOfId);
       if (!original || original.deleted) continue;
       reblog = buildView(original, batch, viewerId, accounts, null);
       if (!reblog) continue;

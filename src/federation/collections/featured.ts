@@ -5,7 +5,7 @@
 import type { Federation } from "@fedify/fedify";
 import type { ServiceContext } from "../../services/context.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
-import { loadStatusViews, type StatusView } from "../../views/status-view.ts";
+import { loadResolvedViews, type StatusView } from "../../views/status-view.ts";
 import { noteOf } from "../status-documents.ts";
 import { collectionOwner } from "./paging.ts";
 
@@ -23,19 +23,18 @@ async function featuredViews(
   const owner = await collectionOwner(ctx, identifier);
   if (owner === null) return null;
   if (owner === "instance") return [];
-  const entries = await accountStatuses(
+  const pins = await accountStatuses(
     ctx,
     null,
     owner.id,
     { pinned: true },
     { limit: MAX_FEATURED },
   );
-  const found = await ctx.storage.statuses.getMany(entries.map((e) => e.status_id));
-  const statuses = entries.flatMap((e) => {
-    const status = found.get(e.status_id);
-    return status && status.reblogOfId === null ? [status] : [];
-  });
-  return loadStatusViews(ctx, statuses, null);
+  return loadResolvedViews(
+    ctx,
+    pins.filter((pin) => pin.status.reblogOfId === null),
+    null,
+  );
 }
 
 export function registerFeatured(federation: Federation<ServiceContext>): void {

@@ -4,7 +4,7 @@
 import type { Federation } from "@fedify/fedify";
 import type { ServiceContext } from "../../services/context.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
-import { loadStatusViews } from "../../views/status-view.ts";
+import { loadResolvedViews } from "../../views/status-view.ts";
 import { postActivitiesOf } from "../status-documents.ts";
 import { collectionOwner, firstCursorOf, splitPage, windowOf } from "./paging.ts";
 
@@ -19,14 +19,9 @@ export function registerOutbox(federation: Federation<ServiceContext>): void {
       if (owner === null || window === null) return null;
       if (owner === "instance") return { items: [], nextCursor: null };
       // As an anonymous reader sees the profile: public and unlisted statuses and boosts.
-      const entries = await accountStatuses(ctx, null, owner.id, {}, window);
-      const { kept, nextCursor } = splitPage(entries, (e) => e.status_id);
-      const found = await ctx.storage.statuses.getMany(kept.map((e) => e.status_id));
-      const statuses = kept.flatMap((e) => {
-        const status = found.get(e.status_id);
-        return status ? [status] : [];
-      });
-      const views = await loadStatusViews(ctx, statuses, null);
+      const read = await accountStatuses(ctx, null, owner.id, {}, window);
+      const { kept, nextCursor } = splitPage(read, (item) => item.status.id);
+      const views = await loadResolvedViews(ctx, kept, null);
       return { items: await postActivitiesOf(ctx, views), nextCursor };
     })
     .setFirstCursor(firstCursorOf)

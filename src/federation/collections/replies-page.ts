@@ -11,6 +11,7 @@ import {
   type RepliesPage,
 } from "../../serialization/activitypub/note-collections.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import { visibleToAnyone } from "../../views/visibility.ts";
 import { PAGE_SIZE } from "./paging.ts";
 
 type Phase = "self" | "others";
@@ -33,9 +34,7 @@ function parseCursor(cursor: string): RepliesCursor | null {
 
 /** The listable replies, oldest first (the store lists them so). */
 async function listableReplies(ctx: ServiceContext, parent: Status): Promise<Status[]> {
-  const replies = (await ctx.storage.statuses.listReplies(parent.id)).filter(
-    (reply) => reply.visibility === "public" || reply.visibility === "unlisted",
-  );
+  const replies = (await ctx.storage.statuses.listReplies(parent.id)).filter(visibleToAnyone);
   const authors = await ctx.storage.accounts.getMany([...new Set(replies.map((r) => r.accountId))]);
   return replies.filter((reply) => {
     const author = authors.get(reply.accountId);

@@ -5,6 +5,7 @@
 import type { Account } from "../../domain/account.ts";
 import type { Edge } from "../../domain/relations.ts";
 import type { Status } from "../../domain/status.ts";
+import { isOpenToAll } from "../../domain/visibility.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { EdgeStore } from "../../storage/ports.ts";
 
@@ -76,7 +77,7 @@ export async function statusAudience(
   if (status.visibility !== "direct") {
     ids.push(...(await sourcesOf(ctx.storage.follows, status.accountId)));
   }
-  const open = status.visibility === "public" || status.visibility === "unlisted";
+  const open = isOpenToAll(status.visibility);
   if (open && status.inReplyToAccountId !== null) ids.push(status.inReplyToAccountId);
   if (open && options.interactors) {
     ids.push(...(await rebloggersOf(ctx, status.id)));

@@ -1,27 +1,22 @@
 // Renders notifications (v1) and notification groups (v2) for the client API: every account
-// and status they refer to is loaded and serialised once per response, in one batch. A
-// notification whose status cannot be rendered (gone meanwhile) is left out.
+// and status they refer to is hydrated (views/notification-view.ts) and serialised once per
+// response. A notification whose status cannot be rendered (gone meanwhile) is left out.
 
 import type { Account } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
-import type { AccountJson } from "../../serialization/mastodon/account.ts";
+import { type AccountJson, serializeAccount } from "../../serialization/mastodon/account.ts";
 import {
   type GroupedNotificationsJson,
   type NotificationJson,
   serializeNotification,
   serializeNotificationGroup,
 } from "../../serialization/mastodon/notification.ts";
+import { type StatusJson, serializeStatus } from "../../serialization/mastodon/status.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { NotificationGroup } from "../../services/notifications/groups.ts";
 import type { ShownNotification } from "../../services/notifications/shown.ts";
-import { renderAccounts } from "./account-json.ts";
-import { renderStatuses, type StatusJson } from "./status-json.ts";
-
-function unique<T extends { id: string }>(items: Iterable<T>): T[] {
-  const byId = new Map<string, T>();
-  for (const item of items) if (!byId.has(item.id)) byId.set(item.id, item);
-  return [...byId.values()];
-}
+import { loadNotificationParts } from "../../views/notification-view.ts";
+import { urlContext } from "./account-json.ts";
 
 async function renderParts(
   ctx: ServiceContext,
@@ -29,13 +24,11 @@ async function renderParts(
   statuses: Iterable<Status>,
   viewerId: string,
 ): Promise<{ accounts: Map<string, AccountJson>; statuses: Map<string, StatusJson> }> {
-  const [accountJson, statusJson] = await Promise.all([
-    renderAccounts(ctx, unique(accounts)),
-    renderStatuses(ctx, unique(statuses), viewerId),
-  ]);
+  const urls = urlContext(ctx);
+  const parts = await loadNotificationParts(ctx, accounts, statuses, viewerId);
   return {
-    accounts: new Map(accountJson.map((a) => [a.id, a])),
-    statuses: new Map(statusJson.map((s) => [s.id, s])),
+    accounts: new Map([...parts.accounts].map(([id, v]) => [id, serializeAccount(v, urls)])),
+    statuses: new Map([...parts.statuses].map(([id, v]) => [id, serializeStatus(v, urls)])),
   };
 }
 

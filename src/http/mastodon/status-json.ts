@@ -4,7 +4,7 @@
 // statuses (serialization/mastodon/status-text.ts); the rest take objects to embed.
 
 import { notFound } from "../../domain/errors.ts";
-import type { Status, TimelineEntry } from "../../domain/status.ts";
+import type { Status } from "../../domain/status.ts";
 import {
   type StatusJson,
   type StatusSerializeOptions,
@@ -12,7 +12,12 @@ import {
 } from "../../serialization/mastodon/status.ts";
 import { StatusTextRenderer } from "../../serialization/mastodon/status-text.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { loadStatusViews, type StatusView } from "../../views/status-view.ts";
+import {
+  loadResolvedViews,
+  loadStatusViews,
+  type StatusView,
+  type StatusWithOriginal,
+} from "../../views/status-view.ts";
 import { urlContext } from "./account-json.ts";
 
 export type { StatusJson };
@@ -91,16 +96,14 @@ export async function renderStatus(
   return json;
 }
 
-/** Hydrates timeline entries in order (as JSON text), dropping the ones whose status has vanished. */
-export async function renderEntriesText(
+/**
+ * A timeline page as JSON text: its statuses come resolved from the timeline service (each with
+ * its boosted original), so hydration reads none of them again.
+ */
+export async function renderResolvedText(
   ctx: ServiceContext,
-  entries: readonly TimelineEntry[],
+  page: readonly StatusWithOriginal[],
   viewerId: string | null,
 ): Promise<string> {
-  const found = await ctx.storage.statuses.getMany(entries.map((e) => e.status_id));
-  const statuses = entries.flatMap((e) => {
-    const status = found.get(e.status_id);
-    return status && !status.deleted ? [status] : [];
-  });
-  return renderStatusesText(ctx, statuses, viewerId);
+  return textRenderer(ctx).statuses(await loadResolvedViews(ctx, page, viewerId));
 }

@@ -13,7 +13,8 @@ import type { Status } from "../../domain/status.ts";
 import { parseAcct } from "../../services/accounts/lookup-account.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
 import { loadAccountView } from "../../views/account-view.ts";
-import { loadStatusViews } from "../../views/status-view.ts";
+import { loadResolvedViews, loadStatusViews } from "../../views/status-view.ts";
+import { deletionIsPublic, visibleToAnyone } from "../../views/visibility.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { errorBody } from "../middleware/errors.ts";
 import type { WebContext } from "./context.ts";
@@ -65,33 +66,27 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     const status = ID.test(id) ? await ctx.storage.statuses.get(id) : undefined;
     // Private and direct statuses are not revealed to exist, deleted or not.
     if (!status || status.accountId !== account.id) return { error: 404 };
-    if (status.visibility !== "public" && status.visibility !== "unlisted") return { error: 404 };
-    if (status.deleted) return { error: 410 };
-    return { ok: status };
+    if (status.deleted) return { error: deletionIsPublic(status) ? 410 : 404 };
+    return visibleToAnyone(status) ? { ok: status } : { error: 404 };
   }
 
   async function showProfile(c: Context<HttpEnv>, account: Account): Promise<Response> {
     const raw = c.req.query("max_id");
     const maxId = raw !== undefined && ID.test(raw) ? raw : undefined;
-    const entries = await accountStatuses(
+    const page = await accountStatuses(
       ctx,
       null,
       account.id,
       { excludeReplies: true },
       { limit: PAGE_SIZE, maxId },
     );
-    const found = await ctx.storage.statuses.getMany(entries.map((e) => e.status_id));
-    const statuses = entries.flatMap((e) => {
-      const status = found.get(e.status_id);
-      return status && !status.deleted ? [status] : [];
-    });
     const [view, views] = await Promise.all([
       loadAccountView(ctx, account),
-      loadStatusViews(ctx, statuses, null),
+      loadResolvedViews(ctx, page, null),
     ]);
-    const oldest = entries[entries.length - 1]?.status_id;
+    const oldest = page[page.length - 1]?.status.id;
     const w = webContext();
-    const olderThan = entries.length === PAGE_SIZE ? oldest : undefined;
+    const olderThan = page.length === PAGE_SIZE ? oldest : undefined;
     return send(c, w, profilePage(w, view, views, { maxId, olderThan }));
   }
 
@@ -99,11 +94,9 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     if (status.reblogOfId !== null) {
       // A boost has no page of its own: Mastodon sends readers to the boosted status.
       const original = await ctx.storage.statuses.get(status.reblogOfId);
-      const shown =
-        original &&
-        !original.deleted &&
-        (original.visibility === "public" || original.visibility === "unlisted");
-      return shown ? c.redirect(original.url, 302) : errorPage(c, 404, siteName);
+      return original && visibleToAnyone(original)
+        ? c.redirect(original.url, 302)
+        : errorPage(c, 404, siteName);
     }
     const [view] = await loadStatusViews(ctx, [status], null);
     if (!view) return errorPage(c, 404, siteName);

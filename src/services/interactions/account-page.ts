@@ -4,8 +4,8 @@
 import type { Account } from "../../domain/account.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
+import { fillPage } from "../fill-page.ts";
 import { excludedAccounts } from "./excluded-accounts.ts";
-import { fillPage } from "./fill-page.ts";
 
 export interface AccountPage {
   accounts: Account[];
@@ -25,14 +25,18 @@ export async function accountPage<E extends { id: string }>(
   fetch: (page: IdPage) => Promise<E[]>,
   accountOf: (item: E) => string | null,
 ): Promise<AccountPage> {
-  const filled = await fillPage(page, fetch, async (items) => {
-    const ids = items.map(accountOf);
-    const wanted = ids.filter((id): id is string => id !== null);
-    const [accounts, excluded] = await Promise.all([
-      ctx.storage.accounts.getMany(wanted),
-      excludedAccounts(ctx, viewerId, wanted),
-    ]);
-    return ids.map((id) => (id === null || excluded.has(id) ? undefined : accounts.get(id)));
+  const filled = await fillPage(page, {
+    read: fetch,
+    idOf: (item) => item.id,
+    async keep(items) {
+      const ids = items.map(accountOf);
+      const wanted = ids.filter((id): id is string => id !== null);
+      const [accounts, excluded] = await Promise.all([
+        ctx.storage.accounts.getMany(wanted),
+        excludedAccounts(ctx, viewerId, wanted),
+      ]);
+      return ids.map((id) => (id === null || excluded.has(id) ? undefined : accounts.get(id)));
+    },
   });
   return { accounts: filled.items, newestId: filled.newestId, oldestId: filled.oldestId };
 }

@@ -5,8 +5,8 @@ import type { Edge } from "../../domain/relations.ts";
 import type { Status } from "../../domain/status.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
+import { fillPage } from "../fill-page.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
-import { fillPage } from "./fill-page.ts";
 
 export interface StatusPage {
   statuses: Status[];
@@ -21,11 +21,15 @@ export async function statusesOfEdges(
   page: IdPage,
   listEdges: (page: IdPage) => Promise<Edge[]>,
 ): Promise<StatusPage> {
-  const filled = await fillPage(page, listEdges, async (edges) => {
-    const found = await ctx.storage.statuses.getMany(edges.map((e) => e.targetId));
-    const live = [...found.values()].filter((s) => !s.deleted);
-    const visible = new Set((await visibleStatuses(ctx, viewerId, live)).map((s) => s.id));
-    return edges.map((e) => (visible.has(e.targetId) ? found.get(e.targetId) : undefined));
+  const filled = await fillPage(page, {
+    read: listEdges,
+    idOf: (edge) => edge.id,
+    async keep(edges) {
+      const found = await ctx.storage.statuses.getMany(edges.map((e) => e.targetId));
+      const live = [...found.values()].filter((s) => !s.deleted);
+      const visible = new Set((await visibleStatuses(ctx, viewerId, live)).map((s) => s.id));
+      return edges.map((e) => (visible.has(e.targetId) ? found.get(e.targetId) : undefined));
+    },
   });
   return { statuses: filled.items, newestId: filled.newestId, oldestId: filled.oldestId };
 }

@@ -1,6 +1,7 @@
 // Who boosted a status: the authors of its public and unlisted boosts (followers-only boosts
 // stay private), newest boost first, paged by the boost's id.
 
+import { isOpenToAll } from "../../domain/visibility.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
@@ -18,7 +19,6 @@ export async function listRebloggedBy(
     viewerId,
     page,
     (window) => ctx.storage.statuses.listReblogs(status.id, window),
-    (reblog) =>
-      reblog.visibility === "public" || reblog.visibility === "unlisted" ? reblog.accountId : null,
+    (reblog) => (isOpenToAll(reblog.visibility) ? reblog.accountId : null),
   );
 }

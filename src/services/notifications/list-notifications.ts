@@ -3,7 +3,7 @@
 
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
-import { fillPage } from "../interactions/fill-page.ts";
+import { fillPage } from "../fill-page.ts";
 import {
   type NotificationQuery,
   type ShownNotification,
@@ -27,10 +27,10 @@ export async function listNotifications(
     return { notifications: [], newestId: undefined, oldestId: undefined };
   }
   const filter = storeFilter(query);
-  const filled = await fillPage(
-    page,
-    (window) => ctx.storage.notifications.listFor(recipientId, window, filter),
-    (batch) => shownNotifications(ctx, recipientId, batch),
-  );
+  const filled = await fillPage(page, {
+    read: (window) => ctx.storage.notifications.listFor(recipientId, window, filter),
+    idOf: (notification) => notification.id,
+    keep: (batch) => shownNotifications(ctx, recipientId, batch),
+  });
   return { notifications: filled.items, newestId: filled.newestId, oldestId: filled.oldestId };
 }

@@ -1,9 +1,11 @@
 // Applies the visibility rule (domain/visibility.ts) to statuses for one viewer, gathering the
-// facts it needs (follows, blocks) in one batch per call.
+// facts it needs (follows, blocks) in one batch per call. Use cases that act on a status
+// (favourite, reply, notify…) call this; readers outside services (the API's hydration, the web
+// pages, ActivityPub) reach it through views/visibility.ts.
 
 import { notFound } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
-import { canSee, type ViewerFacts } from "../../domain/visibility.ts";
+import { ANONYMOUS, canSee, type ViewerFacts } from "../../domain/visibility.ts";
 import type { ServiceContext } from "../context.ts";
 
 async function factsFor(
@@ -12,7 +14,7 @@ async function factsFor(
   authorIds: readonly string[],
 ): Promise<(authorId: string) => ViewerFacts> {
   if (viewerId === null) {
-    return () => ({ viewerId: null, followsAuthor: false, blockedByAuthor: false });
+    return () => ANONYMOUS;
   }
   const unique = [...new Set(authorIds)];
   const [following, blockedBy] = await Promise.all([

@@ -7,13 +7,13 @@
 // `pinned` lists the pinned statuses instead, newest pin first. Unknown accounts answer 404.
 
 import { notFound } from "../../domain/errors.ts";
-import type { Status, TimelineEntry } from "../../domain/status.ts";
+import type { Status } from "../../domain/status.ts";
 import type { IdPage, StatusFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
-import { collectPage } from "./collect-page.ts";
+import { fillPage } from "../fill-page.ts";
 import { loadExclusions } from "./exclusions.ts";
 import { accountPins } from "./pinned.ts";
-import { entryOf, keepVisible, resolveStatuses } from "./resolve-entries.ts";
+import { keepVisible, lineUp, type ResolvedEntry, resolveStatuses } from "./resolve-entries.ts";
 
 export interface AccountStatusesOptions {
   pinned?: boolean;
@@ -30,7 +30,7 @@ export async function accountStatuses(
   accountId: string,
   options: AccountStatusesOptions,
   page: IdPage,
-): Promise<TimelineEntry[]> {
+): Promise<ResolvedEntry[]> {
   const account = await ctx.storage.accounts.get(accountId);
   if (!account) throw notFound();
   const isAuthor = viewerId === accountId;
@@ -52,24 +52,28 @@ export async function accountStatuses(
 
   const keep = (batch: readonly Status[]) => keepForViewer(ctx, viewerId, batch);
   if (options.pinned) return accountPins(ctx, accountId, filter, page, keep);
-  const statuses = await collectPage(page, {
+  const filled = await fillPage(page, {
     read: (window) => ctx.storage.statuses.listByAccount(accountId, window, filter),
     idOf: (status) => status.id,
-    keep,
+    keep: async (batch) =>
+      lineUp(
+        batch.map((s) => s.id),
+        await keep(batch),
+      ),
   });
-  return statuses.map(entryOf);
+  return filled.items;
 }
 
 async function keepForViewer(
   ctx: ServiceContext,
   viewerId: string | null,
   batch: readonly Status[],
-): Promise<Status[]> {
+): Promise<ResolvedEntry[]> {
   const resolved = await resolveStatuses(ctx, batch);
   const originalAuthors = resolved.flatMap((i) => (i.original ? [i.original.accountId] : []));
   const exclusions = await loadExclusions(ctx, viewerId, originalAuthors);
   const allowed = resolved.filter(
     (i) => i.original === null || !exclusions.excludes(i.original.accountId),
   );
-  return (await keepVisible(ctx, viewerId, allowed)).map((i) => i.status);
+  return keepVisible(ctx, viewerId, allowed);
 }

@@ -3,10 +3,10 @@
 // profile filters then apply to the pinned statuses' own ids, as Mastodon pages them.
 
 import { compareIds } from "../../domain/ids.ts";
-import type { Status, TimelineEntry } from "../../domain/status.ts";
+import type { Status } from "../../domain/status.ts";
 import type { IdPage, StatusFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
-import { entryOf } from "./resolve-entries.ts";
+import type { ResolvedEntry } from "./resolve-entries.ts";
 
 /** Reads at most this many pins of one account (far above any sane pin limit). */
 const MAX_PINS = 200;
@@ -42,8 +42,8 @@ export async function accountPins(
   accountId: string,
   filter: StatusFilter,
   page: IdPage,
-  keep: (statuses: readonly Status[]) => Promise<Status[]>,
-): Promise<TimelineEntry[]> {
+  keep: (statuses: readonly Status[]) => Promise<ResolvedEntry[]>,
+): Promise<ResolvedEntry[]> {
   const pins = await ctx.storage.pins.listFrom(accountId, { limit: MAX_PINS });
   const statuses = await ctx.storage.statuses.getMany(pins.map((p) => p.targetId));
   const candidates = pins.flatMap((pin) => {
@@ -57,5 +57,5 @@ export async function accountPins(
       : [];
   });
   const kept = await keep(candidates);
-  return kept.slice(0, page.limit).map(entryOf);
+  return kept.slice(0, page.limit);
 }

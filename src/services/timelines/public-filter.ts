@@ -5,7 +5,7 @@
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadExclusions } from "./exclusions.ts";
-import { keepVisible, resolveEntries } from "./resolve-entries.ts";
+import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
 
 /** A reply to someone else; an author continuing their own thread is not one (Mastodon). */
 export function isReplyToOther(status: Status): boolean {
@@ -17,7 +17,7 @@ export async function keepPublic(
   viewerId: string | null,
   batch: readonly TimelineEntry[],
   options: { withReplies: boolean; also?: (status: Status) => boolean },
-): Promise<TimelineEntry[]> {
+): Promise<(ResolvedEntry | undefined)[]> {
   const resolved = (await resolveEntries(ctx, batch)).filter(
     ({ status }) =>
       status.visibility === "public" &&
@@ -31,5 +31,8 @@ export async function keepPublic(
     resolved.map((i) => i.status.accountId),
   );
   const allowed = resolved.filter((i) => !exclusions.excludes(i.status.accountId));
-  return (await keepVisible(ctx, viewerId, allowed)).map((i) => i.entry);
+  return lineUp(
+    batch.map((e) => e.status_id),
+    await keepVisible(ctx, viewerId, allowed),
+  );
 }

@@ -3,24 +3,25 @@
 // PublicFeed does. A signed-in viewer does not see accounts they block or mute, nor accounts
 // blocking them. Needs no token.
 
-import type { TimelineEntry } from "../../domain/status.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
-import { collectPage } from "./collect-page.ts";
+import { fillPage } from "../fill-page.ts";
 import { type OriginOptions, publicFilterOf } from "./origin.ts";
 import { keepPublic } from "./public-filter.ts";
+import type { ResolvedEntry } from "./resolve-entries.ts";
 
 export async function publicTimeline(
   ctx: ServiceContext,
   viewerId: string | null,
   options: OriginOptions,
   page: IdPage,
-): Promise<TimelineEntry[]> {
+): Promise<ResolvedEntry[]> {
   const filter = publicFilterOf(options);
   if (filter === null) return [];
-  return collectPage(page, {
+  const filled = await fillPage(page, {
     read: (window) => ctx.storage.statuses.listPublicEntries(window, filter),
     idOf: (entry) => entry.status_id,
     keep: (batch) => keepPublic(ctx, viewerId, batch, { withReplies: false }),
   });
+  return filled.items;
 }

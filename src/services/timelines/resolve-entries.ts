@@ -1,6 +1,8 @@
 // Turns a batch of timeline entries back into statuses (and, for reblogs, the boosted originals)
 // so the timeline filters can look at them, with one batched read per kind. Entries whose status
-// or original has vanished or was deleted are dropped here.
+// or original has vanished or was deleted are dropped here. The timelines hand these resolved
+// entries on to hydration (views/status-view.ts, loadResolvedViews), so a page's statuses are
+// read once per request, not again by whoever shows them.
 
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
@@ -13,7 +15,7 @@ export interface ResolvedEntry {
   original: Status | null;
 }
 
-export function entryOf(status: Status): TimelineEntry {
+function entryOf(status: Status): TimelineEntry {
   return { account_id: status.accountId, status_id: status.id };
 }
 
@@ -28,6 +30,7 @@ export async function resolveEntries(
       const status = statuses.get(entry.status_id);
       return status && !status.deleted ? [{ entry, status }] : [];
     }),
+    statuses,
   );
 }
 
@@ -39,21 +42,42 @@ export async function resolveStatuses(
   return attachOriginals(
     ctx,
     statuses.filter((s) => !s.deleted).map((status) => ({ entry: entryOf(status), status })),
+    new Map(statuses.map((s) => [s.id, s])),
   );
 }
 
+/**
+ * `read`: the statuses already in hand. An original among them (a home page often holds a post
+ * and its boost) is not read again.
+ */
 async function attachOriginals(
   ctx: ServiceContext,
   items: readonly { entry: TimelineEntry; status: Status }[],
+  read: ReadonlyMap<string, Status>,
 ): Promise<ResolvedEntry[]> {
-  const originalIds = items.flatMap(({ status }) => (status.reblogOfId ? [status.reblogOfId] : []));
-  const originals =
-    originalIds.length > 0 ? await ctx.storage.statuses.getMany(originalIds) : new Map();
+  const missing = [
+    ...new Set(
+      items.flatMap(({ status }) =>
+        status.reblogOfId && !read.has(status.reblogOfId) ? [status.reblogOfId] : [],
+      ),
+    ),
+  ];
+  const fetched = missing.length > 0 ? await ctx.storage.statuses.getMany(missing) : new Map();
+  const originals = new Map([...read, ...fetched]);
   return items.flatMap(({ entry, status }) => {
     if (status.reblogOfId === null) return [{ entry, status, original: null }];
     const original = originals.get(status.reblogOfId);
     return original && !original.deleted ? [{ entry, status, original }] : [];
   });
+}
+
+/** The kept items lined up with the batch they came from (undefined where one was dropped). */
+export function lineUp(
+  batchIds: readonly string[],
+  kept: readonly ResolvedEntry[],
+): (ResolvedEntry | undefined)[] {
+  const byId = new Map(kept.map((item) => [item.status.id, item]));
+  return batchIds.map((id) => byId.get(id));
 }
 
 /** The entries the viewer may see: the status itself and, for a reblog, the original too. */

@@ -8,9 +8,10 @@ import { compareIds } from "../../domain/ids.ts";
 import type { TimelineEntry } from "../../domain/status.ts";
 import type { IdPage, PublicFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
-import { collectPage } from "./collect-page.ts";
+import { fillPage } from "../fill-page.ts";
 import { type OriginOptions, publicFilterOf } from "./origin.ts";
 import { keepPublic } from "./public-filter.ts";
+import type { ResolvedEntry } from "./resolve-entries.ts";
 
 /** Mastodon applies at most this many tags from each of any/all/none. */
 export const TAGS_PER_MODE = 4;
@@ -45,7 +46,7 @@ export async function tagTimeline(
   hashtag: string,
   options: TagTimelineOptions,
   page: IdPage,
-): Promise<TimelineEntry[]> {
+): Promise<ResolvedEntry[]> {
   const tag = normalizeTag(hashtag);
   const filter = publicFilterOf(options);
   if (tag === null || filter === null) return [];
@@ -58,7 +59,7 @@ export async function tagTimeline(
   const hasTag = (tags: readonly string[], name: string) =>
     tags.some((t) => t.normalize("NFKC").toLowerCase() === name);
 
-  return collectPage(page, {
+  const filled = await fillPage(page, {
     read: (window) => readUnion(ctx, sources, window, filter),
     idOf: (entry) => entry.status_id,
     keep: (batch) =>
@@ -69,6 +70,7 @@ export async function tagTimeline(
           !none.some((name) => hasTag(status.tags, name)),
       }),
   });
+  return filled.items;
 }
 
 /**

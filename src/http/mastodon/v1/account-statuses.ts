@@ -11,7 +11,7 @@ import type { Access } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam } from "../../schemas.ts";
-import { renderEntriesText } from "../status-json.ts";
+import { renderResolvedText } from "../status-json.ts";
 
 const schema = z.object({
   ...pageFields(20, 40),
@@ -30,7 +30,7 @@ export function accountStatusesRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access
     async (c) => {
       const viewerId = c.get("viewer")?.account?.id ?? null;
       const params = await readValidParams(c, schema);
-      const entries = await accountStatuses(
+      const page = await accountStatuses(
         ctx,
         viewerId,
         c.req.param("id"),
@@ -44,10 +44,10 @@ export function accountStatusesRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access
         toIdPage(params),
       );
       setLinkHeader(c, ctx.settings.publicUrl, {
-        newestId: entries[0]?.status_id,
-        oldestId: entries[entries.length - 1]?.status_id,
+        newestId: page[0]?.status.id,
+        oldestId: page[page.length - 1]?.status.id,
       });
-      return jsonText(c, await renderEntriesText(ctx, entries, viewerId));
+      return jsonText(c, await renderResolvedText(ctx, page, viewerId));
     },
   );
 }

@@ -5,6 +5,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { notFound } from "../../../domain/errors.ts";
+import { serializeAccount } from "../../../serialization/mastodon/account.ts";
 import {
   serializeStatusEdit,
   serializeStatusSource,
@@ -16,12 +17,13 @@ import { getStatus, getStatuses } from "../../../services/statuses/get-statuses.
 import { statusContext } from "../../../services/statuses/status-context.ts";
 import { statusHistory } from "../../../services/statuses/status-history.ts";
 import { statusSource } from "../../../services/statuses/status-source.ts";
+import { loadStatusHistoryView } from "../../../views/status-history-view.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { jsonText } from "../../json-text.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { anyIdParam, booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
-import { renderAccount, urlContext } from "../account-json.ts";
+import { urlContext } from "../account-json.ts";
 import { bytesOf, mediaAttributesParam } from "../media-params.ts";
 import {
   renderStatus,
@@ -181,15 +183,13 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
 
   app.get(`${STATUS}/history`, readOptional, async (c) => {
     const versions = await statusHistory(ctx, viewerIdOf(c), c.req.param("id"));
-    const authorId = versions[0]?.accountId;
-    const author = authorId ? await ctx.storage.accounts.get(authorId) : undefined;
-    if (!author) throw notFound();
-    const account = await renderAccount(ctx, author);
-    const media = await ctx.storage.media.getMany([
-      ...new Set(versions.flatMap((v) => v.mediaIds)),
-    ]);
+    const history = await loadStatusHistoryView(ctx, versions);
+    if (!history) throw notFound();
     const urls = urlContext(ctx);
-    return c.json(versions.map((version) => serializeStatusEdit(version, account, media, urls)));
+    const account = serializeAccount(history.author, urls);
+    return c.json(
+      history.versions.map((version) => serializeStatusEdit(version, account, history.media, urls)),
+    );
   });
 
   app.get(`${STATUS}/source`, access({ scopes: ["read:statuses"], user: true }), async (c) => {

@@ -1,12 +1,13 @@
 // Timelines: GET /api/v1/timelines/home (a user's follows), /public (everything public, or
-// only local or remote) and /tag/:hashtag. The services generate entries; they are hydrated
-// here in one batch, and the Link header pages by the returned statuses' ids.
+// only local or remote) and /tag/:hashtag. The services generate the page with its statuses
+// already read; they are hydrated in one batch without reading them again, and the Link header
+// pages by the returned statuses' ids.
 
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import type { TimelineEntry } from "../../../domain/status.ts";
 import { homeTimeline } from "../../../services/timelines/home.ts";
 import { publicTimeline } from "../../../services/timelines/public.ts";
+import type { ResolvedEntry } from "../../../services/timelines/resolve-entries.ts";
 import { tagTimeline } from "../../../services/timelines/tag.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { jsonText } from "../../json-text.ts";
@@ -14,7 +15,7 @@ import { type Access, requireViewer } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, listParam } from "../../schemas.ts";
-import { renderEntriesText } from "../status-json.ts";
+import { renderResolvedText } from "../status-json.ts";
 
 const homeSchema = z.object(pageFields(20, 40));
 
@@ -38,13 +39,13 @@ const tagSchema = z.object({
 export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): void {
   const { ctx } = deps;
 
-  /** Answers a page of entries: Link header from the entries, bodies hydrated in one batch. */
-  async function answer(c: Context<HttpEnv>, entries: TimelineEntry[], viewerId: string | null) {
+  /** Answers a page: Link header from its statuses, bodies hydrated in one batch. */
+  async function answer(c: Context<HttpEnv>, page: ResolvedEntry[], viewerId: string | null) {
     setLinkHeader(c, ctx.settings.publicUrl, {
-      newestId: entries[0]?.status_id,
-      oldestId: entries[entries.length - 1]?.status_id,
+      newestId: page[0]?.status.id,
+      oldestId: page[page.length - 1]?.status.id,
     });
-    return jsonText(c, await renderEntriesText(ctx, entries, viewerId));
+    return jsonText(c, await renderResolvedText(ctx, page, viewerId));
   }
 
   app.get(
