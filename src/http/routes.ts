@@ -20,6 +20,7 @@ import { mediaV1Routes } from "./mastodon/v1/media.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
+import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
@@ -56,6 +57,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   pollRoutes,
   markersRoutes,
   preferencesRoutes,
+  reportRoutes,
   conversationRoutes,
   instanceV1Routes,
   instanceV2Routes,
