@@ -4,7 +4,7 @@
 // coherent record, and repeating either is a no-op that says so.
 
 import type { Account } from "../../domain/account.ts";
-import { notFound } from "../../domain/errors.ts";
+import { notFound, unprocessable } from "../../domain/errors.ts";
 import { isResolved, type Report } from "../../domain/report.ts";
 import type { Status } from "../../domain/status.ts";
 import type { IdPage } from "../../storage/ports.ts";
@@ -55,11 +55,15 @@ export async function showReport(ctx: ServiceContext, id: string): Promise<Repor
   return details as ReportDetails;
 }
 
-/** A local account named as the moderator who acts, or 404. */
+/** The local moderator (or admin) named as the one who acts: 404 unknown, 422 not staff. */
 async function moderatorOf(ctx: ServiceContext, username: string | undefined) {
   if (username === undefined) return null;
   const account = await ctx.storage.accounts.findByUsername(username, null);
   if (!account) throw notFound(`No local account ${username}`);
+  const user = await ctx.storage.users.get(account.id);
+  if (user?.role !== "moderator" && user?.role !== "admin") {
+    throw unprocessable(`${account.username} is not a moderator or an admin`);
+  }
   return account;
 }
 
