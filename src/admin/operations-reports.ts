@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { type Account, acctOf } from "../domain/account.ts";
+import { ruleText } from "../domain/instance-rules.ts";
 import type { Report } from "../domain/report.ts";
 import { htmlToText } from "../domain/text/html.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -82,7 +83,7 @@ function detailOf(ctx: ServiceContext, details: ReportDetails): ReportDetail {
   return {
     ...summaryOf(details),
     targetUri: accounts.get(report.targetAccountId)?.uri ?? null,
-    rules: report.ruleIds.map((id) => ({ id, text: ctx.settings.rules[Number(id) - 1] ?? "" })),
+    rules: report.ruleIds.map((id) => ({ id, text: ruleText(ctx.settings.rules, id) ?? "" })),
     forwardedToDomains: report.forwardedToDomains,
     uri: report.uri,
     statuses: statuses.map((s) => ({

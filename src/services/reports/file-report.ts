@@ -7,6 +7,7 @@
 
 import { type Account, isLocal } from "../../domain/account.ts";
 import { notFound, unprocessable } from "../../domain/errors.ts";
+import { ruleText } from "../../domain/instance-rules.ts";
 import {
   MAX_REPORT_COMMENT,
   REPORT_CATEGORIES,
@@ -46,8 +47,7 @@ function categoryOf(
   }
   const category = ruleIds.length > 0 ? "violation" : (input.category ?? "other");
   if (category !== "violation") return { category, ruleIds: [] };
-  // The rules are the configured list, numbered from 1 (GET /api/v1/instance/rules).
-  const known = (id: string) => /^[1-9][0-9]*$/.test(id) && Number(id) <= ctx.settings.rules.length;
+  const known = (id: string) => ruleText(ctx.settings.rules, id) !== undefined;
   if (ruleIds.length === 0 || !ruleIds.every(known)) {
     throw unprocessable("Validation failed: Rule ids does not reference valid rules");
   }
