@@ -25,11 +25,9 @@ export interface Report {
   category: ReportCategory;
   /** Ids of the instance rules the report cites (category `violation`). */
   ruleIds: string[];
-  /**
-   * A copy was sent (as a Flag from the instance actor) to the target's server, and to
-   * `forwardedToDomains`: servers of accounts the reported statuses reply to or mention.
-   */
+  /** A copy was sent (as a Flag from the instance actor) to the target's server. */
   forwarded: boolean;
+  /** Other servers a copy was sent to: those of accounts the reported statuses reply to. */
   forwardedToDomains: string[];
   /** When a moderator resolved the report; null while it is open. */
   actionTakenAt: string | null;

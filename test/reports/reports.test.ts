@@ -10,6 +10,7 @@ import { call, type Json } from "../graph/helpers.ts";
 import { createAppToken, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { eventually } from "../helpers/federation.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
+import { remoteAccountRecord } from "../helpers/records.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { postStatus, putStatus } from "../timelines/helpers.ts";
 
@@ -183,10 +184,12 @@ describe("POST /api/v1/reports", () => {
   });
 
   it("forwards a report about a remote account to its server as a Flag, on request", async () => {
+    const mentioned = remoteAccountRecord(server, "mia", "mentioned.example");
+    await server.wren.ctx.storage.accounts.put(mentioned);
     const reply = await putStatus(server, remote, {
       text: "spam",
       inReplyToAccountId: other.id,
-      mentionIds: [other.id],
+      mentionIds: [other.id, mentioned.id],
     });
     const kept = await report(alice, { account_id: remote.id, status_ids: [reply.id] });
     assert.equal(kept.forwarded, false);
@@ -195,25 +198,50 @@ describe("POST /api/v1/reports", () => {
       status_ids: [reply.id],
       comment: "forward me",
       forward: true,
-      // Only servers the statuses reply to or mention are taken.
-      forward_to_domains: [otherPeer.host.toUpperCase(), "unrelated.example"],
+      // Only the target's server and those of accounts the statuses reply to are taken.
+      forward_to_domains: [
+        targetPeer.host,
+        otherPeer.host.toUpperCase(),
+        "mentioned.example",
+        "unrelated.example",
+      ],
     });
     assert.equal(body.forwarded, true);
     const stored = await server.wren.ctx.storage.reports.get(body.id);
     assert.deepEqual(stored?.forwardedToDomains, [otherPeer.host]);
     const instanceActor = `${server.url}/users/${encodeURIComponent(new URL(server.url).host)}`;
+    const flags = (peer: RecordingPeer) =>
+      peer.deliveries.filter((d) => d.activity.type === "Flag");
     for (const peer of [targetPeer, otherPeer]) {
-      const delivery = await eventually(() => {
-        const found = peer.deliveries.find((d) => d.activity.type === "Flag");
-        assert.ok(found, `no Flag reached ${peer.host}`);
+      const [delivery] = await eventually(() => {
+        const found = flags(peer);
+        assert.equal(found.length, 1, `one Flag reaches ${peer.host}`);
         return found;
       });
       // Signed by the instance actor, never by the reporter.
-      assert.equal(delivery.owner, instanceActor);
-      assert.equal(delivery.activity.actor, instanceActor);
-      assert.deepEqual(delivery.activity.object, [remote.uri, reply.uri]);
-      assert.equal(delivery.activity.content, "forward me");
-      assert.equal(peer.deliveries.filter((d) => d.activity.type === "Flag").length, 1);
+      assert.equal(delivery?.owner, instanceActor);
+      assert.equal(delivery?.activity.actor, instanceActor);
+      assert.deepEqual(delivery?.activity.object, [remote.uri, reply.uri]);
+      assert.equal(delivery?.activity.content, "forward me");
     }
+
+    // Without a list: the target's server alone.
+    const origin = await report(alice, { account_id: remote.id, forward: "1" });
+    assert.equal(origin.forwarded, true);
+    assert.deepEqual(
+      (await server.wren.ctx.storage.reports.get(origin.id))?.forwardedToDomains,
+      [],
+    );
+    await eventually(() => assert.equal(flags(targetPeer).length, 2));
+    // A list without the target's server: not forwarded there, only to the server replied to.
+    const elsewhere = await report(alice, {
+      account_id: remote.id,
+      status_ids: [reply.id],
+      forward: true,
+      forward_to_domains: [otherPeer.host],
+    });
+    assert.equal(elsewhere.forwarded, false);
+    await eventually(() => assert.equal(flags(otherPeer).length, 2));
+    assert.equal(flags(targetPeer).length, 2);
   });
 });

@@ -1,11 +1,12 @@
 // A local user reports an account (POST /api/v1/reports), with Mastodon's rules: the statuses
 // must be the target's and visible to the reporter (else 404, as for an unknown account), the
 // comment is at most 1000 characters, cited rules make the category `violation`, which needs
-// existing rules. With `forward`, a report about a remote account is also sent to its server
-// (and to `forward_to_domains` among the servers the statuses reply to or mention): the
-// federation outbox does that on `report.created`, so a failed delivery never fails the report.
+// existing rules. With `forward`, a report about a remote account is also sent to the servers
+// in `forward_to_domains` (by default the target's own) that are the target's or those of
+// accounts the statuses reply to: the federation outbox does that on `report.created`, so a
+// failed delivery never fails the report.
 
-import { type Account, isLocal } from "../../domain/account.ts";
+import type { Account } from "../../domain/account.ts";
 import { notFound, unprocessable } from "../../domain/errors.ts";
 import { ruleText } from "../../domain/instance-rules.ts";
 import {
@@ -16,7 +17,7 @@ import {
 } from "../../domain/report.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
-import { involvedServers } from "./forward-targets.ts";
+import { repliedToServers } from "./forward-targets.ts";
 
 export interface FileReportInput {
   reporterId: string;
@@ -81,14 +82,18 @@ export async function fileReport(
   // Someone else's status, or one the reporter cannot see, is as unknown as a missing one.
   if (statuses.length !== wanted.length) throw notFound();
 
-  const forwarded = input.forward && !isLocal(target);
+  let forwarded = false;
   let forwardedToDomains: string[] = [];
-  if (forwarded && input.forwardToDomains.length > 0) {
-    const involved = await involvedServers(ctx, statuses);
-    const targetDomain = target.domain?.toLowerCase();
-    forwardedToDomains = [
-      ...new Set(input.forwardToDomains.map((d) => d.trim().toLowerCase())),
-    ].filter((domain) => domain !== targetDomain && involved.has(domain));
+  if (input.forward && target.domain !== null) {
+    // Without a list, the target's server alone (Mastodon's behaviour before the list existed).
+    const targetDomain = target.domain.toLowerCase();
+    const asked =
+      input.forwardToDomains.length > 0
+        ? [...new Set(input.forwardToDomains.map((d) => d.trim().toLowerCase()))]
+        : [targetDomain];
+    forwarded = asked.includes(targetDomain);
+    const repliedTo = await repliedToServers(ctx, statuses);
+    forwardedToDomains = asked.filter((d) => d !== targetDomain && repliedTo.has(d));
   }
 
   const report: Report = {

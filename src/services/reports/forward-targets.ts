@@ -1,20 +1,19 @@
 // Where a report about remote statuses may also be forwarded besides the target's server: the
-// servers of the remote accounts those statuses reply to or mention (Mastodon's
-// `forward_to_domains`). A report is never sent to a server that has no part in the statuses.
+// servers of the remote accounts those statuses reply to (Mastodon's `forward_to_domains`, which
+// takes no other server). A report is never sent to a server with no part in the statuses.
 
 import { type Account, isLocal } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 
-/** The remote accounts the statuses reply to or mention, by their (lower-case) domain. */
-export async function involvedServers(
+/** The remote accounts the statuses reply to, by their (lower-case) domain. */
+export async function repliedToServers(
   ctx: ServiceContext,
   statuses: readonly Status[],
 ): Promise<Map<string, Account[]>> {
   const ids = new Set<string>();
   for (const status of statuses) {
     if (status.inReplyToAccountId !== null) ids.add(status.inReplyToAccountId);
-    for (const id of status.mentionIds) ids.add(id);
   }
   const accounts = await ctx.storage.accounts.getMany([...ids]);
   const byDomain = new Map<string, Account[]>();
