@@ -30,6 +30,7 @@ const INCLUDED = [
   "test/conversations/**/*.test.ts",
   "test/search/**/*.test.ts",
   "test/oauth/**/*.test.ts",
+  "test/reports/**/*.test.ts",
   "test/federation/multi-instance/follow.test.ts",
   "test/federation/multi-instance/mentions.test.ts",
 ];

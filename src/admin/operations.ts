@@ -12,6 +12,7 @@ import { ANNOUNCEMENT_OPERATIONS } from "./operations-announcements.ts";
 import { DOMAIN_OPERATIONS } from "./operations-domains.ts";
 import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
 import { MEDIA_OPERATIONS } from "./operations-media.ts";
+import { REPORT_OPERATIONS } from "./operations-reports.ts";
 
 export interface Operation<S extends z.ZodType> {
   args: S;
@@ -62,6 +63,7 @@ export const ADMIN_OPERATIONS = {
   ...ANNOUNCEMENT_OPERATIONS,
   ...MEDIA_OPERATIONS,
   ...DOMAIN_OPERATIONS,
+  ...REPORT_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;

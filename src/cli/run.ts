@@ -29,6 +29,7 @@ import { doctorCommand } from "./commands/doctor.ts";
 import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { mediaPrune } from "./commands/media.ts";
+import { reportList, reportReopen, reportResolve, reportShow } from "./commands/report.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { tokenCreate } from "./commands/token-create.ts";
 import { exportCommand, importCommand } from "./commands/transfer.ts";
@@ -48,6 +49,10 @@ export const COMMANDS: readonly Command[] = [
   domainBlock,
   domainUnblock,
   domainList,
+  reportList,
+  reportShow,
+  reportResolve,
+  reportReopen,
   doctorCommand,
   dbMigrate,
   exportCommand,
@@ -61,6 +66,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   announcement: "Manage announcements",
   media: "Manage uploaded media",
   domain: "Block and unblock other servers",
+  report: "Read and resolve reports about accounts",
   db: "Manage the PostgreSQL database",
 };
 

@@ -7,6 +7,7 @@
 import type { Account } from "./account.ts";
 import type { Poll } from "./poll.ts";
 import type { Block, Favourite, Follow, FollowRequest } from "./relations.ts";
+import type { Report } from "./report.ts";
 import type { Status } from "./status.ts";
 
 export type DomainEvent =
@@ -31,6 +32,8 @@ export type DomainEvent =
   | { type: "account.unblocked"; block: Block }
   | { type: "account.updated"; account: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
-  | { type: "poll.expired"; poll: Poll };
+  | { type: "poll.expired"; poll: Poll }
+  /** A local user filed a report (received Flags publish nothing: they go nowhere else). */
+  | { type: "report.created"; report: Report };
 
 export type DomainEventType = DomainEvent["type"];

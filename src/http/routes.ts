@@ -19,6 +19,8 @@ import { markersRoutes } from "./mastodon/v1/markers.ts";
 import { mediaV1Routes } from "./mastodon/v1/media.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
+import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
+import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
@@ -54,6 +56,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   bookmarksRoutes,
   pollRoutes,
   markersRoutes,
+  preferencesRoutes,
+  reportRoutes,
   conversationRoutes,
   instanceV1Routes,
   instanceV2Routes,

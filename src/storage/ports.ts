@@ -291,13 +291,16 @@ export interface AnnouncementReactionStore {
   deleteByAnnouncement(announcementId: string): Promise<void>;
 }
 
-/** Reports received from other servers (Flag activities). */
+/**
+ * Reports for the moderators: filed by local users, or received from other servers (Flag
+ * activities). Reports are read whole (`reportOf`), whatever shape they were stored in.
+ */
 export interface ReportStore {
   get(id: string): Promise<Report | undefined>;
   /** The report made by this Flag activity id, if any. */
   findByUri(uri: string): Promise<Report | undefined>;
-  /** Newest first. */
-  list(page: IdPage): Promise<Report[]>;
+  /** Newest first; with `resolved`, only the resolved (or only the open) reports. */
+  list(page: IdPage, filter?: { resolved: boolean }): Promise<Report[]>;
   put(report: Report): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 // `wren export` / `wren import`: an instance with accounts, posts, a poll, follows, favourites,
-// a token and its actor keys moves from json-file to json-file and to PostgreSQL and back without
+// a report, a token and its actor keys moves from json-file to json-file and to PostgreSQL and back without
 // a byte changing in the export, and the moved instance still serves the same token and posts.
 
 import assert from "node:assert/strict";
@@ -49,6 +49,13 @@ describe("wren export and wren import", () => {
         method: "POST",
         token: bob.token,
       });
+      const reported = await server.request("/api/v1/reports", {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ account_id: alice.account.id, status_ids: [statusId] }),
+      });
+      assert.equal(reported.status, 200);
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -89,6 +96,7 @@ describe("wren export and wren import", () => {
       "polls",
       "follows",
       "favourites",
+      "reports",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);

@@ -313,7 +313,7 @@ const rows: Row[] = [
   ["get", "/api/v2/instance", "getInstanceV2", { 200: one("Instance") }],
   ["get", "/api/v1/instance/peers", "getInstancePeers", { 200: strings }],
   ["get", "/api/v1/instance/rules", "getInstanceRules", { 200: many("Rule") }],
-  ["get", "/api/v1/preferences", "getPreferences", { 200: EMPTY }],
+  ["get", "/api/v1/preferences", "getPreferences", { 200: one("Preferences") }],
   ["get", "/api/v1/custom_emojis", "getCustomEmojis", { 200: many("CustomEmoji") }],
   ["get", "/api/v1/announcements", "getAnnouncements", { 200: many("Announcement") }],
   ["post", "/api/v1/announcements/{id}/dismiss", "postAnnouncementDismiss", { 200: EMPTY }],

@@ -40,3 +40,8 @@ export function decodeEntities(text: string): string {
 export function htmlText(html: string): string {
   return decodeEntities(html.replace(/<br\s*\/?>|<\/p>/gi, " ").replace(/<[^>]*>/g, ""));
 }
+
+/** HTML → one line of plain text: paragraphs and line breaks become spaces. */
+export function htmlToText(html: string): string {
+  return htmlText(html).replace(/\s+/g, " ").trim();
+}

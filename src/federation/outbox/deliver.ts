@@ -9,6 +9,7 @@ import { getLogger } from "@logtape/logtape";
 import { type Account, isLocal } from "../../domain/account.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { isDomainBlocked } from "../../services/domain-blocks/domain-blocks.ts";
+import { instanceActorIdentifier } from "../instance-actor.ts";
 import { orderingKeyOf } from "./ordering-key.ts";
 
 const logger = getLogger(["wren", "federation", "outbox"]);
@@ -23,6 +24,10 @@ export interface Outbox {
    * account). Resolves once the deliveries are queued, not delivered.
    */
   send(sender: Account, recipients: readonly Account[], activity: Activity): Promise<void>;
+  /** As `send`, signed as the instance actor (acts of the server itself, such as reports). */
+  sendAsInstance(recipients: readonly Account[], activity: Activity): Promise<void>;
+  /** The instance actor's id. */
+  instanceActorUri(): string;
 }
 
 function hostOf(url: string): string | null {
@@ -63,30 +68,41 @@ function toRecipient(account: Account): Recipient | null {
 
 export function createOutbox(federation: Federation<ServiceContext>, ctx: ServiceContext): Outbox {
   const context = () => federation.createContext(new URL(ctx.settings.publicUrl), ctx);
+  async function queue(
+    identifier: string,
+    recipients: readonly Account[],
+    activity: Activity,
+  ): Promise<void> {
+    const unique = [...new Map(recipients.map((a) => [a.id, a])).values()];
+    const targets: Recipient[] = [];
+    for (const account of unique) {
+      if (!(await deliverable(ctx, account))) continue;
+      const recipient = toRecipient(account);
+      if (recipient) targets.push(recipient);
+    }
+    if (targets.length === 0) return;
+    logger.debug("Queueing {type} {id} for {count} recipients", {
+      type: activity.constructor.name,
+      id: activity.id?.href,
+      count: targets.length,
+    });
+    const orderingKey = await orderingKeyOf(activity);
+    await context().sendActivity({ identifier }, targets, activity, {
+      preferSharedInbox: true,
+      ...(orderingKey === undefined ? {} : { orderingKey }),
+    });
+  }
+  const instanceIdentifier = () => instanceActorIdentifier(ctx.settings);
+
   return {
     ctx,
     federation,
     context,
     async send(sender, recipients, activity) {
       if (!isLocal(sender)) return;
-      const unique = [...new Map(recipients.map((a) => [a.id, a])).values()];
-      const targets: Recipient[] = [];
-      for (const account of unique) {
-        if (!(await deliverable(ctx, account))) continue;
-        const recipient = toRecipient(account);
-        if (recipient) targets.push(recipient);
-      }
-      if (targets.length === 0) return;
-      logger.debug("Queueing {type} {id} for {count} recipients", {
-        type: activity.constructor.name,
-        id: activity.id?.href,
-        count: targets.length,
-      });
-      const orderingKey = await orderingKeyOf(activity);
-      await context().sendActivity({ identifier: sender.username }, targets, activity, {
-        preferSharedInbox: true,
-        ...(orderingKey === undefined ? {} : { orderingKey }),
-      });
+      await queue(sender.username, recipients, activity);
     },
+    sendAsInstance: (recipients, activity) => queue(instanceIdentifier(), recipients, activity),
+    instanceActorUri: () => context().getActorUri(instanceIdentifier()).href,
   };
 }

@@ -12,6 +12,7 @@ import { sendAccept, sendBlock, sendFollow, sendReject, sendUnfollow } from "./g
 import { sendLike } from "./interactions.ts";
 import { sendPollUpdate, sendVote } from "./polls.ts";
 import { sendProfileUpdate } from "./profile.ts";
+import { sendFlag } from "./reports.ts";
 import { sendAnnounce, sendCreate, sendDelete, sendUpdate } from "./statuses.ts";
 
 async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
@@ -52,6 +53,8 @@ async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
       return sendPollUpdate(outbox, event.poll);
     case "poll.expired":
       return sendPollUpdate(outbox, event.poll);
+    case "report.created":
+      return sendFlag(outbox, event.report);
   }
 }
 

@@ -2,7 +2,6 @@
 // our own sanitised HTML, and HTML turned back into plain text for <meta> descriptions.
 
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
-import { htmlText } from "../../domain/text/html.ts";
 import { escapeHtml } from "./html.ts";
 
 /** The image URL of an emoji; the caller records its origin for the CSP. */
@@ -39,10 +38,8 @@ export function emojifyHtml(html: string, emojis: readonly CustomEmoji[], urlOf:
     .join("");
 }
 
-/** HTML → one line of plain text: paragraphs and line breaks become spaces. */
-export function htmlToText(html: string): string {
-  return htmlText(html).replace(/\s+/g, " ").trim();
-}
+// Shared with the command line's report listing, hence in the domain.
+export { htmlToText } from "../../domain/text/html.ts";
 
 /** At most `max` characters, cut at a word boundary when one is near, with an ellipsis. */
 export function truncate(text: string, max: number): string {

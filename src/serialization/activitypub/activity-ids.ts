@@ -58,3 +58,8 @@ export function voteNoteId(voterUri: string, voteId: string, choice: number): st
 export function voteActivityId(voterUri: string, voteId: string, choice: number): string {
   return `${voteNoteId(voterUri, voteId, choice)}/activity`;
 }
+
+/** A report forwarded to another server, sent by the instance actor. */
+export function flagActivityId(instanceActorUri: string, reportId: string): string {
+  return `${instanceActorUri}#reports/${reportId}`;
+}

@@ -1,6 +1,7 @@
 // InstanceView → Mastodon's Instance entities: version 2 (GET /api/v2/instance) and the older
 // version 1 (GET /api/v1/instance), plus the Rule entity. Pure.
 
+import { ruleIdAt } from "../../domain/instance-rules.ts";
 import { INSTANCE_VERSION, SOURCE_URL } from "../../domain/software.ts";
 import { escapeHtml } from "../../domain/text/html.ts";
 import type { InstanceView } from "../../views/instance-view.ts";
@@ -13,7 +14,7 @@ export interface RuleJson {
 }
 
 export function serializeRules(rules: readonly string[]): RuleJson[] {
-  return rules.map((text, index) => ({ id: String(index + 1), text, hint: "" }));
+  return rules.map((text, index) => ({ id: ruleIdAt(index), text, hint: "" }));
 }
 
 /** The streaming API lives on the same origin, over WebSockets. */

@@ -1,11 +1,8 @@
 // Reports that other servers send (Flag): stored for the moderators, once per Flag id.
 
 import type { Account } from "../../domain/account.ts";
-import type { Report } from "../../domain/report.ts";
+import { MAX_REPORT_COMMENT, type Report } from "../../domain/report.ts";
 import type { ServiceContext } from "../context.ts";
-
-/** Longest comment kept; Mastodon caps report comments at 1000 characters. */
-const MAX_COMMENT = 1000;
 
 export interface RemoteReportInput {
   reporter: Account;
@@ -33,9 +30,16 @@ export async function receiveReport(
     statusIds: [...statuses.values()]
       .filter((s) => s.accountId === input.target.id)
       .map((s) => s.id),
-    comment: [...input.comment].slice(0, MAX_COMMENT).join(""),
+    comment: [...input.comment].slice(0, MAX_REPORT_COMMENT).join(""),
     uri: input.uri,
     createdAt: ctx.clock.now().toISOString(),
+    // A Flag tells no category or rules Wren could map; it arrives here, nothing to forward.
+    category: "other",
+    ruleIds: [],
+    forwarded: false,
+    forwardedToDomains: [],
+    actionTakenAt: null,
+    actionTakenById: null,
   };
   await ctx.storage.reports.put(report);
   return report;

@@ -28,6 +28,7 @@ import { Marker } from "./marker.ts";
 import { MediaAttachment } from "./media-attachment.ts";
 import { GroupedNotificationsResults, Notification, NotificationGroup } from "./notification.ts";
 import { Poll } from "./poll.ts";
+import { Preferences } from "./preferences.ts";
 import { PreviewCard } from "./preview-card.ts";
 import { FamiliarFollowers, Relationship } from "./relationship.ts";
 import { Report } from "./report.ts";
@@ -75,6 +76,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   NotificationGroup,
   PartialAccountWithAvatar,
   Poll,
+  Preferences,
   PreviewCard,
   Quote,
   QuoteApproval,

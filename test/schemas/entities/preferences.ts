@@ -1,0 +1,14 @@
+/** Preferences, from Mastodon's documentation (entities/Preferences.md): a user's preferences. */
+import { boolean, language, nullable, object, oneOf } from "../json-schema.ts";
+
+export const Preferences = object(
+  {
+    "posting:default:visibility": oneOf("public", "unlisted", "private", "direct"),
+    "posting:default:sensitive": boolean,
+    "posting:default:language": nullable(language),
+    "reading:expand:media": oneOf("default", "show_all", "hide_all"),
+    "reading:expand:spoilers": boolean,
+  },
+  {},
+  "The signed-in user's preferences",
+);
