@@ -2,7 +2,8 @@
 // PostgreSQL alone, with where the CPU went: requests/s, and per request the Wren process's CPU
 // and the database server's (every postgres process's, from /proc). When the write rate is far
 // below what either side's CPU allows, the requests are waiting on each other (a shared row, a
-// retry loop), not working; this tells the two apart without a profiler.
+// retry loop), not working; this tells the two apart without a profiler. Last, the raw rate of
+// status inserts alone (lib/raw-pg-writes.ts): the database's floor for the create scenario.
 
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
 import { cpuMilliseconds, runLoad, startWrenServer } from "./lib/processes.ts";
+import { rawPostgresWriteRate } from "./lib/raw-pg-writes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { writeProbes } from "./scenarios/writes.ts";
 
@@ -67,6 +69,8 @@ try {
         `| ${probe.name} | ${result.rps.toFixed(0)} | ${result.latencyP50} | ${result.non2xx} | ${((wrenAfter - wrenBefore) / done).toFixed(1)} | ${((pgAfter - pgBefore) / done).toFixed(1)} |`,
       );
     }
+    const raw = await rawPostgresWriteRate(db.url, { seconds, concurrency: connections });
+    process.stdout.write(`Raw status inserts, ${connections} clients on a pool of 10: ${raw.toFixed(0)}/s\n\n`);
     process.stdout.write(
       `| scenario (${connections} clients, ${seconds} s) | requests/s | p50 ms | non-2xx | Wren CPU ms/request | PostgreSQL CPU ms/request |\n| --- | --- | --- | --- | --- | --- |\n${rows.join("\n")}\n`,
     );

@@ -6,7 +6,8 @@
 // which the load of other processes on a shared machine disturbs far less than requests/s.
 // With `--perf` it samples the server with Linux perf instead (cpu-clock, call stacks) and prints
 // the CPU by where the code lives, per probe (lib/perf-stacks.ts says why that is the truer
-// picture of system-call-heavy work); perf must be installed (Debian: linux-perf).
+// picture of system-call-heavy work); perf must be installed (Debian: linux-perf). With
+// `--postgres` the server runs on a PostgreSQL database made for the run (bench/lib/pg-database.ts).
 
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
 import type { Probe } from "./lib/compare.ts";
 import { profileIn, topSelfTime } from "./lib/cpuprofile.ts";
+import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
 import { recordPerf } from "./lib/perf-stacks.ts";
 import { cpuMilliseconds, runLoad, startWrenServer } from "./lib/processes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
@@ -21,10 +23,15 @@ import { readProbes } from "./scenarios/reads.ts";
 import { writeProbes } from "./scenarios/writes.ts";
 
 const usePerf = process.argv.includes("--perf");
-const wanted = process.argv.slice(2).filter((arg) => arg !== "--perf");
+const usePostgres = process.argv.includes("--postgres");
+const wanted = process.argv.slice(2).filter((arg) => arg !== "--perf" && arg !== "--postgres");
 const dataDir = await mkdtemp(join(tmpdir(), "wren-profile-"));
 const profileDir = await mkdtemp(join(tmpdir(), "wren-cpuprofile-"));
-const env = benchEnv(dataDir, await freePort());
+const database = usePostgres ? await benchDatabase(`wren_bench_profile_${process.pid}`) : undefined;
+const env = {
+  ...benchEnv(dataDir, await freePort()),
+  ...(database ? postgresEnv(database.url) : {}),
+};
 const seeded = await seed(env, {
   statuses: 1_000,
   authors: 100,
@@ -82,6 +89,7 @@ try {
   }
 } finally {
   await wren.stop();
+  await database?.drop();
 }
 
 if (!usePerf) {

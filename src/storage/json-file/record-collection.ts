@@ -4,6 +4,7 @@
 
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { deepFreeze } from "../../domain/deep-freeze.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { ignoreCode } from "./durable-writer.ts";
 import { forEachLimit } from "./parallel.ts";
@@ -26,19 +27,6 @@ export interface CollectionSpec<T> {
   onChange?(previous: T | undefined, next: T | undefined): void;
   /** Its changes leave Storage.version alone: no API answer shows it (the job queue). */
   outsideVersion?: boolean;
-}
-
-/**
- * Stored records are deeply frozen, so readers can be handed the record itself: copying every
- * record read (timelines read dozens per request) was the largest cost of a read, and a frozen
- * record makes an accidental mutation by a caller throw instead of corrupting memory.
- */
-export function deepFreeze<V>(value: V): V {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** File-name segments are ids and hashes: anything else could escape the folder. */

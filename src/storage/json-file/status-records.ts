@@ -9,6 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getLogger } from "@logtape/logtape";
+import { deepFreeze } from "../../domain/deep-freeze.ts";
 import { cannotStore } from "../../domain/errors.ts";
 import { compareIds } from "../../domain/ids.ts";
 import { LruCache } from "../../domain/lru-cache.ts";
@@ -19,7 +20,6 @@ import { forEachLimit } from "./parallel.ts";
 import { DamagedRecordError, isDamage, noteLoaded, reportDamage } from "./quarantine.ts";
 import {
   type CollectionSpec,
-  deepFreeze,
   listRecordFiles,
   parseRecordFile,
   safeFileOf,

@@ -6,6 +6,7 @@ import { acctOf } from "../../domain/account.ts";
 import type { AccountStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
+import { createRecordMemo } from "./record-memo.ts";
 import { byId, firstData, isRowId, rowIds } from "./rows.ts";
 
 type Row = { data: Account };
@@ -18,15 +19,21 @@ const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
 export function createAccountStore(db: PgContext): AccountStore {
   const { sql } = db;
+  // Every page of statuses reads its authors; accounts change rarely (record-memo.ts).
+  const memo = createRecordMemo<Account>(db.changes, "accounts");
   return {
     async get(id) {
       if (!isRowId(id)) return undefined;
-      return firstData(await sql<Row[]>`select data from accounts where id = ${id}`);
+      return memo.get(id, async () =>
+        firstData(await sql<Row[]>`select data from accounts where id = ${id}`),
+      );
     },
     async getMany(ids) {
       const wanted = rowIds(ids);
       if (wanted.length === 0) return new Map();
-      return byId(await sql<Row[]>`select data from accounts where id = any(${wanted}::bigint[])`);
+      return memo.getMany(wanted, async (missing) =>
+        byId(await sql<Row[]>`select data from accounts where id = any(${missing}::bigint[])`),
+      );
     },
     async findByUsername(username, domain) {
       // Several records could hold one name (json-file keeps the last written); the newest wins.
@@ -72,7 +79,7 @@ export function createAccountStore(db: PgContext): AccountStore {
           display_name_key = excluded.display_name_key,
           uri = excluded.uri,
           data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("accounts");
     },
     async countLocal() {
       const [row] = await sql<{ n: number }[]>`

@@ -43,7 +43,7 @@ export function createAnnouncementReactionStore(db: PgContext): AnnouncementReac
           throw error;
         }
       }
-      db.changes.bump();
+      db.changes.bump("announcement_reactions");
     },
     async delete(announcementId, accountId, name) {
       if (!isRowId(announcementId) || !isRowId(accountId)) return false;
@@ -51,7 +51,7 @@ export function createAnnouncementReactionStore(db: PgContext): AnnouncementReac
         delete from announcement_reactions
         where announcement_id = ${announcementId} and account_id = ${accountId} and name = ${name}`;
       if (result.count === 0) return false;
-      db.changes.bump();
+      db.changes.bump("announcement_reactions");
       return true;
     },
     async listByAnnouncement(announcementId) {
@@ -65,7 +65,7 @@ export function createAnnouncementReactionStore(db: PgContext): AnnouncementReac
       if (!isRowId(announcementId)) return;
       const result = await sql`
         delete from announcement_reactions where announcement_id = ${announcementId}`;
-      if (result.count > 0) db.changes.bump();
+      if (result.count > 0) db.changes.bump("announcement_reactions");
     },
   };
 }

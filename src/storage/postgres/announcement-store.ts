@@ -24,13 +24,13 @@ export function createAnnouncementStore(db: PgContext): AnnouncementStore {
         insert into announcements (id, data)
         values (${announcement.id}, ${jsonb(sql, announcement)})
         on conflict (id) do update set data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("announcements");
     },
     async delete(id) {
       if (!isRowId(id)) return false;
       const result = await sql`delete from announcements where id = ${id}`;
       if (result.count === 0) return false;
-      db.changes.bump();
+      db.changes.bump("announcements");
       return true;
     },
   };

@@ -4,16 +4,21 @@ import type { OAuthApp } from "../../domain/oauth.ts";
 import type { AppStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
+import { createRecordMemo } from "./record-memo.ts";
 import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: OAuthApp };
 
 export function createAppStore(db: PgContext): AppStore {
   const { sql } = db;
+  // Every signed-in request and every status posted through an app reads it (record-memo.ts).
+  const memo = createRecordMemo<OAuthApp>(db.changes, "oauth_apps");
   return {
     async get(id) {
       if (!isRowId(id)) return undefined;
-      return firstData(await sql<Row[]>`select data from oauth_apps where id = ${id}`);
+      return memo.get(id, async () =>
+        firstData(await sql<Row[]>`select data from oauth_apps where id = ${id}`),
+      );
     },
     async findByClientId(clientId) {
       return firstData(
@@ -26,7 +31,7 @@ export function createAppStore(db: PgContext): AppStore {
         insert into oauth_apps (id, client_id, data)
         values (${app.id}, ${app.clientId}, ${jsonb(sql, app)})
         on conflict (id) do update set client_id = excluded.client_id, data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("oauth_apps");
     },
   };
 }

@@ -16,14 +16,14 @@ export function createAuthorizationCodeStore(db: PgContext): AuthorizationCodeSt
         insert into authorization_codes (code_hash, data)
         values (${code.codeHash}, ${jsonb(sql, code)})
         on conflict (code_hash) do update set data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("authorization_codes");
     },
     async take(codeHash) {
       // One statement deletes and returns the row: of several takers in any processes, the
       // first to delete gets the code and the others find nothing to delete.
       const rows = await sql<Row[]>`
         delete from authorization_codes where code_hash = ${codeHash} returning data`;
-      if (rows.length > 0) db.changes.bump();
+      if (rows.length > 0) db.changes.bump("authorization_codes");
       return firstData(rows);
     },
   };

@@ -41,7 +41,7 @@ export function createConversationStore(db: PgContext): ConversationStore {
         on conflict (id) do update set
           account_id = excluded.account_id, conversation_id = excluded.conversation_id,
           last_status_id = excluded.last_status_id, data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("conversations");
     },
 
     async delete(id) {
@@ -49,7 +49,7 @@ export function createConversationStore(db: PgContext): ConversationStore {
       if (key === undefined) return false;
       const { count } = await sql`delete from conversations where id = ${key}::int8`;
       if (count === 0) return false;
-      db.changes.bump();
+      db.changes.bump("conversations");
       return true;
     },
 

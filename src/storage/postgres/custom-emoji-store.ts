@@ -60,13 +60,13 @@ export function createCustomEmojiStore(db: PgContext): CustomEmojiStore {
           shortcode = excluded.shortcode,
           domain_key = excluded.domain_key,
           data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("custom_emojis");
     },
     async delete(id) {
       if (!isRowId(id)) return false;
       const result = await sql`delete from custom_emojis where id = ${id}`;
       if (result.count === 0) return false;
-      db.changes.bump();
+      db.changes.bump("custom_emojis");
       return true;
     },
   };

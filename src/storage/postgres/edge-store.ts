@@ -70,7 +70,7 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
             ${jsonb(sql, edge)})
           on conflict (kind, account_id, target_id)
           do update set id = excluded.id, data = excluded.data`;
-        changes.bump();
+        changes.bump("edges");
       });
     },
     delete(accountId, targetId) {
@@ -80,7 +80,7 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
           where kind = ${kind} and account_id = ${accountId} and target_id = ${targetId}
           returning 1`;
         if (rows.length === 0) return false;
-        changes.bump();
+        changes.bump("edges");
         return true;
       });
     },

@@ -27,7 +27,7 @@ export function createIdempotencyStore(db: PgContext): IdempotencyStore {
         insert into idempotency_keys (key_hash, created_ms, data)
         values (${record.keyHash}, ${millis(record.createdAt)}, ${jsonb(sql, record)})
         on conflict (key_hash) do update set created_ms = excluded.created_ms, data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("idempotency_keys");
     },
     async putIfAbsent(record) {
       for (;;) {
@@ -38,7 +38,7 @@ export function createIdempotencyStore(db: PgContext): IdempotencyStore {
           returning data`;
         const mine = firstData(inserted);
         if (mine) {
-          db.changes.bump();
+          db.changes.bump("idempotency_keys");
           return mine;
         }
         // A separate statement: one that inserted concurrently is visible only to a snapshot
@@ -54,7 +54,7 @@ export function createIdempotencyStore(db: PgContext): IdempotencyStore {
       const cutoff = millis(before);
       if (cutoff === null) return 0;
       const result = await sql`delete from idempotency_keys where created_ms < ${cutoff}`;
-      if (result.count > 0) db.changes.bump();
+      if (result.count > 0) db.changes.bump("idempotency_keys");
       return result.count;
     },
   };

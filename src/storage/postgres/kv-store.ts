@@ -39,7 +39,7 @@ export function createKvStore(db: PgContext): KvStore {
   const remove = async (key: string[]): Promise<boolean> => {
     const rows = await sql`delete from kv where key = ${key}::text[] returning 1`;
     if (rows.length === 0) return false;
-    changes.bump();
+    changes.bump("kv");
     return true;
   };
 
@@ -62,7 +62,7 @@ export function createKvStore(db: PgContext): KvStore {
           insert into kv (key, value, expires_at)
           values (${key}::text[], ${jsonb(sql, entry.value)}, ${entry.expiresAt}::timestamptz)
           on conflict (key) do update set value = excluded.value, expires_at = excluded.expires_at`;
-        changes.bump();
+        changes.bump("kv");
       });
     },
     delete(key) {
@@ -82,7 +82,7 @@ export function createKvStore(db: PgContext): KvStore {
             )
             select (select count(*) from gone)::int as expired,
               exists (select 1 from kv where key = ${key}::text[] and ${live}) as live`;
-          if (row?.expired) changes.bump();
+          if (row?.expired) changes.bump("kv");
           return row?.live === false;
         }
         if (expected === undefined) {
@@ -107,7 +107,7 @@ export function createKvStore(db: PgContext): KvStore {
             returning 1`;
         }
         if (rows.length === 0) return false;
-        changes.bump();
+        changes.bump("kv");
         return true;
       });
     },
@@ -125,7 +125,7 @@ export function createKvStore(db: PgContext): KvStore {
       const rows = await sql`
         delete from kv where expires_at is not null and expires_at <= ${now}::timestamptz
         returning 1`;
-      if (rows.length > 0) changes.bump();
+      if (rows.length > 0) changes.bump("kv");
       return rows.length;
     },
   };

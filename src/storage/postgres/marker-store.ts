@@ -23,7 +23,7 @@ export function createMarkerStore(db: PgContext): MarkerStore {
         insert into markers (account_id, timeline, data)
         values (${marker.accountId}, ${marker.timeline}, ${jsonb(sql, marker)})
         on conflict (account_id, timeline) do update set data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("markers");
     },
   };
 }

@@ -39,13 +39,13 @@ export function createMediaStore(db: PgContext): MediaStore {
           status_id = excluded.status_id,
           created_ms = excluded.created_ms,
           data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("media_attachments");
     },
     async delete(id) {
       if (!isRowId(id)) return false;
       const result = await sql`delete from media_attachments where id = ${id}`;
       if (result.count === 0) return false;
-      db.changes.bump();
+      db.changes.bump("media_attachments");
       return true;
     },
     async listUnattachedBefore(before, limit) {

@@ -48,7 +48,7 @@ export function createNotificationStore(db: PgContext): NotificationStore {
           account_id = excluded.account_id, type = excluded.type,
           from_account_id = excluded.from_account_id, status_id = excluded.status_id,
           data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("notifications");
     },
 
     async delete(id) {
@@ -56,7 +56,7 @@ export function createNotificationStore(db: PgContext): NotificationStore {
       if (key === undefined) return false;
       const { count } = await sql`delete from notifications where id = ${key}::int8`;
       if (count === 0) return false;
-      db.changes.bump();
+      db.changes.bump("notifications");
       return true;
     },
 
@@ -104,14 +104,14 @@ export function createNotificationStore(db: PgContext): NotificationStore {
       const key = rowId(accountId);
       if (key === undefined) return;
       const { count } = await sql`delete from notifications where account_id = ${key}::int8`;
-      if (count > 0) db.changes.bump();
+      if (count > 0) db.changes.bump("notifications");
     },
 
     async deleteByStatus(statusId) {
       const key = rowId(statusId);
       if (key === undefined) return;
       const { count } = await sql`delete from notifications where status_id = ${key}::int8`;
-      if (count > 0) db.changes.bump();
+      if (count > 0) db.changes.bump("notifications");
     },
     async findStatusIds(statusIds) {
       const keys = rowIds(statusIds);

@@ -26,13 +26,13 @@ export function createPollStore(db: PgContext): PollStore {
       await sql`
         insert into polls (id, data) values (${poll.id}::int8, ${jsonb(sql, poll)})
         on conflict (id) do update set data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("polls");
     },
     async delete(id) {
       const key = rowId(id);
       if (key === undefined) return false;
       const { count } = await sql`delete from polls where id = ${key}::int8`;
-      if (count > 0) db.changes.bump();
+      if (count > 0) db.changes.bump("polls");
       return count > 0;
     },
     async listIds() {

@@ -47,7 +47,7 @@ export function createReportStore(db: PgContext): ReportStore {
         insert into reports (id, uri, data)
         values (${report.id}, ${report.uri}, ${jsonb(sql, report)})
         on conflict (id) do update set uri = excluded.uri, data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("reports");
     },
   };
 }

@@ -22,13 +22,13 @@ export function createStatusEditStore(db: PgContext): StatusEditStore {
         insert into status_edits (id, status_id, data)
         values (${edit.id}::int8, ${edit.statusId}::int8, ${jsonb(sql, edit)})
         on conflict (id) do update set status_id = excluded.status_id, data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("status_edits");
     },
     async deleteByStatus(statusId) {
       const key = rowId(statusId);
       if (key === undefined) return 0;
       const { count } = await sql`delete from status_edits where status_id = ${key}::int8`;
-      if (count > 0) db.changes.bump();
+      if (count > 0) db.changes.bump("status_edits");
       return count;
     },
   };

@@ -102,7 +102,7 @@ export function createStatusStore(db: PgContext): StatusStore {
                 from unnest(${listedTags}::text[]) as t(tag)`,
             ]),
       ]);
-      db.changes.bump();
+      db.changes.bump("statuses");
     },
 
     async listByAccount(accountId, page, filter) {
@@ -261,7 +261,7 @@ export function createStatusStore(db: PgContext): StatusStore {
         tx`delete from statuses where id = ${key}::int8`,
       ]);
       const gone = (removed?.count ?? 0) > 0;
-      if (gone) db.changes.bump();
+      if (gone) db.changes.bump("statuses");
       return gone;
     },
 

@@ -5,21 +5,27 @@ import type { AccessToken } from "../../domain/oauth.ts";
 import type { TokenStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
+import { createRecordMemo } from "./record-memo.ts";
 import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: AccessToken };
 
 export function createTokenStore(db: PgContext): TokenStore {
   const { sql } = db;
+  // Every signed-in request looks its token up by hash (record-memo.ts). A revocation is a
+  // write to the table, which empties the memo of every process.
+  const byHash = createRecordMemo<AccessToken>(db.changes, "access_tokens");
   return {
     async get(id) {
       if (!isRowId(id)) return undefined;
       return firstData(await sql<Row[]>`select data from access_tokens where id = ${id}`);
     },
     async findByTokenHash(hash) {
-      return firstData(
-        await sql<Row[]>`
-          select data from access_tokens where token_hash = ${hash} order by id desc limit 1`,
+      return byHash.get(hash, async () =>
+        firstData(
+          await sql<Row[]>`
+            select data from access_tokens where token_hash = ${hash} order by id desc limit 1`,
+        ),
       );
     },
     async findByRefreshTokenHash(hash) {
@@ -41,7 +47,7 @@ export function createTokenStore(db: PgContext): TokenStore {
           refresh_token_hash = excluded.refresh_token_hash,
           account_id = excluded.account_id,
           data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("access_tokens");
     },
     async listByAccount(accountId) {
       if (!isRowId(accountId)) return [];

@@ -5,16 +5,21 @@ import type { User } from "../../domain/user.ts";
 import type { UserStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
+import { createRecordMemo } from "./record-memo.ts";
 import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: User };
 
 export function createUserStore(db: PgContext): UserStore {
   const { sql } = db;
+  // Every signed-in request reads its user; users change rarely (record-memo.ts).
+  const memo = createRecordMemo<User>(db.changes, "users");
   return {
     async get(accountId) {
       if (!isRowId(accountId)) return undefined;
-      return firstData(await sql<Row[]>`select data from users where account_id = ${accountId}`);
+      return memo.get(accountId, async () =>
+        firstData(await sql<Row[]>`select data from users where account_id = ${accountId}`),
+      );
     },
     async findByEmail(email) {
       // Should two users share an address, the newest account's wins (json-file: the last written).
@@ -29,7 +34,7 @@ export function createUserStore(db: PgContext): UserStore {
         insert into users (account_id, email_key, data)
         values (${user.accountId}, ${user.email.toLowerCase()}, ${jsonb(sql, user)})
         on conflict (account_id) do update set email_key = excluded.email_key, data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("users");
     },
     async count() {
       const [row] = await sql<{ n: number }[]>`select count(*)::int as n from users`;

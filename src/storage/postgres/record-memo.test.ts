@@ -1,0 +1,129 @@
+// Memoised records (record-memo.ts): kept until their own table changes, never kept from a load
+// that raced a write, frozen; and, on a real database, a write by another process reaches this
+// one's memo through the change notification (an account renamed, a token revoked).
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { makeAccount, makeToken } from "../contract/fixtures.ts";
+import type { Storage } from "../ports.ts";
+import { createChanges, parseChange } from "./changes.ts";
+import { openPostgresStorage } from "./index.ts";
+import { createRecordMemo } from "./record-memo.ts";
+import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
+
+/** A load that counts its calls and answers `{ n }` with the call's number. */
+function countingLoad() {
+  let calls = 0;
+  return {
+    get calls() {
+      return calls;
+    },
+    load: async () => ({ n: ++calls }),
+  };
+}
+
+describe("record memo", () => {
+  it("keeps a record until its own table changes, whatever else is written", async () => {
+    const changes = createChanges();
+    const memo = createRecordMemo<{ n: number }>(changes, "accounts");
+    const counter = countingLoad();
+    assert.deepEqual(await memo.get("1", counter.load), { n: 1 });
+    changes.bump("statuses");
+    changes.bump("edges");
+    assert.deepEqual(await memo.get("1", counter.load), { n: 1 });
+    changes.bumpTable("accounts");
+    assert.deepEqual(await memo.get("1", counter.load), { n: 2 });
+    // A bump that names no table counts for every table.
+    changes.bump();
+    assert.deepEqual(await memo.get("1", counter.load), { n: 3 });
+    assert.equal(counter.calls, 3);
+  });
+
+  it("does not keep what a load read while the table was written", async () => {
+    const changes = createChanges();
+    const memo = createRecordMemo<{ n: number }>(changes, "users");
+    const counter = countingLoad();
+    const racing = memo.get("1", async () => {
+      const record = await counter.load();
+      changes.bump("users");
+      return record;
+    });
+    assert.deepEqual(await racing, { n: 1 });
+    assert.deepEqual(await memo.get("1", counter.load), { n: 2 });
+    assert.deepEqual(await memo.get("1", counter.load), { n: 2 });
+  });
+
+  it("asks only for the keys it does not keep, and freezes what it keeps", async () => {
+    const changes = createChanges();
+    const memo = createRecordMemo<{ id: string; tags: string[] }>(changes, "accounts");
+    const asked: string[][] = [];
+    const load = async (missing: string[]) => {
+      asked.push(missing);
+      return new Map(missing.filter((k) => k !== "9").map((k) => [k, { id: k, tags: [k] }]));
+    };
+    await memo.getMany(["1", "2"], load);
+    const found = await memo.getMany(["2", "3", "9", "1"], load);
+    assert.deepEqual(asked, [["1", "2"], ["3", "9"]]);
+    assert.deepEqual([...found.keys()], ["2", "3", "1"]);
+    assert.throws(() => found.get("2")?.tags.push("x"), TypeError);
+  });
+
+  it("reads the writer and the table off a notification, old payloads included", () => {
+    assert.deepEqual(parseChange("wren-1|accounts"), { writer: "wren-1", table: "accounts" });
+    assert.deepEqual(parseChange("wren-1"), { writer: "wren-1", table: undefined });
+  });
+});
+
+describe("postgres record memos across processes", () => {
+  let database: TempDatabase;
+  let one: Storage;
+  let two: Storage;
+
+  before(async () => {
+    database = await createTempDatabase();
+    one = await openPostgresStorage({ url: database.url, poolMax: 4 });
+    two = await openPostgresStorage({ url: database.url, poolMax: 4 });
+  });
+
+  after(async () => {
+    await one?.close();
+    await two?.close();
+    await database?.drop();
+  });
+
+  /** Polls `read` until `done` holds of its answer (the notification's trip), or fails. */
+  async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const value = await read();
+      if (done(value)) return value;
+      await sleep(10);
+    }
+    return assert.fail("the other process never saw the write");
+  }
+
+  it("sees its own writes at once and another process's once notified", async () => {
+    await one.accounts.put(makeAccount({ id: "1", displayName: "Before" }));
+    assert.equal((await two.accounts.get("1"))?.displayName, "Before");
+    assert.equal((await two.accounts.getMany(["1"])).get("1")?.displayName, "Before");
+    await one.accounts.put(makeAccount({ id: "1", displayName: "After" }));
+    assert.equal((await one.accounts.get("1"))?.displayName, "After");
+    await eventually(
+      () => two.accounts.get("1"),
+      (a) => a?.displayName === "After",
+    );
+    assert.equal((await two.accounts.getMany(["1"])).get("1")?.displayName, "After");
+  });
+
+  it("lets a token revoked through one process stop working in the other", async () => {
+    const token = makeToken({ id: "5", tokenHash: "hash-5", accountId: "1" });
+    await one.tokens.put(token);
+    assert.equal((await two.tokens.findByTokenHash("hash-5"))?.revokedAt ?? null, null);
+    const revokedAt = "2026-11-26T08:00:00.000Z";
+    await one.tokens.put({ ...token, revokedAt });
+    await eventually(
+      () => two.tokens.findByTokenHash("hash-5"),
+      (t) => t?.revokedAt === revokedAt,
+    );
+  });
+});

@@ -1,0 +1,81 @@
+// Records of rarely written tables (accounts, users, apps, access tokens) kept in this process
+// between reads: every signed-in request reads its token, app, user and account, and every page
+// of statuses its authors, which on PostgreSQL cost a statement each, where json-file answers
+// from memory. A memo is dropped whole when its table's version moves (changes.ts): at once for
+// this process's own writes, and on the change notification for other processes' — the same
+// bound as the kept API answers (ADR 0019). A load that raced a write is not kept.
+
+import { deepFreeze } from "../../domain/deep-freeze.ts";
+import { LruCache } from "../../domain/lru-cache.ts";
+import type { Changes } from "./changes.ts";
+
+/** Records kept per memo at most (the least recently used go first). */
+const CAPACITY = 20_000;
+
+export interface RecordMemo<T> {
+  /** The record under `key`, loaded by `load` unless kept; a missing record is not kept. */
+  get(key: string, load: () => Promise<T | undefined>): Promise<T | undefined>;
+  /** The records under `keys`; `load` is asked only for the keys not kept. */
+  getMany(
+    keys: readonly string[],
+    load: (missing: string[]) => Promise<Map<string, T>>,
+  ): Promise<Map<string, T>>;
+}
+
+export function createRecordMemo<T extends object>(
+  changes: Changes,
+  table: string,
+  capacity = CAPACITY,
+): RecordMemo<T> {
+  let cache = new LruCache<string, T>(capacity);
+  let seen = changes.tableVersion(table);
+
+  /** The table's version now, with the memo emptied if it moved since last asked. */
+  function current(): number {
+    const version = changes.tableVersion(table);
+    if (version !== seen) {
+      cache = new LruCache(capacity);
+      seen = version;
+    }
+    return version;
+  }
+
+  function keep(version: number, key: string, record: T): void {
+    // Kept records are shared by every later reader: frozen, as json-file's are.
+    if (changes.tableVersion(table) === version) cache.set(key, deepFreeze(record));
+  }
+
+  return {
+    async get(key, load) {
+      const version = current();
+      const kept = cache.get(key);
+      if (kept !== undefined) return kept;
+      const record = await load();
+      if (record !== undefined) keep(version, key, record);
+      return record;
+    },
+    async getMany(keys, load) {
+      const version = current();
+      const found = new Map<string, T>();
+      const missing: string[] = [];
+      for (const key of keys) {
+        const kept = cache.get(key);
+        if (kept !== undefined) found.set(key, kept);
+        else missing.push(key);
+      }
+      if (missing.length === 0) return found;
+      const loaded = await load(missing);
+      for (const [key, record] of loaded) {
+        keep(version, key, record);
+        found.set(key, record);
+      }
+      // In the order asked, as the stores answer.
+      return new Map(
+        keys.flatMap((key) => {
+          const record = found.get(key);
+          return record === undefined ? [] : [[key, record] as const];
+        }),
+      );
+    },
+  };
+}
