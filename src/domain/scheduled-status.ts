@@ -35,6 +35,8 @@ export interface ScheduledStatus {
   /** When to publish (ISO). */
   scheduledAt: string;
   params: ScheduledStatusParams;
+  /** The queued job that publishes it (moved when the time changes, removed on cancelling). */
+  jobId: string | null;
   createdAt: string;
 }
 

@@ -19,6 +19,7 @@ import { markersRoutes } from "./mastodon/v1/markers.ts";
 import { mediaV1Routes } from "./mastodon/v1/media.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
+import { scheduledStatusRoutes } from "./mastodon/v1/scheduled-statuses.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
@@ -50,6 +51,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   searchV2Routes,
   statusRoutes,
   statusActionRoutes,
+  scheduledStatusRoutes,
   favouritesRoutes,
   bookmarksRoutes,
   pollRoutes,

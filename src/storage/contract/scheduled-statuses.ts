@@ -21,6 +21,7 @@ function makeScheduled(fields: Partial<ScheduledStatus> & { id: string }): Sched
       applicationId: null,
       idempotency: null,
     },
+    jobId: "j1",
     createdAt: "2030-01-01T00:00:00.000Z",
     ...fields,
   };

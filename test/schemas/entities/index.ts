@@ -32,6 +32,7 @@ import { PreviewCard } from "./preview-card.ts";
 import { FamiliarFollowers, Relationship } from "./relationship.ts";
 import { Report } from "./report.ts";
 import { Rule } from "./rule.ts";
+import { ScheduledStatus } from "./scheduled-status.ts";
 import { Search } from "./search.ts";
 import {
   Quote,
@@ -83,6 +84,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   Report,
   Role,
   Rule,
+  ScheduledStatus,
   Search,
   ShallowQuote,
   Status,

@@ -1,0 +1,82 @@
+// Scheduling a status (POST /api/v1/statuses with `scheduled_at`, Mastodon's ScheduledStatus):
+// the post is checked now as it would be at once (text, reply, poll, media) so the author learns
+// of a mistake while still there, its parameters are stored, the media it names is held for it
+// (no other post can take it meanwhile) and a job on the durable queue publishes it at the time.
+
+import { notFound } from "../../domain/errors.ts";
+import type { ScheduledStatus } from "../../domain/scheduled-status.ts";
+import type { ServiceContext } from "../context.ts";
+import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
+import { withAttachLock } from "../media/media-lock.ts";
+import { checkPollParams, checkPollWithoutMedia } from "../polls/poll-params.ts";
+import { checkText, normalizeLanguage } from "../statuses/compose-text.ts";
+import { type CreateStatusInput, loadParent } from "../statuses/create-status.ts";
+import { PUBLISH_SCHEDULED_JOB } from "./publish-job.ts";
+import { checkScheduleTime, withScheduleLock } from "./schedule-time.ts";
+
+export async function scheduleStatus(
+  ctx: ServiceContext,
+  input: CreateStatusInput,
+  at: Date,
+): Promise<ScheduledStatus> {
+  const { accountId } = input;
+  const [account, user] = await Promise.all([
+    ctx.storage.accounts.get(accountId),
+    ctx.storage.users.get(accountId),
+  ]);
+  if (!account || !user) throw notFound();
+  const mediaIds = input.mediaIds ?? [];
+  if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
+  const poll = input.poll ? checkPollParams(input.poll) : null;
+  checkText(ctx, {
+    text: input.text ?? "",
+    spoilerText: input.spoilerText ?? "",
+    hasMedia: mediaIds.length > 0,
+  });
+  if (input.inReplyToId) await loadParent(ctx, accountId, input.inReplyToId);
+
+  const store = async () => {
+    const media = await checkAttachable(ctx, { accountId, mediaIds });
+    return withScheduleLock(ctx, accountId, async () => {
+      await checkScheduleTime(ctx, accountId, at, null);
+      const id = ctx.ids.next();
+      return withAttachedMedia(ctx, media, id, async () => {
+        // The job first: a crash before the record leaves a job that finds nothing to publish,
+        // never a record that no job would publish.
+        const jobId = await ctx.jobs.enqueue(
+          PUBLISH_SCHEDULED_JOB,
+          { scheduledStatusId: id },
+          { runAt: at },
+        );
+        const scheduled: ScheduledStatus = {
+          id,
+          accountId,
+          scheduledAt: at.toISOString(),
+          params: {
+            text: input.text ?? "",
+            spoilerText: input.spoilerText ?? null,
+            sensitive: input.sensitive ?? null,
+            visibility: input.visibility ?? null,
+            language: normalizeLanguage(input.language),
+            inReplyToId: input.inReplyToId ?? null,
+            mediaIds: media.length > 0 ? media.map((m) => m.id) : null,
+            poll,
+            applicationId: input.applicationId,
+            idempotency: input.idempotencyKey ?? null,
+          },
+          jobId,
+          createdAt: ctx.clock.now().toISOString(),
+        };
+        try {
+          await ctx.storage.scheduledStatuses.put(scheduled);
+        } catch (error) {
+          await ctx.jobs.cancel(jobId).catch(() => false);
+          throw error;
+        }
+        return scheduled;
+      });
+    });
+  };
+  // Like posting: media is taken one request at a time per account.
+  return mediaIds.length > 0 ? withAttachLock(ctx, accountId, store) : store();
+}
