@@ -1,6 +1,7 @@
 // `wren export` / `wren import`: an instance with accounts, posts, a poll, follows, favourites,
-// a scheduled status, a token and its actor keys moves from json-file to json-file and to PostgreSQL and back without
-// a byte changing in the export, and the moved instance still serves the same token and posts.
+// a scheduled status, a token and its actor keys moves from json-file to json-file and to
+// PostgreSQL and back without a byte changing in the export, and the moved instance still serves
+// the same token and posts.
 
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
