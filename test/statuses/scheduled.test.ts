@@ -110,6 +110,23 @@ describe("scheduled statuses", () => {
     assert.equal((await statusesOf(server, alice)).length, 1);
   });
 
+  it("answers a retry with the same Idempotency-Key with the first scheduled status", async () => {
+    const { server, alice } = await setUp();
+    const body = { status: "Retried", scheduled_at: inMinutes(60) };
+    const headers = { "idempotency-key": "abc-123" };
+    const first = await post(server, alice, body, headers);
+    const again = await post(server, alice, body, headers);
+    assert.equal(again.id, first.id);
+    // The same key for an immediate post is another request: it posts.
+    const now = await post(server, alice, { status: "Now" }, headers);
+    assert.equal(now.content, "<p>Now</p>");
+    const other = await post(server, alice, body, { "idempotency-key": "def-456" });
+    assert.notEqual(other.id, first.id);
+    const listed = await call(server, "GET", SCHEDULED, { token: alice.token });
+    assert.equal(listed.length, 2);
+    assert.equal(first.params.idempotency, "abc-123");
+  });
+
   it("publishes once when two runners reach it together", async () => {
     const { server, clock, alice } = await setUp();
     const scheduled = await post(server, alice, { status: "Once", scheduled_at: inMinutes(10) });
@@ -448,6 +465,25 @@ describe("scheduled statuses", () => {
     await call(server, "GET", `${SCHEDULED}/${reply.id}`, { token: alice.token }, 404);
     const failed = await server.wren.ctx.storage.jobs.failed(10);
     assert.deepEqual(failed, []);
+  });
+
+  it("drops the scheduled posts of an author suspended meanwhile, giving back the media", async () => {
+    const { server, clock, alice } = await setUp();
+    const ctx = server.wren.ctx;
+    const picture = await storeMedia(server, alice.account.id);
+    const scheduled = await post(server, alice, {
+      status: "Never seen",
+      media_ids: [picture.id],
+      scheduled_at: inMinutes(60),
+    });
+    const account = await ctx.storage.accounts.get(alice.account.id);
+    assert.ok(account);
+    await ctx.storage.accounts.put({ ...account, suspended: true });
+    clock.advance(60 * MINUTE);
+    await server.wren.jobs.runDue();
+    assert.equal(await ctx.storage.scheduledStatuses.get(scheduled.id), undefined);
+    assert.equal(await ctx.storage.statuses.countByAccount(alice.account.id), 0);
+    assert.equal((await ctx.storage.media.get(picture.id))?.statusId, null);
   });
 
   it("needs read:statuses to read and write:statuses to change", async () => {

@@ -16,6 +16,21 @@ import { withScheduledLock } from "./own-scheduled.ts";
 
 const logger = getLogger(["wren", "scheduled-statuses"]);
 
+/**
+ * The Idempotency-Key of the publication. It begins with a newline, which no HTTP header can
+ * carry, so no key a client sends can ever name it.
+ */
+const publicationKey = (id: string) => `\nscheduled-status:${id}`;
+
+/** Whether the author may still post: Mastodon drops the scheduled posts of an unavailable one. */
+async function authorAvailable(ctx: ServiceContext, accountId: string): Promise<boolean> {
+  const [account, user] = await Promise.all([
+    ctx.storage.accounts.get(accountId),
+    ctx.storage.users.get(accountId),
+  ]);
+  return account !== undefined && account.suspended !== true && user?.disabled === false;
+}
+
 function post(ctx: ServiceContext, scheduled: ScheduledStatus): Promise<Status> {
   const { params } = scheduled;
   return createStatus(ctx, {
@@ -29,7 +44,7 @@ function post(ctx: ServiceContext, scheduled: ScheduledStatus): Promise<Status> 
     inReplyToId: params.inReplyToId ?? undefined,
     mediaIds: params.mediaIds ?? undefined,
     poll: params.poll ?? undefined,
-    idempotencyKey: `scheduled-status:${scheduled.id}`,
+    idempotencyKey: publicationKey(scheduled.id),
     mediaHolderId: scheduled.id,
   });
 }
@@ -49,11 +64,14 @@ export async function publishScheduledStatus(
     if (Date.parse(scheduled.scheduledAt) > ctx.clock.now().getTime()) return undefined;
     let status: Status | undefined;
     try {
+      if (!(await authorAvailable(ctx, scheduled.accountId))) {
+        throw new AppError(404, "The author can no longer post");
+      }
       status = await post(ctx, scheduled);
     } catch (error) {
-      // A refused post (the replied-to status or the account gone, the media taken) would be
-      // refused on every retry: it is dropped, as Mastodon drops it, and its media given back.
-      // Anything else (storage trouble) is thrown for the queue to retry.
+      // A refused post (the replied-to status gone, the media taken, the author suspended)
+      // would be refused on every retry: it is dropped, as Mastodon drops it, and its media
+      // given back. Anything else (storage trouble) is thrown for the queue to retry.
       if (!(error instanceof AppError)) throw error;
       logger.warn("Scheduled status {id} could not be published: {error}", {
         id,

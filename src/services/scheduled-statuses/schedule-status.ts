@@ -11,8 +11,40 @@ import { withAttachLock } from "../media/media-lock.ts";
 import { checkPollParams, checkPollWithoutMedia } from "../polls/poll-params.ts";
 import { checkText, normalizeLanguage } from "../statuses/compose-text.ts";
 import { type CreateStatusInput, loadParent } from "../statuses/create-status.ts";
+import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyHash } from "../statuses/idempotency.ts";
 import { PUBLISH_SCHEDULED_JOB } from "./publish-job.ts";
 import { checkScheduleTime, withScheduleLock } from "./schedule-time.ts";
+
+/**
+ * A retried request with the same Idempotency-Key within the hour answers the scheduled status
+ * made the first time (while it waits), as Mastodon does. Scheduling keys are kept apart from
+ * posting keys (a newline, which no header carries, marks them), so a key used for both never
+ * mixes a status with a scheduled one.
+ */
+async function withSchedulingKey(
+  ctx: ServiceContext,
+  accountId: string,
+  key: string | undefined,
+  schedule: () => Promise<ScheduledStatus>,
+): Promise<ScheduledStatus> {
+  if (key === undefined || key === "") return schedule();
+  const keyHash = idempotencyKeyHash(accountId, `\nschedule:${key}`);
+  return ctx.storage.coordination.withLock(`idempotency:${keyHash}`, async () => {
+    const now = ctx.clock.now();
+    const record = await ctx.storage.idempotency.get(keyHash);
+    if (record && Date.parse(record.createdAt) >= now.getTime() - IDEMPOTENCY_WINDOW_MS) {
+      const earlier = await ctx.storage.scheduledStatuses.get(record.statusId);
+      if (earlier) return earlier;
+    }
+    const scheduled = await schedule();
+    await ctx.storage.idempotency.put({
+      keyHash,
+      statusId: scheduled.id,
+      createdAt: now.toISOString(),
+    });
+    return scheduled;
+  });
+}
 
 export async function scheduleStatus(
   ctx: ServiceContext,
@@ -78,5 +110,7 @@ export async function scheduleStatus(
     });
   };
   // Like posting: media is taken one request at a time per account.
-  return mediaIds.length > 0 ? withAttachLock(ctx, accountId, store) : store();
+  return withSchedulingKey(ctx, accountId, input.idempotencyKey, () =>
+    mediaIds.length > 0 ? withAttachLock(ctx, accountId, store) : store(),
+  );
 }
