@@ -6,14 +6,14 @@ import {
   serializeScheduledStatus,
 } from "../../serialization/mastodon/scheduled-status.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { heldMedia } from "../../services/scheduled-statuses/list-scheduled.ts";
+import { loadHeldMedia } from "../../views/scheduled-status-media.ts";
 import { urlContext } from "./account-json.ts";
 
 export async function renderScheduledStatuses(
   ctx: ServiceContext,
   scheduled: readonly ScheduledStatus[],
 ): Promise<ScheduledStatusJson[]> {
-  const media = await heldMedia(ctx, scheduled);
+  const media = await loadHeldMedia(ctx, scheduled);
   const urls = urlContext(ctx);
   return scheduled.map((s) => serializeScheduledStatus(s, media, urls));
 }

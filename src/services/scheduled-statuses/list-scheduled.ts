@@ -1,7 +1,6 @@
 // GET /api/v1/scheduled_statuses: the author's scheduled statuses, newest first by id (as
 // Mastodon pages them).
 
-import type { MediaAttachment } from "../../domain/media.ts";
 import type { ScheduledStatus } from "../../domain/scheduled-status.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
@@ -10,15 +9,6 @@ export interface ScheduledPage {
   scheduled: ScheduledStatus[];
   newestId: string | undefined;
   oldestId: string | undefined;
-}
-
-/** The media the scheduled statuses hold, in one batch (for rendering them). */
-export function heldMedia(
-  ctx: ServiceContext,
-  scheduled: readonly ScheduledStatus[],
-): Promise<Map<string, MediaAttachment>> {
-  const ids = scheduled.flatMap((s) => s.params.mediaIds ?? []);
-  return ids.length > 0 ? ctx.storage.media.getMany(ids) : Promise.resolve(new Map());
 }
 
 export async function listScheduledStatuses(
