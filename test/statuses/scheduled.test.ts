@@ -6,12 +6,13 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { SCHEDULED_TOTAL_LIMIT } from "../../src/domain/scheduled-status.ts";
+import { PUBLISH_SCHEDULED_JOB } from "../../src/services/scheduled-statuses/publish-job.ts";
 import { publishScheduledStatus } from "../../src/services/scheduled-statuses/publish-scheduled.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { storeMedia } from "../media/stored-media.ts";
 import { MINUTE, type MovableClock, movableClock } from "../polls/helpers.ts";
-import { call, type Json, post } from "./helpers.ts";
+import { call, follow, type Json, post } from "./helpers.ts";
 
 const SCHEDULED = "/api/v1/scheduled_statuses";
 const START = "2030-01-01T00:00:00.000Z";
@@ -57,6 +58,7 @@ describe("scheduled statuses", () => {
 
   it("answers a ScheduledStatus and publishes it at its time, once", async () => {
     const { server, clock, alice, bob } = await setUp();
+    await follow(server, bob, alice);
     const scheduled = await post(server, alice, {
       status: "Good morning, later",
       spoiler_text: "greeting",
@@ -100,6 +102,12 @@ describe("scheduled statuses", () => {
     assert.equal(published.created_at, inMinutes(60));
     assert.equal(published.application?.name, alice.app.name);
     assert.notEqual(published.id, scheduled.id);
+    // Published as any post is: its author's followers get it in their home timeline.
+    const home = await call(server, "GET", "/api/v1/timelines/home", { token: bob.token });
+    assert.deepEqual(
+      home.map((s: Json) => s.id),
+      [published.id],
+    );
     await call(server, "GET", `${SCHEDULED}/${scheduled.id}`, { token: alice.token }, 404);
     assert.deepEqual(await call(server, "GET", SCHEDULED, { token: alice.token }), []);
 
@@ -297,6 +305,12 @@ describe("scheduled statuses", () => {
     assert.notEqual(after.jobId, before.jobId);
     assert.equal(await ctx.storage.jobs.get(before.jobId), undefined);
     assert.equal((await ctx.storage.jobs.get(after.jobId))?.runAt, inMinutes(90));
+    // Had a crash kept the old job (moved before it was removed), it would publish nothing.
+    await ctx.jobs.enqueue(
+      PUBLISH_SCHEDULED_JOB,
+      { scheduledStatusId: scheduled.id },
+      { runAt: new Date(inMinutes(30)) },
+    );
 
     // Without a time nothing changes; a time too soon, or another's status, is refused.
     const same = await call(server, "PUT", `${SCHEDULED}/${scheduled.id}`, {
