@@ -394,6 +394,17 @@ describe("scheduled statuses", () => {
       422,
     );
     await call(server, "DELETE", `/api/v1/media/${picture.id}`, { token: alice.token }, 422);
+    // Until published it is still the author's to describe (Mastodon attaches it only then).
+    const described = await call(server, "PUT", `/api/v1/media/${picture.id}`, {
+      token: alice.token,
+      json: { description: "A red square" },
+    });
+    assert.equal(described.description, "A red square");
+    const shown = await call(server, "GET", `${SCHEDULED}/${scheduled.id}`, { token: alice.token });
+    assert.equal(shown.media_attachments[0].description, "A red square");
+    await call(server, "GET", `/api/v1/media/${picture.id}`, { token: alice.token });
+    const bob = await createUserWithToken(server, "bob2");
+    await call(server, "GET", `/api/v1/media/${picture.id}`, { token: bob.token }, 404);
 
     // The hourly cleanup of unattached uploads (a day old) leaves held media alone.
     clock.advance(25 * 60 * MINUTE);
@@ -408,7 +419,10 @@ describe("scheduled statuses", () => {
       [picture.id],
     );
     assert.equal(published.sensitive, true);
+    assert.equal(published.media_attachments[0].description, "A red square");
     assert.equal((await ctx.storage.media.get(picture.id))?.statusId, published.id);
+    // Posted, it changes only through the status.
+    await call(server, "GET", `/api/v1/media/${picture.id}`, { token: alice.token }, 404);
 
     const second = await storeMedia(server, alice.account.id);
     const held = await post(server, alice, {
