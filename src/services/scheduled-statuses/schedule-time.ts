@@ -22,9 +22,16 @@ export function parseScheduledAt(value: string): Date {
   const match = ISO_TIME.exec(value.trim());
   const [, day, time, zone] = match ?? [];
   const text = time === undefined ? `${day}T00:00:00Z` : `${day}T${time}${zone ?? "Z"}`;
-  const at = match ? Date.parse(text) : Number.NaN;
+  const at = match && isCalendarDay(day as string) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(at)) throw unprocessable("Validation failed: Scheduled at is invalid");
   return new Date(at);
+}
+
+/** Whether `YYYY-MM-DD` names a real day (Date.parse rolls 2030-02-30 over into March). */
+function isCalendarDay(day: string): boolean {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const probe = new Date(Date.UTC(year, month - 1, date));
+  return probe.getUTCMonth() === month - 1 && probe.getUTCDate() === date;
 }
 
 /** Mastodon posts at once a status "scheduled" for a time already past. */
