@@ -133,6 +133,12 @@ describe("scheduled statuses", () => {
     const listed = await call(server, "GET", SCHEDULED, { token: alice.token });
     assert.equal(listed.length, 2);
     assert.equal(first.params.idempotency, "abc-123");
+    // With media too: the retry finds its first answer, not media taken by it.
+    const picture = await storeMedia(server, alice.account.id);
+    const withMedia = { ...body, media_ids: [picture.id] };
+    const held = await post(server, alice, withMedia, { "idempotency-key": "ghi-789" });
+    const heldAgain = await post(server, alice, withMedia, { "idempotency-key": "ghi-789" });
+    assert.equal(heldAgain.id, held.id);
   });
 
   it("publishes once when two runners reach it together", async () => {

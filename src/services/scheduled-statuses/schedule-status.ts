@@ -46,7 +46,18 @@ async function withSchedulingKey(
   });
 }
 
-export async function scheduleStatus(
+export function scheduleStatus(
+  ctx: ServiceContext,
+  input: CreateStatusInput,
+  at: Date,
+): Promise<ScheduledStatus> {
+  // The key first: a retry must find the first answer before its media looks taken (by it).
+  return withSchedulingKey(ctx, input.accountId, input.idempotencyKey, () =>
+    schedule(ctx, input, at),
+  );
+}
+
+async function schedule(
   ctx: ServiceContext,
   input: CreateStatusInput,
   at: Date,
@@ -65,7 +76,8 @@ export async function scheduleStatus(
     spoilerText: input.spoilerText ?? "",
     hasMedia: mediaIds.length > 0,
   });
-  if (input.inReplyToId) await loadParent(ctx, accountId, input.inReplyToId);
+  // Replying to a boost replies to the boosted status, as when posting at once.
+  const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
 
   const store = async () => {
     const media = await checkAttachable(ctx, { accountId, mediaIds });
@@ -90,7 +102,7 @@ export async function scheduleStatus(
             sensitive: input.sensitive ?? null,
             visibility: input.visibility ?? null,
             language: normalizeLanguage(input.language),
-            inReplyToId: input.inReplyToId ?? null,
+            inReplyToId: parent?.id ?? null,
             mediaIds: media.length > 0 ? media.map((m) => m.id) : null,
             poll,
             applicationId: input.applicationId,
@@ -110,7 +122,5 @@ export async function scheduleStatus(
     });
   };
   // Like posting: media is taken one request at a time per account.
-  return withSchedulingKey(ctx, accountId, input.idempotencyKey, () =>
-    mediaIds.length > 0 ? withAttachLock(ctx, accountId, store) : store(),
-  );
+  return mediaIds.length > 0 ? withAttachLock(ctx, accountId, store) : store();
 }
