@@ -70,7 +70,9 @@ try {
       );
     }
     const raw = await rawPostgresWriteRate(db.url, { seconds, concurrency: connections });
-    process.stdout.write(`Raw status inserts, ${connections} clients on a pool of 10: ${raw.toFixed(0)}/s\n\n`);
+    process.stdout.write(
+      `Raw status inserts, ${connections} clients on a pool of 10: ${raw.toFixed(0)}/s\n\n`,
+    );
     process.stdout.write(
       `| scenario (${connections} clients, ${seconds} s) | requests/s | p50 ms | non-2xx | Wren CPU ms/request | PostgreSQL CPU ms/request |\n| --- | --- | --- | --- | --- | --- |\n${rows.join("\n")}\n`,
     );

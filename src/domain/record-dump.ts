@@ -17,6 +17,7 @@ export const RECORD_KINDS = [
   "polls",
   "pollVotes",
   "media",
+  "scheduledStatuses",
   "follows",
   "followRequests",
   "blocks",

@@ -21,6 +21,7 @@ import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
 import { reportRoutes } from "./mastodon/v1/reports.ts";
+import { scheduledStatusRoutes } from "./mastodon/v1/scheduled-statuses.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
@@ -52,6 +53,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   searchV2Routes,
   statusRoutes,
   statusActionRoutes,
+  scheduledStatusRoutes,
   favouritesRoutes,
   bookmarksRoutes,
   pollRoutes,

@@ -21,6 +21,8 @@ import {
 } from "../services/media/purge-deleted-status-media.ts";
 import { POLL_EXPIRE_JOB } from "../services/polls/create-poll.ts";
 import { expirePoll } from "../services/polls/expire-poll.ts";
+import { PUBLISH_SCHEDULED_JOB } from "../services/scheduled-statuses/publish-job.ts";
+import { publishScheduledStatus } from "../services/scheduled-statuses/publish-scheduled.ts";
 import { DELETE_REBLOGS_JOB, finishDeletingReblogs } from "../services/statuses/delete-reblogs.ts";
 import {
   PURGE_DELETED_CONTENT_JOB,
@@ -75,5 +77,10 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   runner.register(POLL_EXPIRE_JOB, async (payload) => {
     // A payload without a poll id can never succeed: nothing to do rather than retrying.
     if (typeof payload.pollId === "string") await expirePoll(ctx, payload.pollId);
+  });
+  runner.register(PUBLISH_SCHEDULED_JOB, async (payload) => {
+    if (typeof payload.scheduledStatusId === "string") {
+      await publishScheduledStatus(ctx, payload.scheduledStatusId);
+    }
   });
 }

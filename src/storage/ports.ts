@@ -27,6 +27,7 @@ import type {
   Pin,
 } from "../domain/relations.ts";
 import type { Report } from "../domain/report.ts";
+import type { ScheduledStatus } from "../domain/scheduled-status.ts";
 import type { Status, StatusEdit, TimelineEntry } from "../domain/status.ts";
 import type { User } from "../domain/user.ts";
 
@@ -304,6 +305,22 @@ export interface ReportStore {
   put(report: Report): Promise<void>;
 }
 
+/** Statuses waiting to be published at a time (POST /api/v1/statuses with scheduled_at). */
+export interface ScheduledStatusStore {
+  get(id: string): Promise<ScheduledStatus | undefined>;
+  /** Creates or replaces the record. */
+  put(scheduled: ScheduledStatus): Promise<void>;
+  /** Removes it (published or cancelled); false when there was none. */
+  delete(id: string): Promise<boolean>;
+  /** The account's scheduled statuses, newest id first. */
+  listByAccount(accountId: string, page: IdPage): Promise<ScheduledStatus[]>;
+  /**
+   * How many the account has waiting; with `window` (ISO times), only those whose scheduledAt
+   * lies in [from, to) (Mastodon's daily limit).
+   */
+  countByAccount(accountId: string, window?: { from: string; to: string }): Promise<number>;
+}
+
 export interface CustomEmojiStore {
   get(id: string): Promise<CustomEmoji | undefined>;
   /** Case-sensitive, as Mastodon matches shortcodes; `domain` null for local emojis. */
@@ -511,6 +528,7 @@ export interface Storage {
   readonly announcementReactions: AnnouncementReactionStore;
   readonly customEmojis: CustomEmojiStore;
   readonly reports: ReportStore;
+  readonly scheduledStatuses: ScheduledStatusStore;
   readonly markers: MarkerStore;
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;

@@ -1,6 +1,7 @@
 // `wren export` / `wren import`: an instance with accounts, posts, a poll, follows, favourites,
-// a report, a token and its actor keys moves from json-file to json-file and to PostgreSQL and back without
-// a byte changing in the export, and the moved instance still serves the same token and posts.
+// a report, a scheduled status, a token and its actor keys moves from json-file to json-file
+// and to PostgreSQL and back without a byte changing in the export, and the moved instance still
+// serves the same token and posts.
 
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -22,6 +23,7 @@ describe("wren export and wren import", () => {
   let sourceDir: string;
   let token: string;
   let statusId: string;
+  let scheduledId: string;
   let database: TempDatabase;
 
   before(async () => {
@@ -56,6 +58,18 @@ describe("wren export and wren import", () => {
         body: JSON.stringify({ account_id: alice.account.id, status_ids: [statusId] }),
       });
       assert.equal(reported.status, 200);
+      // A status waiting for its time (and its publishing job).
+      const scheduled = await server.request("/api/v1/statuses", {
+        method: "POST",
+        token: alice.token,
+        headers: json,
+        body: JSON.stringify({
+          status: "Later, after the move",
+          scheduled_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+        }),
+      });
+      assert.equal(scheduled.status, 200);
+      scheduledId = ((await scheduled.json()) as { id: string }).id;
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -97,6 +111,7 @@ describe("wren export and wren import", () => {
       "follows",
       "favourites",
       "reports",
+      "scheduledStatuses",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);
@@ -113,6 +128,8 @@ describe("wren export and wren import", () => {
       const status = (await res.json()) as { favourites_count: number; poll: unknown };
       assert.equal(status.favourites_count, 1);
       assert.ok(status.poll);
+      const waiting = await copy.request(`/api/v1/scheduled_statuses/${scheduledId}`, { token });
+      assert.equal(waiting.status, 200);
     } finally {
       await copy.close();
     }

@@ -166,6 +166,30 @@ describe("a disk that cannot store data", () => {
       },
     },
     {
+      // Scheduling writes the publishing job, then the record; each its own day (25 a day).
+      name: "schedule",
+      prepare: async () => `schedule-${++made}`,
+      run: (key) =>
+        attempt("POST", "/api/v1/statuses", alice, {
+          status: key,
+          scheduled_at: new Date(Date.UTC(2100, 0, made)).toISOString(),
+        }),
+      applied: async (key) => {
+        let maxId = "";
+        for (;;) {
+          const page = await call(
+            server,
+            "GET",
+            `/api/v1/scheduled_statuses?limit=40${maxId ? `&max_id=${maxId}` : ""}`,
+            { token: alice.token },
+          );
+          if (page.some((scheduled: Json) => scheduled.params.text === key)) return true;
+          if (page.length < 40) return false;
+          maxId = page.at(-1).id;
+        }
+      },
+    },
+    {
       name: "edit",
       prepare: async () => (await post(server, alice, { status: "first words" })).id,
       run: (id) => attempt("PUT", `/api/v1/statuses/${id}`, alice, { status: "second words" }),

@@ -159,7 +159,22 @@ const rows: Row[] = [
   ["get", "/api/v1/suggestions", "getSuggestions", { 200: many("Account") }],
 
   // Statuses
-  ["post", "/api/v1/statuses", "createStatus", { 200: one("Status") }],
+  [
+    "post",
+    "/api/v1/statuses",
+    "createStatus",
+    // A ScheduledStatus when `scheduled_at` lies in the future.
+    { 200: { oneOf: [one("Status"), one("ScheduledStatus")] } },
+  ],
+  ["get", "/api/v1/scheduled_statuses", "getScheduledStatuses", { 200: many("ScheduledStatus") }],
+  ["get", "/api/v1/scheduled_statuses/{id}", "getScheduledStatus", { 200: one("ScheduledStatus") }],
+  [
+    "put",
+    "/api/v1/scheduled_statuses/{id}",
+    "updateScheduledStatus",
+    { 200: one("ScheduledStatus") },
+  ],
+  ["delete", "/api/v1/scheduled_statuses/{id}", "deleteScheduledStatus", { 200: EMPTY }],
   ["get", "/api/v1/statuses", "getStatuses", { 200: many("Status") }],
   ["get", "/api/v1/statuses/{id}", "getStatus", { 200: one("Status") }],
   ["put", "/api/v1/statuses/{id}", "updateStatus", { 200: one("Status") }],

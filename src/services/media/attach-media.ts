@@ -16,6 +16,8 @@ export interface AttachRequest {
   statusId?: string | undefined;
   /** A poll goes with the status: no media then. */
   hasPoll?: boolean | undefined;
+  /** A scheduled status whose media counts as available (it is being published). */
+  heldBy?: string | undefined;
 }
 
 export const NOT_READY =
@@ -34,7 +36,9 @@ export async function checkAttachable(
   const ids = [...new Set(request.mediaIds)];
   const found = await ctx.storage.media.getMany(ids);
   const holderIds = [...found.values()].flatMap((m) =>
-    m.statusId !== null && m.statusId !== request.statusId ? [m.statusId] : [],
+    m.statusId !== null && m.statusId !== request.statusId && m.statusId !== request.heldBy
+      ? [m.statusId]
+      : [],
   );
   const holders = holderIds.length > 0 ? await ctx.storage.statuses.getMany(holderIds) : new Map();
   const redraftable = (statusId: string) => {
@@ -44,7 +48,10 @@ export async function checkAttachable(
   const usable = (m: MediaAttachment | undefined): m is MediaAttachment =>
     m !== undefined &&
     m.accountId === request.accountId &&
-    (m.statusId === null || m.statusId === request.statusId || redraftable(m.statusId));
+    (m.statusId === null ||
+      m.statusId === request.statusId ||
+      m.statusId === request.heldBy ||
+      redraftable(m.statusId));
   const missing = ids.filter((id) => !usable(found.get(id)));
   if (missing.length > 0) {
     throw unprocessable(
@@ -107,4 +114,19 @@ export async function withAttachedMedia<T>(
     ).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Gives back the attachments `holderId` holds (a cancelled scheduled status): unattached again,
+ * the poster can use them once more. Those it no longer holds are left alone.
+ */
+export async function releaseMedia(
+  ctx: ServiceContext,
+  mediaIds: readonly string[],
+  holderId: string,
+): Promise<void> {
+  await setStatusOf(
+    ctx,
+    mediaIds.map((id) => ({ id, from: holderId, to: null })),
+  );
 }

@@ -9,7 +9,7 @@ import type { ServiceContext } from "../context.ts";
 import { checkDescription, parseFocus } from "./media-fields.ts";
 import { mediaFileKey } from "./media-files.ts";
 import { withMediaLock } from "./media-lock.ts";
-import { checkOwnUnattached } from "./own-media.ts";
+import { checkOwnUnattached, scheduledHolderOf } from "./own-media.ts";
 
 /** What the client sent; absent fields stay as they are. */
 export interface MediaChanges {
@@ -105,17 +105,20 @@ export async function applyMediaChanges(
   });
 }
 
-/** PUT /api/v1/media/:id: the viewer's own unattached attachment, changed. */
+/** PUT /api/v1/media/:id: the viewer's own unattached (or scheduled) attachment, changed. */
 export async function updateMedia(
   ctx: ServiceContext,
   accountId: string,
   mediaId: string,
   changes: MediaChanges,
 ): Promise<MediaAttachment> {
-  checkOwnUnattached(await ctx.storage.media.get(mediaId), accountId);
+  const found = await ctx.storage.media.get(mediaId);
+  // Published meanwhile, the attachment has moved to the status: the check below refuses it.
+  const heldBy = await scheduledHolderOf(ctx, found, accountId);
+  checkOwnUnattached(found, accountId, heldBy);
   const prepared = await prepareMediaChanges(ctx, changes);
   const applied = await applyMediaChanges(ctx, mediaId, prepared, (media) =>
-    checkOwnUnattached(media, accountId),
+    checkOwnUnattached(media, accountId, heldBy),
   );
   return applied.media;
 }

@@ -46,10 +46,20 @@ async function resolveMention(
   return found?.suspended ? undefined : found;
 }
 
-export async function composeText(
+export interface TextInput {
+  text: string;
+  spoilerText: string;
+  hasMedia: boolean;
+}
+
+/**
+ * The text's rules alone (not blank without media, within the character limit), with no lookup:
+ * scheduling checks them when asked, composing again when the status is made.
+ */
+export function checkText(
   ctx: ServiceContext,
-  input: { text: string; spoilerText: string; hasMedia: boolean },
-): Promise<ComposedText> {
+  input: TextInput,
+): { text: string; spoilerText: string } {
   const text = normalizeStatusText(input.text);
   const spoilerText = input.spoilerText.trim();
   if (text === "" && !input.hasMedia) throw unprocessable("Validation failed: Text can't be blank");
@@ -57,6 +67,11 @@ export async function composeText(
   if (countStatusCharacters(text, spoilerText) > limit) {
     throw unprocessable(`Validation failed: Text character limit of ${limit} exceeded`);
   }
+  return { text, spoilerText };
+}
+
+export async function composeText(ctx: ServiceContext, input: TextInput): Promise<ComposedText> {
+  const { text, spoilerText } = checkText(ctx, input);
 
   const mentioned = extractMentions(text);
   const found = await Promise.all(

@@ -4,7 +4,7 @@
 // status made the first time.
 
 import type { Visibility } from "../../domain/account.ts";
-import { AppError, notFound, unprocessable } from "../../domain/errors.ts";
+import { AppError, notFound } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -29,14 +29,18 @@ export interface CreateStatusInput {
   mediaIds?: readonly string[] | undefined;
   /** The poll to attach (`poll[…]` parameters). */
   poll?: PollParams | undefined;
-  scheduledAt?: string | undefined;
   idempotencyKey?: string | undefined;
+  /**
+   * The scheduled status being published: media it holds (attachments whose statusId is this
+   * id) is the poster's to attach.
+   */
+  mediaHolderId?: string | undefined;
 }
 
 const REPLY_NOT_FOUND = "The post you are trying to reply to does not appear to exist.";
 
 /** The status replied to, which the poster must be able to see (else the same 404 as missing). */
-async function loadParent(
+export async function loadParent(
   ctx: ServiceContext,
   accountId: string,
   inReplyToId: string,
@@ -61,15 +65,15 @@ async function post(
   ]);
   if (!account || !user) throw notFound();
 
-  // Scheduling is not offered yet: refused plainly rather than posting now what was asked for
-  // later.
-  if (input.scheduledAt !== undefined && input.scheduledAt !== "") {
-    throw unprocessable("Validation failed: Scheduled statuses are not supported yet");
-  }
   const mediaIds = input.mediaIds ?? [];
   if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
   // Media already on the slot's id is the poster's own: a retry after a crash takes it back.
-  const media = await checkAttachable(ctx, { accountId, mediaIds, statusId: slot.id });
+  const media = await checkAttachable(ctx, {
+    accountId,
+    mediaIds,
+    statusId: slot.id,
+    heldBy: input.mediaHolderId,
+  });
 
   const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
   const composed = await composeText(ctx, {

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 
-const WINDOW_MS = 60 * 60 * 1000;
+export const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
 
 /** Thrown by recordKey when another attempt recorded the key first (see withIdempotency). */
 class KeyTakenError extends Error {}
@@ -54,7 +54,7 @@ export async function withIdempotency(
   const attempt = () =>
     ctx.storage.coordination.withLock(`idempotency:${keyHash}`, async () => {
       const now = ctx.clock.now();
-      const cutoff = new Date(now.getTime() - WINDOW_MS).toISOString();
+      const cutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
       await ctx.storage.idempotency.prune(cutoff);
       const record = await ctx.storage.idempotency.get(keyHash);
       if (record && record.createdAt >= cutoff) {

@@ -23,6 +23,7 @@ import { featurePersistenceContract } from "./persistence-features.ts";
 import { relationPersistenceContract } from "./persistence-relations.ts";
 import { pollContract } from "./polls.ts";
 import { reportContract } from "./reports.ts";
+import { scheduledStatusContract } from "./scheduled-statuses.ts";
 import { statusEditContract } from "./status-edits.ts";
 import { statusFilterContract } from "./status-filters.ts";
 import { statusContract } from "./statuses.ts";
@@ -90,6 +91,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     announcementContract(context);
     customEmojiContract(context);
     reportContract(context);
+    scheduledStatusContract(context);
     markerContract(context);
     conversationContract(context);
     jobContract(context);

@@ -26,6 +26,7 @@ const FOLDERS: Record<RecordKind, string> = {
   polls: "polls",
   pollVotes: "poll-votes",
   media: "media-attachments",
+  scheduledStatuses: "scheduled-statuses",
   follows: "follows",
   followRequests: "follow-requests",
   blocks: "blocks",

@@ -38,6 +38,7 @@ import { openNotificationStore } from "./notification-store.ts";
 import { openPollStore } from "./poll-store.ts";
 import { inspectWith, type LoadInspector } from "./quarantine.ts";
 import { openReportStore } from "./report-store.ts";
+import { openScheduledStatusStore } from "./scheduled-status-store.ts";
 import { openStatusEditStore } from "./status-edit-store.ts";
 import type { StatusRecordsOptions } from "./status-records.ts";
 import { readSnapshot, type SnapshotResult } from "./status-snapshot.ts";
@@ -116,6 +117,7 @@ export async function openJsonFileStorage(
       announcementReactions: openAnnouncementReactionStore(root, writer),
       customEmojis: openCustomEmojiStore(root, writer),
       reports: openReportStore(root, writer),
+      scheduledStatuses: openScheduledStatusStore(root, writer),
       markers: openMarkerStore(root, writer),
       conversations: openConversationStore(root, writer),
       jobs: openJobStore(root, writer),

@@ -28,6 +28,7 @@ const SOURCES: Record<RecordKind, Source> = {
   polls: { table: "polls", orderBy: "id" },
   pollVotes: { table: "edges", orderBy: "id", edgeKind: "poll-votes" },
   media: { table: "media_attachments", orderBy: "id" },
+  scheduledStatuses: { table: "scheduled_statuses", orderBy: "id" },
   follows: { table: "edges", orderBy: "id", edgeKind: "follows" },
   followRequests: { table: "edges", orderBy: "id", edgeKind: "follow-requests" },
   blocks: { table: "edges", orderBy: "id", edgeKind: "blocks" },

@@ -40,6 +40,7 @@ import { pendingMigrations } from "./migrate.ts";
 import { createNotificationStore } from "./notification-store.ts";
 import { createPollStore } from "./poll-store.ts";
 import { createReportStore } from "./report-store.ts";
+import { createScheduledStatusStore } from "./scheduled-status-store.ts";
 import { createStatusEditStore } from "./status-edit-store.ts";
 import { createStatusStore } from "./status-store.ts";
 import { createTokenStore } from "./token-store.ts";
@@ -100,6 +101,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       announcementReactions: createAnnouncementReactionStore(db),
       customEmojis: createCustomEmojiStore(db),
       reports: createReportStore(db),
+      scheduledStatuses: createScheduledStatusStore(db),
       markers: createMarkerStore(db),
       conversations: createConversationStore(db),
       jobs: createJobStore(db),

@@ -64,7 +64,10 @@ describe("record memo", () => {
     };
     await memo.getMany(["1", "2"], load);
     const found = await memo.getMany(["2", "3", "9", "1"], load);
-    assert.deepEqual(asked, [["1", "2"], ["3", "9"]]);
+    assert.deepEqual(asked, [
+      ["1", "2"],
+      ["3", "9"],
+    ]);
     assert.deepEqual([...found.keys()], ["2", "3", "1"]);
     assert.throws(() => found.get("2")?.tags.push("x"), TypeError);
   });

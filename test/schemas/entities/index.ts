@@ -33,6 +33,7 @@ import { PreviewCard } from "./preview-card.ts";
 import { FamiliarFollowers, Relationship } from "./relationship.ts";
 import { Report } from "./report.ts";
 import { Rule } from "./rule.ts";
+import { ScheduledStatus } from "./scheduled-status.ts";
 import { Search } from "./search.ts";
 import {
   Quote,
@@ -85,6 +86,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   Report,
   Role,
   Rule,
+  ScheduledStatus,
   Search,
   ShallowQuote,
   Status,

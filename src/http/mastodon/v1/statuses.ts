@@ -10,6 +10,8 @@ import {
   serializeStatusEdit,
   serializeStatusSource,
 } from "../../../serialization/mastodon/status-edit.ts";
+import { scheduleStatus } from "../../../services/scheduled-statuses/schedule-status.ts";
+import { isPast, parseScheduledAt } from "../../../services/scheduled-statuses/schedule-time.ts";
 import { createStatus } from "../../../services/statuses/create-status.ts";
 import { deleteStatus } from "../../../services/statuses/delete-status.ts";
 import { editStatus } from "../../../services/statuses/edit-status.ts";
@@ -25,6 +27,7 @@ import { readValidParams } from "../../params.ts";
 import { anyIdParam, booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
 import { urlContext } from "../account-json.ts";
 import { bytesOf, mediaAttributesParam } from "../media-params.ts";
+import { renderScheduledStatus } from "../scheduled-status-json.ts";
 import {
   renderStatus,
   renderStatuses,
@@ -119,7 +122,7 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
   app.post("/api/v1/statuses", writeUser, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, createSchema);
-    const status = await createStatus(ctx, {
+    const input = {
       accountId: viewer.account.id,
       applicationId: viewer.app.id,
       text: params.status,
@@ -130,9 +133,14 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
       inReplyToId: params.in_reply_to_id,
       mediaIds: params.media_ids,
       poll: params.poll,
-      scheduledAt: params.scheduled_at,
       idempotencyKey: c.req.header("idempotency-key"),
-    });
+    };
+    // A time already past posts at once, as in Mastodon; a later one answers a ScheduledStatus.
+    const at = params.scheduled_at ? parseScheduledAt(params.scheduled_at) : undefined;
+    if (at && !isPast(ctx, at)) {
+      return c.json(await renderScheduledStatus(ctx, await scheduleStatus(ctx, input, at)));
+    }
+    const status = await createStatus(ctx, input);
     return jsonText(c, await renderStatusText(ctx, status, viewer.account.id));
   });
 
