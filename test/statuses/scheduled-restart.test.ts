@@ -63,11 +63,16 @@ describe("scheduled statuses across a restart", () => {
       pollPost?.poll.options.map((o: Json) => o.title),
       ["yes", "no"],
     );
-    const remaining = await call(s, "GET", "/api/v1/scheduled_statuses", { token: alice.token });
-    assert.deepEqual(
-      remaining.map((r: Json) => r.id),
-      [later.id],
-    );
+    // Each record goes just after its status is made (the publishing job's last step).
+    await eventually(async () => {
+      const remaining = await call(s, "GET", "/api/v1/scheduled_statuses", {
+        token: alice.token,
+      });
+      assert.deepEqual(
+        remaining.map((r: Json) => r.id),
+        [later.id],
+      );
+    });
     for (const gone of [withMedia.id, withPoll.id]) {
       await call(s, "GET", `/api/v1/scheduled_statuses/${gone}`, { token: alice.token }, 404);
     }
@@ -106,7 +111,10 @@ describe("scheduled statuses across a restart", () => {
     assert.equal(others.length, 0);
     assert.equal(published.content, "<p>On time</p>");
     assert.equal(published.created_at, inMinutes(20));
-    await call(s, "GET", `/api/v1/scheduled_statuses/${scheduled.id}`, { token: alice.token }, 404);
+    // The record goes just after the status is made (the publishing job's last step).
+    await eventually(() =>
+      call(s, "GET", `/api/v1/scheduled_statuses/${scheduled.id}`, { token: alice.token }, 404),
+    );
     // The moved one keeps its new time across the restart.
     const kept = await call(s, "GET", `/api/v1/scheduled_statuses/${moved.id}`, {
       token: alice.token,

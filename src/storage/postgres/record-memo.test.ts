@@ -68,6 +68,13 @@ describe("record memo", () => {
       ["1", "2"],
       ["3", "9"],
     ]);
+    // That "9" has no record is kept too, until the table changes.
+    await memo.getMany(["9", "1"], load);
+    assert.equal(asked.length, 2);
+    assert.equal(await memo.get("9", async () => assert.fail("asked again")), undefined);
+    changes.bump("accounts");
+    await memo.getMany(["9"], load);
+    assert.deepEqual(asked.at(-1), ["9"]);
     assert.deepEqual([...found.keys()], ["2", "3", "1"]);
     assert.throws(() => found.get("2")?.tags.push("x"), TypeError);
   });

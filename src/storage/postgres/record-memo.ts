@@ -3,7 +3,8 @@
 // of statuses its authors, which on PostgreSQL cost a statement each, where json-file answers
 // from memory. A memo is dropped whole when its table's version moves (changes.ts): at once for
 // this process's own writes, and on the change notification for other processes' — the same
-// bound as the kept API answers (ADR 0019). A load that raced a write is not kept.
+// bound as the kept API answers (ADR 0020). A load that raced a write is not kept. That a record
+// is missing is kept too (a page's local authors are each asked for their user), emptied alike.
 
 import { deepFreeze } from "../../domain/deep-freeze.ts";
 import { LruCache } from "../../domain/lru-cache.ts";
@@ -12,8 +13,11 @@ import type { Changes } from "./changes.ts";
 /** Records kept per memo at most (the least recently used go first). */
 const CAPACITY = 20_000;
 
+/** Kept for a key known to have no record. */
+const MISSING = Symbol("missing");
+
 export interface RecordMemo<T> {
-  /** The record under `key`, loaded by `load` unless kept; a missing record is not kept. */
+  /** The record under `key`, loaded by `load` unless kept. */
   get(key: string, load: () => Promise<T | undefined>): Promise<T | undefined>;
   /** The records under `keys`; `load` is asked only for the keys not kept. */
   getMany(
@@ -27,7 +31,7 @@ export function createRecordMemo<T extends object>(
   table: string,
   capacity = CAPACITY,
 ): RecordMemo<T> {
-  let cache = new LruCache<string, T>(capacity);
+  let cache = new LruCache<string, T | typeof MISSING>(capacity);
   let seen = changes.tableVersion(table);
 
   /** The table's version now, with the memo emptied if it moved since last asked. */
@@ -40,18 +44,19 @@ export function createRecordMemo<T extends object>(
     return version;
   }
 
-  function keep(version: number, key: string, record: T): void {
+  function keep(version: number, key: string, record: T | undefined): void {
+    if (changes.tableVersion(table) !== version) return;
     // Kept records are shared by every later reader: frozen, as json-file's are.
-    if (changes.tableVersion(table) === version) cache.set(key, deepFreeze(record));
+    cache.set(key, record === undefined ? MISSING : deepFreeze(record));
   }
 
   return {
     async get(key, load) {
       const version = current();
       const kept = cache.get(key);
-      if (kept !== undefined) return kept;
+      if (kept !== undefined) return kept === MISSING ? undefined : kept;
       const record = await load();
-      if (record !== undefined) keep(version, key, record);
+      keep(version, key, record);
       return record;
     },
     async getMany(keys, load) {
@@ -60,14 +65,16 @@ export function createRecordMemo<T extends object>(
       const missing: string[] = [];
       for (const key of keys) {
         const kept = cache.get(key);
-        if (kept !== undefined) found.set(key, kept);
-        else missing.push(key);
+        if (kept === undefined) missing.push(key);
+        else if (kept !== MISSING) found.set(key, kept);
       }
-      if (missing.length === 0) return found;
-      const loaded = await load(missing);
-      for (const [key, record] of loaded) {
-        keep(version, key, record);
-        found.set(key, record);
+      if (missing.length > 0) {
+        const loaded = await load(missing);
+        for (const key of missing) {
+          const record = loaded.get(key);
+          keep(version, key, record);
+          if (record !== undefined) found.set(key, record);
+        }
       }
       // In the order asked, as the stores answer.
       return new Map(
