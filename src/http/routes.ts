@@ -15,6 +15,7 @@ import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
+import { listRoutes } from "./mastodon/v1/lists.ts";
 import { markersRoutes } from "./mastodon/v1/markers.ts";
 import { mediaV1Routes } from "./mastodon/v1/media.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
@@ -54,6 +55,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   bookmarksRoutes,
   pollRoutes,
   markersRoutes,
+  listRoutes,
   conversationRoutes,
   instanceV1Routes,
   instanceV2Routes,

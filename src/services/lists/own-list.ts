@@ -1,0 +1,12 @@
+// The list a request names, if the viewer owns it: another user's list is answered like a list
+// that does not exist (404), as in Mastodon.
+
+import { notFound } from "../../domain/errors.ts";
+import type { List } from "../../domain/list.ts";
+import type { ServiceContext } from "../context.ts";
+
+export async function ownList(ctx: ServiceContext, ownerId: string, listId: string): Promise<List> {
+  const list = await ctx.storage.lists.get(listId);
+  if (!list || list.accountId !== ownerId) throw notFound();
+  return list;
+}
