@@ -4,7 +4,7 @@
 // (Mastodon's filter_from_list?). A reply to someone else than its author stays when it answers
 // the owner, or when the policy is `followed` (home's rule already keeps only replies to
 // accounts the owner follows), or when the policy is `list` and it answers a member; `none`
-// keeps no other reply.
+// keeps no other reply. Direct messages stay out (Mastodon delivers them to home only).
 
 import type { List } from "../../domain/list.ts";
 import type { Status } from "../../domain/status.ts";
@@ -42,10 +42,13 @@ export async function listTimeline(
     async keep(batch) {
       const resolved = await resolveEntries(ctx, batch);
       const followed = await filterHome(ctx, ownerId, resolved, { exclusiveLists: false });
-      const replies = followed.filter((item) => keepsListReply(list, memberSet, item.status));
+      const listed = followed.filter(
+        (item) =>
+          item.status.visibility !== "direct" && keepsListReply(list, memberSet, item.status),
+      );
       return lineUp(
         batch.map((e) => e.status_id),
-        await keepVisible(ctx, ownerId, replies),
+        await keepVisible(ctx, ownerId, listed),
       );
     },
   });
