@@ -22,6 +22,7 @@ describe("wren export and wren import", () => {
   let sourceDir: string;
   let token: string;
   let statusId: string;
+  let bobToken: string;
   let database: TempDatabase;
 
   before(async () => {
@@ -49,6 +50,20 @@ describe("wren export and wren import", () => {
         method: "POST",
         token: bob.token,
       });
+      const list = await server.request("/api/v1/lists", {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ title: "Neighbours", exclusive: true }),
+      });
+      const listId = ((await list.json()) as { id: string }).id;
+      await server.request(`/api/v1/lists/${listId}/accounts`, {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ account_ids: [alice.account.id] }),
+      });
+      bobToken = bob.token;
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -89,6 +104,8 @@ describe("wren export and wren import", () => {
       "polls",
       "follows",
       "favourites",
+      "lists",
+      "listMembers",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);
@@ -105,6 +122,16 @@ describe("wren export and wren import", () => {
       const status = (await res.json()) as { favourites_count: number; poll: unknown };
       assert.equal(status.favourites_count, 1);
       assert.ok(status.poll);
+      const lists = await copy.request("/api/v1/lists", { token: bobToken });
+      const [list] = (await lists.json()) as { id: string; title: string; exclusive: boolean }[];
+      assert.deepEqual([list?.title, list?.exclusive], ["Neighbours", true]);
+      const members = await copy.request(`/api/v1/lists/${list?.id}/accounts`, {
+        token: bobToken,
+      });
+      assert.deepEqual(
+        ((await members.json()) as { username: string }[]).map((a) => a.username),
+        ["alice"],
+      );
     } finally {
       await copy.close();
     }

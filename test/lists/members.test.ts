@@ -5,9 +5,11 @@
 
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
+import { deleteRemoteActor } from "../../src/services/federation/remote-delete-actor.ts";
 import { call, type Json, parseLink } from "../graph/helpers.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
+import { remoteAccountRecord } from "../helpers/records.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 describe("list members", () => {
@@ -233,5 +235,41 @@ describe("list members", () => {
     );
     assert.deepEqual(await storage.listMembers.allTargetsFrom(listId), []);
     assert.equal((await add([a1.account.id])).status, 404);
+  });
+
+  it("drops a remote member whose actor was deleted by its server", async () => {
+    const ctx = server.wren.ctx;
+    const remote = remoteAccountRecord(server, "far", "remote.example");
+    await ctx.storage.accounts.put(remote);
+    await ctx.storage.follows.put({
+      id: ctx.ids.next(),
+      accountId: owner.account.id,
+      targetId: remote.id,
+      createdAt: ctx.clock.now().toISOString(),
+      showReblogs: true,
+      notify: false,
+      languages: null,
+      uri: null,
+    });
+    assert.equal((await add([remote.id])).status, 200);
+    assert.deepEqual(await memberIds(), [remote.id]);
+    await deleteRemoteActor(ctx, remote);
+    assert.deepEqual(await memberIds(), []);
+    assert.deepEqual(await ctx.storage.listMembers.allTargetsFrom(listId), []);
+  });
+
+  it("leaves suspended members out of the member list", async () => {
+    const [a1, a2] = others as [TestUser, TestUser];
+    await add([a1.account.id, a2.account.id]);
+    const ctx = server.wren.ctx;
+    const account = await ctx.storage.accounts.get(a1.account.id);
+    assert.ok(account);
+    await ctx.storage.accounts.put({ ...account, suspended: true });
+    try {
+      assert.deepEqual(await memberIds(), [a2.account.id]);
+    } finally {
+      await ctx.storage.accounts.put(account);
+    }
+    assert.deepEqual(await memberIds(), [a2.account.id, a1.account.id]);
   });
 });
