@@ -4,9 +4,9 @@
 import type { Edge } from "./relations.ts";
 
 /** Which replies a list's timeline shows, besides replies to the owner and self-replies. */
-export type RepliesPolicy = "followed" | "list" | "none";
+export const REPLIES_POLICIES = ["followed", "list", "none"] as const;
 
-export const REPLIES_POLICIES: readonly RepliesPolicy[] = ["followed", "list", "none"];
+export type RepliesPolicy = (typeof REPLIES_POLICIES)[number];
 
 /** The most lists one user may have, as in Mastodon. */
 export const LISTS_PER_ACCOUNT = 50;

@@ -11,7 +11,7 @@ import { addListMembers } from "../../../services/lists/add-members.ts";
 import { createList } from "../../../services/lists/create-list.ts";
 import { deleteList } from "../../../services/lists/delete-list.ts";
 import { listMemberAccounts } from "../../../services/lists/list-members.ts";
-import { ownList } from "../../../services/lists/own-list.ts";
+import { ownList, ownLists } from "../../../services/lists/own-list.ts";
 import { removeListMembers } from "../../../services/lists/remove-members.ts";
 import { updateList } from "../../../services/lists/update-list.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
@@ -21,12 +21,11 @@ import { readValidParams } from "../../params.ts";
 import { booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
 import { renderAccounts } from "../account-json.ts";
 
-const fields = {
+const listSchema = z.object({
   title: z.string().optional(),
-  replies_policy: z.enum(REPLIES_POLICIES as ["followed", "list", "none"]).optional(),
+  replies_policy: z.enum(REPLIES_POLICIES).optional(),
   exclusive: booleanParam.optional(),
-};
-const listSchema = z.object(fields);
+});
 
 const membersSchema = z.object({
   account_ids: listParam(idParam).refine((ids) => ids.length > 0, "can't be blank"),
@@ -48,7 +47,7 @@ export function listRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): 
 
   app.get("/api/v1/lists", access(READ), async (c) => {
     const viewer = requireViewer(c);
-    const lists = await ctx.storage.lists.listByAccount(viewer.account.id);
+    const lists = await ownLists(ctx, viewer.account.id);
     return c.json(lists.map(serializeList));
   });
 
