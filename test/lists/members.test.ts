@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { deleteRemoteActor } from "../../src/services/federation/remote-delete-actor.ts";
+import { listMembershipListener } from "../../src/services/lists/listener.ts";
 import { call, type Json, parseLink } from "../graph/helpers.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
@@ -271,5 +272,23 @@ describe("list members", () => {
       await ctx.storage.accounts.put(account);
     }
     assert.deepEqual(await memberIds(), [a2.account.id, a1.account.id]);
+  });
+
+  it("keeps a member whose follow is back by the time a late retry of the event runs", async () => {
+    const [a1] = others as [TestUser];
+    await add([a1.account.id]);
+    const follow = await server.wren.ctx.storage.follows.get(owner.account.id, a1.account.id);
+    assert.ok(follow);
+    const listener = listMembershipListener(server.wren.ctx);
+    await listener({ type: "account.unfollowed", follow, cause: "unfollow" });
+    await listener({ type: "follow_request.closed", request: follow, outcome: "rejected" });
+    assert.deepEqual(await memberIds(), [a1.account.id]);
+    // An accepted request keeps the member, whatever the follow edges say.
+    await server.wren.ctx.storage.follows.delete(owner.account.id, a1.account.id);
+    await listener({ type: "follow_request.closed", request: follow, outcome: "accepted" });
+    assert.deepEqual(await memberIds(), [a1.account.id]);
+    await listener({ type: "account.unfollowed", follow, cause: "unfollow" });
+    assert.deepEqual(await memberIds(), []);
+    await server.wren.ctx.storage.follows.put(follow);
   });
 });
