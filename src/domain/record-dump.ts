@@ -29,6 +29,8 @@ export const RECORD_KINDS = [
   "notifications",
   "conversations",
   "markers",
+  "lists",
+  "listMembers",
   "announcements",
   "announcementDismissals",
   "announcementReactions",

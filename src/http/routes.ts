@@ -15,6 +15,7 @@ import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
+import { listRoutes } from "./mastodon/v1/lists.ts";
 import { markersRoutes } from "./mastodon/v1/markers.ts";
 import { mediaV1Routes } from "./mastodon/v1/media.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
@@ -60,6 +61,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   markersRoutes,
   preferencesRoutes,
   reportRoutes,
+  listRoutes,
   conversationRoutes,
   instanceV1Routes,
   instanceV2Routes,

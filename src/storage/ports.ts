@@ -8,6 +8,7 @@ import type { Conversation } from "../domain/conversation.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import type { IdGenerator } from "../domain/ids.ts";
 import type { Job } from "../domain/job.ts";
+import type { List, ListMember } from "../domain/list.ts";
 import type { Marker, MarkerTimeline } from "../domain/marker.ts";
 import type { MediaAttachment } from "../domain/media.ts";
 import type { Notification, NotificationType } from "../domain/notification.ts";
@@ -336,6 +337,16 @@ export interface CustomEmojiStore {
   delete(id: string): Promise<boolean>;
 }
 
+/** Users' lists; their members are the `listMembers` edges (list → account). */
+export interface ListStore {
+  get(id: string): Promise<List | undefined>;
+  /** The owner's lists, oldest first. */
+  listByAccount(accountId: string): Promise<List[]>;
+  put(list: List): Promise<void>;
+  /** Removes the list (its member edges are the caller's); false when there was none. */
+  delete(id: string): Promise<boolean>;
+}
+
 export interface MarkerStore {
   get(accountId: string, timeline: MarkerTimeline): Promise<Marker | undefined>;
   put(marker: Marker): Promise<void>;
@@ -530,6 +541,9 @@ export interface Storage {
   readonly reports: ReportStore;
   readonly scheduledStatuses: ScheduledStatusStore;
   readonly markers: MarkerStore;
+  readonly lists: ListStore;
+  /** Who is in which list: list id → member account id. */
+  readonly listMembers: EdgeStore<ListMember>;
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;
   readonly media: MediaStore;

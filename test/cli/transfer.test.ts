@@ -24,6 +24,7 @@ describe("wren export and wren import", () => {
   let token: string;
   let statusId: string;
   let scheduledId: string;
+  let bobToken: string;
   let database: TempDatabase;
 
   before(async () => {
@@ -70,6 +71,20 @@ describe("wren export and wren import", () => {
       });
       assert.equal(scheduled.status, 200);
       scheduledId = ((await scheduled.json()) as { id: string }).id;
+      const list = await server.request("/api/v1/lists", {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ title: "Neighbours", exclusive: true }),
+      });
+      const listId = ((await list.json()) as { id: string }).id;
+      await server.request(`/api/v1/lists/${listId}/accounts`, {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ account_ids: [alice.account.id] }),
+      });
+      bobToken = bob.token;
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -112,6 +127,8 @@ describe("wren export and wren import", () => {
       "favourites",
       "reports",
       "scheduledStatuses",
+      "lists",
+      "listMembers",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);
@@ -130,6 +147,16 @@ describe("wren export and wren import", () => {
       assert.ok(status.poll);
       const waiting = await copy.request(`/api/v1/scheduled_statuses/${scheduledId}`, { token });
       assert.equal(waiting.status, 200);
+      const lists = await copy.request("/api/v1/lists", { token: bobToken });
+      const [list] = (await lists.json()) as { id: string; title: string; exclusive: boolean }[];
+      assert.deepEqual([list?.title, list?.exclusive], ["Neighbours", true]);
+      const members = await copy.request(`/api/v1/lists/${list?.id}/accounts`, {
+        token: bobToken,
+      });
+      assert.deepEqual(
+        ((await members.json()) as { username: string }[]).map((a) => a.username),
+        ["alice"],
+      );
     } finally {
       await copy.close();
     }

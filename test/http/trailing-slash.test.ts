@@ -43,6 +43,7 @@ describe("a trailing slash on every route", () => {
       poll: { options: ["a", "b"], expires_in: 86400 },
     });
     await post(bob, `/api/v1/statuses/${status.id}/favourite`, {});
+    const list = await post(alice, "/api/v1/lists", { title: "Friends" });
     const groups = (await (
       await server.request("/api/v2/notifications", { token: alice.token })
     ).json()) as { notification_groups: { group_key: string }[] };
@@ -55,6 +56,7 @@ describe("a trailing slash on every route", () => {
       alice.account.id,
       bob.account.id,
       poll.poll?.id ?? "",
+      list.id,
       ...notifications.map((n) => n.id),
     ];
     values.username = ["alice"];

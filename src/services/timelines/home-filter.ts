@@ -1,6 +1,8 @@
 // Which statuses of followed accounts reach a home timeline: Mastodon's FeedManager rules
 // (filter_from_home?), applied to a batch with every relation it needs read once:
 // - the viewer's own statuses and reblogs always stay;
+// - statuses and reblogs by members of the viewer's exclusive lists are left to those lists
+//   (home only: the list timeline applies these rules without this one);
 // - a reply whose parent is unknown is dropped;
 // - a follow limited to some languages drops that account's statuses in other languages;
 // - anything from, boosting, or mentioning an account the viewer blocks or mutes is dropped;
@@ -12,12 +14,14 @@
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadExclusions } from "./exclusions.ts";
+import { exclusiveListMembers } from "./exclusive-lists.ts";
 import type { ResolvedEntry } from "./resolve-entries.ts";
 
 export async function filterHome(
   ctx: ServiceContext,
   viewerId: string,
   items: readonly ResolvedEntry[],
+  options: { exclusiveLists: boolean } = { exclusiveLists: true },
 ): Promise<ResolvedEntry[]> {
   const others = items.filter((i) => i.status.accountId !== viewerId);
   if (others.length === 0) return [...items];
@@ -34,12 +38,21 @@ export async function filterHome(
     related.add(status.accountId);
     if (status.inReplyToAccountId) related.add(status.inReplyToAccountId);
   }
-  const [exclusions, follows] = await Promise.all([
+  const [exclusions, follows, listed] = await Promise.all([
     loadExclusions(ctx, viewerId, checked),
     ctx.storage.follows.findFrom(viewerId, [...related]),
+    options.exclusiveLists
+      ? exclusiveListMembers(
+          ctx,
+          viewerId,
+          others.map((i) => i.status.accountId),
+        )
+      : new Set<string>(),
   ]);
 
-  return items.filter((item) => keeps(item, viewerId, follows, exclusions));
+  return items.filter(
+    (item) => !listed.has(item.status.accountId) && keeps(item, viewerId, follows, exclusions),
+  );
 }
 
 function keeps(

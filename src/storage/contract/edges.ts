@@ -43,6 +43,7 @@ export const EDGE_KINDS: EdgeKind[] = [
     vary: (e) => ({ ...e, choices: [1, 2] }) as Edge,
   },
   { name: "announcementDismissals", make: makeEdge, vary: withTime },
+  { name: "listMembers", make: makeEdge, vary: withTime },
 ];
 
 export function edgeStoreOf(storage: Storage, kind: EdgeKind): EdgeStore<Edge> {

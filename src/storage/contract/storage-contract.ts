@@ -15,6 +15,7 @@ import { edgeContract } from "./edges.ts";
 import { idempotencyContract } from "./idempotency.ts";
 import { jobContract } from "./jobs.ts";
 import { kvContract } from "./kv.ts";
+import { listContract } from "./lists.ts";
 import { markerContract } from "./markers.ts";
 import { mediaContract } from "./media.ts";
 import { notificationContract } from "./notifications.ts";
@@ -93,6 +94,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     reportContract(context);
     scheduledStatusContract(context);
     markerContract(context);
+    listContract(context);
     conversationContract(context);
     jobContract(context);
     mediaContract(context);

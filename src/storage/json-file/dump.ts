@@ -38,6 +38,8 @@ const FOLDERS: Record<RecordKind, string> = {
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",
+  lists: "lists",
+  listMembers: "list-members",
   announcements: "announcements",
   announcementDismissals: "announcement-dismissals",
   announcementReactions: "announcement-reactions",

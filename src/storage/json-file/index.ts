@@ -3,6 +3,7 @@
 
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { ListMember } from "../../domain/list.ts";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
   Block,
@@ -31,6 +32,7 @@ import { openEdgeStore } from "./edge-store.ts";
 import { openIdempotencyStore } from "./idempotency-store.ts";
 import { openJobStore } from "./job-store.ts";
 import { openKvStore } from "./kv-store.ts";
+import { openListStore } from "./list-store.ts";
 import { acquireLock } from "./lock.ts";
 import { openMarkerStore } from "./marker-store.ts";
 import { openMediaStore } from "./media-store.ts";
@@ -119,6 +121,8 @@ export async function openJsonFileStorage(
       reports: openReportStore(root, writer),
       scheduledStatuses: openScheduledStatusStore(root, writer),
       markers: openMarkerStore(root, writer),
+      lists: openListStore(root, writer),
+      listMembers: edges<ListMember>("list-members"),
       conversations: openConversationStore(root, writer),
       jobs: openJobStore(root, writer),
       media: openMediaStore(root, writer),

@@ -40,6 +40,8 @@ const SOURCES: Record<RecordKind, Source> = {
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },
+  lists: { table: "lists", orderBy: "id" },
+  listMembers: { table: "edges", orderBy: "id", edgeKind: "list-members" },
   announcements: { table: "announcements", orderBy: "id" },
   announcementDismissals: { table: "edges", orderBy: "id", edgeKind: "announcement-dismissals" },
   announcementReactions: { table: "announcement_reactions", orderBy: "id" },

@@ -4,6 +4,7 @@
 // Storage.version() through LISTEN/NOTIFY.
 
 import { randomBytes } from "node:crypto";
+import type { ListMember } from "../../domain/list.ts";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
   Block,
@@ -34,6 +35,7 @@ import { createIdempotencyStore } from "./idempotency-store.ts";
 import { InFlight, tracked } from "./in-flight.ts";
 import { createJobStore } from "./job-store.ts";
 import { createKvStore } from "./kv-store.ts";
+import { createListStore } from "./list-store.ts";
 import { createMarkerStore } from "./marker-store.ts";
 import { createMediaStore } from "./media-store.ts";
 import { pendingMigrations } from "./migrate.ts";
@@ -103,6 +105,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       reports: createReportStore(db),
       scheduledStatuses: createScheduledStatusStore(db),
       markers: createMarkerStore(db),
+      lists: createListStore(db),
+      listMembers: edges<ListMember>("list-members"),
       conversations: createConversationStore(db),
       jobs: createJobStore(db),
       media: createMediaStore(db),

@@ -1,11 +1,12 @@
 // Timelines: GET /api/v1/timelines/home (a user's follows), /public (everything public, or
-// only local or remote) and /tag/:hashtag. The services generate the page with its statuses
+// only local or remote), /tag/:hashtag and /list/:id (a user's list). The services generate the page with its statuses
 // already read; they are hydrated in one batch without reading them again, and the Link header
 // pages by the returned statuses' ids.
 
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { homeTimeline } from "../../../services/timelines/home.ts";
+import { listTimeline } from "../../../services/timelines/list.ts";
 import { publicTimeline } from "../../../services/timelines/public.ts";
 import type { ResolvedEntry } from "../../../services/timelines/resolve-entries.ts";
 import { tagTimeline } from "../../../services/timelines/tag.ts";
@@ -55,6 +56,22 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
       const viewer = requireViewer(c);
       const params = await readValidParams(c, homeSchema);
       const entries = await homeTimeline(ctx, viewer.account.id, toIdPage(params));
+      return answer(c, entries, viewer.account.id);
+    },
+  );
+
+  app.get(
+    "/api/v1/timelines/list/:id{[0-9]+}",
+    access({ scopes: ["read:lists"], user: true }),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const params = await readValidParams(c, homeSchema);
+      const entries = await listTimeline(
+        ctx,
+        viewer.account.id,
+        c.req.param("id"),
+        toIdPage(params),
+      );
       return answer(c, entries, viewer.account.id);
     },
   );
