@@ -25,6 +25,8 @@ export const RECORD_KINDS = [
   "bookmarks",
   "pins",
   "conversationMutes",
+  "tagFollows",
+  "featuredTags",
   "notifications",
   "conversations",
   "markers",
