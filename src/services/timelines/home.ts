@@ -1,7 +1,8 @@
 // The home timeline, generated on read: the viewer's own statuses and reblogs plus those of
 // every account they follow, and public posts with a hashtag they follow (followed-tags.ts),
-// newest first, filtered as Mastodon's home feed is (home-filter.ts) and never holding a status the viewer may not see. Returned resolved (each status with its
-// boosted original), ready for hydration without reading them again.
+// newest first, filtered as Mastodon's home feed is (home-filter.ts) and never holding a status
+// the viewer may not see. Returned resolved (each status with its boosted original), ready for
+// hydration without reading them again.
 
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
