@@ -264,6 +264,12 @@ const rows: Row[] = [
   ["delete", "/api/v1/featured_tags/{id}", "deleteFeaturedTag", { 200: EMPTY }],
   [
     "get",
+    "/api/v1/featured_tags/suggestions",
+    "getFeaturedTagsSuggestions",
+    { 200: many("Tag") },
+  ],
+  [
+    "get",
     "/api/v1/accounts/{id}/featured_tags",
     "getAccountFeaturedTags",
     { 200: many("FeaturedTag") },
