@@ -51,6 +51,25 @@ describe("featured hashtags", () => {
     assert.equal((await ok(server, "GET", "/api/v1/tags/birds", bob)).featuring, false);
   });
 
+  it("links to a page of the owner's public posts with the tag", async () => {
+    const gina = await createUserWithToken(server, "gina");
+    await post(server, gina, "tagged post #Moths");
+    await post(server, gina, "untagged post");
+    await post(server, gina, "followers only #moths", "private");
+    const tag = await ok(server, "POST", "/api/v1/featured_tags", gina, { name: "Moths" });
+    const res = await server.request(new URL(tag.url).pathname, {
+      headers: { accept: "text/html" },
+    });
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /tagged post/);
+    assert.doesNotMatch(html, /untagged post/);
+    assert.doesNotMatch(html, /followers only/);
+    const bad = await server.request("/@gina/tagged/1234", { headers: { accept: "text/html" } });
+    assert.equal(bad.status, 404);
+    await bad.text();
+  });
+
   it("refuses an invalid name, a duplicate and an eleventh tag with 422", async () => {
     const carol = await createUserWithToken(server, "carol");
     for (const name of ["1234", "", "no spaces"]) {
