@@ -40,6 +40,23 @@ describe("hashtags: show, follow, followed_tags", () => {
     assert.equal(lower.featuring, false);
   });
 
+  it("takes names in any script, percent-encoded in the path", async () => {
+    const tag = await ok(
+      server,
+      "POST",
+      `/api/v1/tags/${encodeURIComponent("Café")}/follow`,
+      alice,
+    );
+    assert.equal(tag.name, "Café");
+    assert.equal(tag.following, true);
+    const shown = await ok(server, "GET", `/api/v1/tags/${encodeURIComponent("café")}`, alice);
+    assert.equal(shown.following, true);
+    assert.equal(shown.id, tag.id);
+    const jp = await ok(server, "GET", `/api/v1/tags/${encodeURIComponent("日本語")}`, null);
+    assert.equal(jp.name, "日本語");
+    await ok(server, "POST", `/api/v1/tags/${encodeURIComponent("café")}/unfollow`, alice);
+  });
+
   it("answers 404 for a name that cannot be a hashtag", async () => {
     for (const bad of ["2024", "a-b", "%20", "x".repeat(101)]) {
       const res = await call(server, "GET", `/api/v1/tags/${bad}`, alice);
