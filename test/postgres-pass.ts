@@ -30,10 +30,12 @@ const INCLUDED = [
   "test/lists/**/*.test.ts",
   "test/conversations/**/*.test.ts",
   "test/search/**/*.test.ts",
+  "test/tags/**/*.test.ts",
   "test/oauth/**/*.test.ts",
   "test/reports/**/*.test.ts",
   "test/federation/multi-instance/follow.test.ts",
   "test/federation/multi-instance/mentions.test.ts",
+  "test/federation/multi-instance/featured-tags.test.ts",
 ];
 
 /** json-file-specific tests, each with why it has no meaning on PostgreSQL. */

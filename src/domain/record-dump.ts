@@ -26,6 +26,8 @@ export const RECORD_KINDS = [
   "bookmarks",
   "pins",
   "conversationMutes",
+  "tagFollows",
+  "featuredTags",
   "notifications",
   "conversations",
   "markers",

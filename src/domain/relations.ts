@@ -41,6 +41,17 @@ export type Bookmark = Edge;
 export type Pin = Edge;
 export type ConversationMute = Edge;
 
+/** A followed hashtag (its statuses reach home): the target is the tag's normalised name. */
+export type TagFollow = Edge;
+
+/**
+ * A hashtag shown on a profile: the target is the tag's normalised name, `name` the name as its
+ * owner typed it (Mastodon shows that casing).
+ */
+export interface FeaturedTag extends Edge {
+  name: string;
+}
+
 /** A remembered Idempotency-Key: a retried POST answers with the status made the first time. */
 export interface IdempotencyRecord {
   /** Hash of the account id and the client's key. */

@@ -14,6 +14,7 @@ import type { RemoteAccountDraft } from "../services/federation/drafts.ts";
 import { isStale, upsertRemoteAccount } from "../services/federation/upsert-remote-account.ts";
 import { isStorageFailure } from "../storage/failure.ts";
 import { instanceActorIdentifier } from "./instance-actor.ts";
+import { readRemoteFeaturedTags } from "./remote-featured-tags.ts";
 
 export type FederationContext = Context<ServiceContext>;
 type DocumentLoader = FederationContext["documentLoader"];
@@ -124,7 +125,9 @@ async function storeActor(
   if (!draft || !actor.id || isOurs(ctx, actor.id)) return previous;
   if (await isDomainBlocked(ctx, draft.domain)) return undefined;
   const account = await upsertRemoteAccount(ctx, await withCounters(fctx, draft, previous));
-  return account.suspended ? undefined : account;
+  if (account.suspended) return undefined;
+  await readRemoteFeaturedTags(fctx, await signedLoader(fctx), actor, account);
+  return account;
 }
 
 export interface EnsureOptions {

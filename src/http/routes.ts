@@ -13,6 +13,7 @@ import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
+import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
 import { listRoutes } from "./mastodon/v1/lists.ts";
@@ -25,6 +26,7 @@ import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { scheduledStatusRoutes } from "./mastodon/v1/scheduled-statuses.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
+import { tagRoutes } from "./mastodon/v1/tags.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
 import { mediaV2Routes } from "./mastodon/v2/media.ts";
@@ -49,6 +51,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   accountRoutes,
   accountStatusesRoutes,
   timelineRoutes,
+  tagRoutes,
+  featuredTagRoutes,
   notificationV1Routes,
   notificationV2Routes,
   searchV2Routes,

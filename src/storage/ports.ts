@@ -21,11 +21,13 @@ import type {
   ConversationMute,
   Edge,
   Favourite,
+  FeaturedTag,
   Follow,
   FollowRequest,
   IdempotencyRecord,
   Mute,
   Pin,
+  TagFollow,
 } from "../domain/relations.ts";
 import type { Report } from "../domain/report.ts";
 import type { ScheduledStatus } from "../domain/scheduled-status.ts";
@@ -529,6 +531,10 @@ export interface Storage {
   readonly bookmarks: EdgeStore<Bookmark>;
   readonly pins: EdgeStore<Pin>;
   readonly conversationMutes: EdgeStore<ConversationMute>;
+  /** Followed hashtags: account → normalised tag name. */
+  readonly tagFollows: EdgeStore<TagFollow>;
+  /** Hashtags featured on profiles: account → normalised tag name. */
+  readonly featuredTags: EdgeStore<FeaturedTag>;
   readonly idempotency: IdempotencyStore;
   readonly polls: PollStore;
   readonly pollVotes: EdgeStore<PollVote>;

@@ -1,5 +1,5 @@
 // `wren export` / `wren import`: an instance with accounts, posts, a poll, follows, favourites,
-// a report, a scheduled status, a token and its actor keys moves from json-file to json-file
+// a report, a scheduled status, a list, a token and its actor keys moves from json-file to json-file
 // and to PostgreSQL and back without a byte changing in the export, and the moved instance still
 // serves the same token and posts.
 

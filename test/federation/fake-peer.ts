@@ -29,6 +29,8 @@ export interface FakeActor {
   type: "Person" | "Application";
   /** Other ids of the same person (`alsoKnownAs`), published with the document. */
   alsoKnownAs: string[];
+  /** The featuredTags collection the document names (its content is the test's to put). */
+  featuredTags?: string;
 }
 
 export interface Delivery {
@@ -64,6 +66,8 @@ export interface FakePeer {
       alsoKnownAs?: string[];
       /** An Application at `/actor`, like Mastodon's instance actor (which sends reports). */
       instanceActor?: boolean;
+      /** Name a featuredTags collection at `<id>/collections/tags` in the document. */
+      featuredTags?: boolean;
     },
   ): Promise<FakeActor>;
   /** Publishes a JSON document (a Note…) at a path of this peer; null: answer 410 Gone. */
@@ -109,6 +113,7 @@ export async function startFakePeer(): Promise<FakePeer> {
       endpoints: new Endpoints({ sharedInbox: new URL(`${peer.url}/inbox`) }),
       manuallyApprovesFollowers: false,
       aliases: actor.alsoKnownAs.map((id) => new URL(id)),
+      ...(actor.featuredTags ? { featuredTags: new URL(actor.featuredTags) } : {}),
       publicKey: new CryptographicKey({
         id: new URL(actor.keyId),
         owner: new URL(actor.id),
@@ -181,6 +186,7 @@ export async function startFakePeer(): Promise<FakePeer> {
         keys: await generateCryptoKeyPair("RSASSA-PKCS1-v1_5"),
         alsoKnownAs: options.alsoKnownAs ?? [],
         type: options.instanceActor ? "Application" : "Person",
+        ...(options.featuredTags ? { featuredTags: `${id}/collections/tags` } : {}),
       };
       actors.set(new URL(id).pathname, actor);
       return actor;

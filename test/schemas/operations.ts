@@ -277,6 +277,7 @@ const rows: Row[] = [
   ["get", "/api/v1/featured_tags", "getFeaturedTags", { 200: many("FeaturedTag") }],
   ["post", "/api/v1/featured_tags", "createFeaturedTag", { 200: one("FeaturedTag") }],
   ["delete", "/api/v1/featured_tags/{id}", "deleteFeaturedTag", { 200: EMPTY }],
+  ["get", "/api/v1/featured_tags/suggestions", "getFeaturedTagsSuggestions", { 200: many("Tag") }],
   [
     "get",
     "/api/v1/accounts/{id}/featured_tags",

@@ -230,7 +230,10 @@ describe("GET /api/v2/search", () => {
       );
       const tag = body.hashtags[0];
       assert.equal(tag.url, `${server.url}/tags/cats`);
-      assert.deepEqual(tag.history, []);
+      // A week of use, today first (one post of alice's today), and the searcher's flags.
+      assert.equal(tag.history.length, 7);
+      assert.equal(tag.history[0].uses, "1");
+      assert.equal(tag.following, false);
       assert.match(tag.id, /^\d+$/);
       const again = await search("q=CATS&type=hashtags", alice.token);
       assert.equal(again.hashtags[0].id, tag.id, "a tag keeps its id");

@@ -31,3 +31,13 @@ export function findHashtags(text: string): FoundHashtag[] {
 export function normalizeTag(name: string): string {
   return name.normalize("NFKC").toLowerCase();
 }
+
+const HASHTAG_NAME = new RegExp(`^(?:${FIRST}|${LAST})$`, "u");
+
+/**
+ * Whether `name` (without `#`) can be a hashtag, by the same rule as tags found in text
+ * (Mastodon's HASHTAG_NAME_RE): word characters with at least one letter, so `2024` is not one.
+ */
+export function isHashtagName(name: string): boolean {
+  return HASHTAG_NAME.test(name);
+}

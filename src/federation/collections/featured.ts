@@ -1,9 +1,11 @@
 // The featured collection (Mastodon's pinned statuses) as one OrderedCollection of Notes,
-// newest pin first, and the featured tags collection, empty since Wren has no featured tags.
+// newest pin first, and the featured tags collection (Hashtag objects, newest feature first).
 // Only public and unlisted pins are shown: the collection is the same for every reader.
 
 import type { Federation } from "@fedify/fedify";
+import { toFeaturedHashtag } from "../../serialization/activitypub/featured-tags.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import { listFeaturedTags } from "../../services/tags/featured-tags.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
 import { loadResolvedViews, type StatusView } from "../../views/status-view.ts";
 import { noteOf } from "../status-documents.ts";
@@ -52,9 +54,15 @@ export function registerFeatured(federation: Federation<ServiceContext>): void {
   federation
     .setFeaturedTagsDispatcher(FEATURED_TAGS_PATH, async (fctx, identifier) => {
       const owner = await collectionOwner(fctx.data, identifier);
-      return owner === null ? null : { items: [] };
+      if (owner === null) return null;
+      if (owner === "instance") return { items: [] };
+      const tags = await listFeaturedTags(fctx.data, owner.id);
+      const { publicUrl } = fctx.data.settings;
+      return { items: tags.map((tag) => toFeaturedHashtag(tag, owner, publicUrl)) };
     })
-    .setCounter(async (fctx, identifier) =>
-      (await collectionOwner(fctx.data, identifier)) === null ? null : 0,
-    );
+    .setCounter(async (fctx, identifier) => {
+      const owner = await collectionOwner(fctx.data, identifier);
+      if (owner === null) return null;
+      return owner === "instance" ? 0 : fctx.data.storage.featuredTags.countFrom(owner.id);
+    });
 }

@@ -21,6 +21,8 @@ export interface ProfilePaging {
   maxId: string | undefined;
   /** Id of the oldest status shown when there may be older ones. */
   olderThan: string | undefined;
+  /** The address the pager links extend (default: the profile's). */
+  base?: string | undefined;
 }
 
 function fieldsHtml(w: WebContext, view: AccountView): string {
@@ -41,7 +43,7 @@ function countsHtml(view: AccountView): string {
 }
 
 function pagerHtml(view: AccountView, paging: ProfilePaging): string {
-  const base = view.account.url;
+  const base = paging.base ?? view.account.url;
   const newer = paging.maxId ? `<a href="${escapeHtml(base)}">Newest posts</a>` : "<span></span>";
   const older = paging.olderThan
     ? `<a href="${escapeHtml(`${base}?max_id=${encodeURIComponent(paging.olderThan)}`)}" rel="next">Older posts</a>`

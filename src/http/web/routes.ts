@@ -1,4 +1,5 @@
-// The public pages: a local account's profile at /@username and a status at /@username/:id,
+// The public pages: a local account's profile at /@username (its posts with a hashtag at
+// /@username/tagged/:tag, where featured tags link) and a status at /@username/:id,
 // and the same pages for browsers at the ActivityPub ids (/users/:username,
 // /users/:username/statuses/:id). Only public and unlisted statuses are ever shown; the pages
 // are anonymous (no session), so nothing depends on who is reading.
@@ -11,6 +12,7 @@ import type { Context, Hono } from "hono";
 import type { Account } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
 import { parseAcct } from "../../services/accounts/lookup-account.ts";
+import { parseTagName } from "../../services/tags/tag-name.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
 import { loadAccountView } from "../../views/account-view.ts";
 import { loadResolvedViews, loadStatusViews } from "../../views/status-view.ts";
@@ -70,14 +72,19 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     return visibleToAnyone(status) ? { ok: status } : { error: 404 };
   }
 
-  async function showProfile(c: Context<HttpEnv>, account: Account): Promise<Response> {
+  /** The profile, or with `tagged` its posts carrying that hashtag (a featured tag's link). */
+  async function showProfile(
+    c: Context<HttpEnv>,
+    account: Account,
+    tagged?: string,
+  ): Promise<Response> {
     const raw = c.req.query("max_id");
     const maxId = raw !== undefined && ID.test(raw) ? raw : undefined;
     const page = await accountStatuses(
       ctx,
       null,
       account.id,
-      { excludeReplies: true },
+      tagged === undefined ? { excludeReplies: true } : { tagged },
       { limit: PAGE_SIZE, maxId },
     );
     const [view, views] = await Promise.all([
@@ -87,7 +94,9 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     const oldest = page[page.length - 1]?.status.id;
     const w = webContext();
     const olderThan = page.length === PAGE_SIZE ? oldest : undefined;
-    return send(c, w, profilePage(w, view, views, { maxId, olderThan }));
+    const base =
+      tagged === undefined ? undefined : `${account.url}/tagged/${encodeURIComponent(tagged)}`;
+    return send(c, w, profilePage(w, view, views, { maxId, olderThan, base }));
   }
 
   async function showStatus(c: Context<HttpEnv>, status: Status): Promise<Response> {
@@ -129,6 +138,13 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     if (wantsActivityJson(c.req.header("accept"))) return answerActivityRequest(c, found);
     if ("error" in found) return errorPage(c, found.error, siteName);
     return showStatus(c, found.ok);
+  });
+
+  app.get("/:handle{@[^/@]+}/tagged/:tag", async (c) => {
+    const account = await localAccount(c.req.param("handle").slice(1));
+    const tag = parseTagName(c.req.param("tag"));
+    if (!account || !tag) return errorPage(c, 404, siteName);
+    return showProfile(c, account, tag.normalized);
   });
 
   app.get("/users/:username", async (c, next) => {

@@ -1,6 +1,7 @@
 // Mastodon's Status::Tag: a hashtag as embedded in a status. Pure. Names are stored lowercase.
 
 import { createHash } from "node:crypto";
+import type { TagView } from "../../views/tag-view.ts";
 
 export interface TagJson {
   name: string;
@@ -15,17 +16,36 @@ export function serializeTag(name: string, publicUrl: string): TagJson {
   return { name, url: tagUrl(name, publicUrl) };
 }
 
-/** Mastodon's full Tag entity (search results), with `history` and an `id`. */
+/** Mastodon's full Tag entity (GET /tags/:name, followed tags, search), with `history`. */
 export interface TagEntityJson extends TagJson {
   id: string;
   history: { day: string; uses: string; accounts: string }[];
+  following?: boolean;
+  featuring?: boolean;
 }
 
 /**
- * Wren keeps no tag table, so a tag's `id` is derived from its name: a stable numeric string
- * (clients only use it for admin URLs). Usage history is not kept: `history` is empty.
+ * Wren keeps no tag table, so a tag's `id` is derived from its normalised name: a stable numeric
+ * string (clients only use it for admin URLs).
  */
-export function serializeTagEntity(name: string, publicUrl: string): TagEntityJson {
-  const id = BigInt(`0x${createHash("sha256").update(name).digest("hex").slice(0, 13)}`);
-  return { ...serializeTag(name, publicUrl), id: id.toString(), history: [] };
+export function tagId(normalized: string): string {
+  return BigInt(
+    `0x${createHash("sha256").update(normalized).digest("hex").slice(0, 13)}`,
+  ).toString();
+}
+
+/** Counts are strings, as Mastodon sends them; `following`/`featuring` only for a viewer. */
+export function serializeTagEntity(view: TagView, publicUrl: string): TagEntityJson {
+  return {
+    id: tagId(view.normalized),
+    name: view.name,
+    url: tagUrl(view.normalized, publicUrl),
+    history: view.history.map((d) => ({
+      day: String(d.day),
+      uses: String(d.uses),
+      accounts: String(d.accounts),
+    })),
+    ...(view.following === null ? {} : { following: view.following }),
+    ...(view.featuring === null ? {} : { featuring: view.featuring }),
+  };
 }

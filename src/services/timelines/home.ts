@@ -1,11 +1,13 @@
 // The home timeline, generated on read: the viewer's own statuses and reblogs plus those of
-// every account they follow, newest first, filtered as Mastodon's home feed is (home-filter.ts)
-// and never holding a status the viewer may not see. Returned resolved (each status with its
-// boosted original), ready for hydration without reading them again.
+// every account they follow, and public posts with a hashtag they follow (followed-tags.ts),
+// newest first, filtered as Mastodon's home feed is (home-filter.ts) and never holding a status
+// the viewer may not see. Returned resolved (each status with its boosted original), ready for
+// hydration without reading them again.
 
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
+import { followedTagsSource } from "./followed-tags.ts";
 import { filterHome } from "./home-filter.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
 
@@ -16,15 +18,19 @@ export async function homeTimeline(
 ): Promise<ResolvedEntry[]> {
   const followed = await ctx.storage.follows.allTargetsFrom(viewerId);
   const authors = [viewerId, ...followed.filter((id) => id !== viewerId)];
+  const byAuthor = new Set(authors);
+  const source = await followedTagsSource(ctx, viewerId, authors);
   const filled = await fillPage(page, {
-    read: (window) => ctx.storage.statuses.listEntriesByAccounts(authors, window),
+    read: (window) => source.read(window),
     idOf: (entry) => entry.status_id,
     async keep(batch) {
       const resolved = await resolveEntries(ctx, batch);
-      const filtered = await filterHome(ctx, viewerId, resolved);
+      const fromAuthors = resolved.filter((i) => byAuthor.has(i.entry.account_id));
+      const filtered = await filterHome(ctx, viewerId, fromAuthors);
+      const tagged = await source.keep(resolved, filtered);
       return lineUp(
         batch.map((e) => e.status_id),
-        await keepVisible(ctx, viewerId, filtered),
+        await keepVisible(ctx, viewerId, [...filtered, ...tagged]),
       );
     },
   });

@@ -4,11 +4,11 @@
 // as in Mastodon's TagFeed. A name that cannot be a hashtag yields an empty timeline (Mastodon
 // finds no such tag and answers an empty list).
 
-import { compareIds } from "../../domain/ids.ts";
 import type { TimelineEntry } from "../../domain/status.ts";
 import type { IdPage, PublicFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
+import { mergeWindows } from "./merge-windows.ts";
 import { type OriginOptions, publicFilterOf } from "./origin.ts";
 import { keepPublic } from "./public-filter.ts";
 import type { ResolvedEntry } from "./resolve-entries.ts";
@@ -73,10 +73,6 @@ export async function tagTimeline(
   return filled.items;
 }
 
-/**
- * One window over the union of several tag lists, with the same semantics as each list: the
- * newest `limit` of the merged entries, or with min_id the oldest `limit` (newest first).
- */
 async function readUnion(
   ctx: ServiceContext,
   tags: readonly string[],
@@ -86,11 +82,5 @@ async function readUnion(
   const lists = await Promise.all(
     tags.map((t) => ctx.storage.statuses.listTagEntries(t, window, filter)),
   );
-  if (lists.length === 1) return lists[0] as TimelineEntry[];
-  const byId = new Map<string, TimelineEntry>();
-  for (const list of lists) for (const entry of list) byId.set(entry.status_id, entry);
-  const merged = [...byId.values()].sort((a, b) => compareIds(b.status_id, a.status_id));
-  return window.minId !== undefined
-    ? merged.slice(Math.max(merged.length - window.limit, 0))
-    : merged.slice(0, window.limit);
+  return mergeWindows(lists, window);
 }

@@ -6,7 +6,14 @@ import { describe, it } from "node:test";
 import type { Edge } from "../../domain/relations.ts";
 import type { EdgeStore, Storage } from "../ports.ts";
 import { type ContractContext, ids, sorted } from "./context.ts";
-import { makeBlock, makeEdge, makeFavourite, makeFollow, makeMute } from "./fixtures.ts";
+import {
+  makeBlock,
+  makeEdge,
+  makeFavourite,
+  makeFeaturedTag,
+  makeFollow,
+  makeMute,
+} from "./fixtures.ts";
 import { makePollVote } from "./fixtures-features.ts";
 
 type Fields = { id: string; accountId: string; targetId: string };
@@ -44,6 +51,12 @@ export const EDGE_KINDS: EdgeKind[] = [
   },
   { name: "announcementDismissals", make: makeEdge, vary: withTime },
   { name: "listMembers", make: makeEdge, vary: withTime },
+  { name: "tagFollows", make: makeEdge, vary: withTime },
+  {
+    name: "featuredTags",
+    make: (fields) => makeFeaturedTag(fields),
+    vary: (e) => ({ ...e, name: "Varied" }) as Edge,
+  },
 ];
 
 export function edgeStoreOf(storage: Storage, kind: EdgeKind): EdgeStore<Edge> {

@@ -7,6 +7,7 @@ import type {
   Block,
   Edge,
   Favourite,
+  FeaturedTag,
   Follow,
   IdempotencyRecord,
   Mute,
@@ -150,6 +151,11 @@ export type EdgeFields = Partial<Edge> & { id: string; accountId: string; target
 /** A bare edge: bookmarks, pins and conversation mutes carry nothing more. */
 export function makeEdge(fields: EdgeFields): Edge {
   return { createdAt: CREATED, ...fields };
+}
+
+/** A featured hashtag; the name as typed defaults to the target (the normalised name). */
+export function makeFeaturedTag(fields: EdgeFields & Partial<FeaturedTag>): FeaturedTag {
+  return { createdAt: CREATED, name: fields.targetId, ...fields };
 }
 
 /** Also a follow request, which has the same shape. */

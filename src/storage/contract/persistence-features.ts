@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type ContractContext, ids } from "./context.ts";
-import { makeEdge } from "./fixtures.ts";
+import { makeEdge, makeFeaturedTag } from "./fixtures.ts";
 import {
   makeAnnouncement,
   makeConversation,
@@ -92,6 +92,39 @@ export function featurePersistenceContract(t: ContractContext): void {
 
       const again = await t.reopen();
       assert.deepEqual(ids(await again.notifications.listFor("1", { limit: 20 })), ["11"]);
+    });
+
+    it("keeps followed and featured hashtags keyed by any tag name", async () => {
+      const s0 = t.storage;
+      // Tag names are the targets: any letters, not only digits like account and status ids.
+      const featured = makeFeaturedTag({
+        id: "31",
+        accountId: "1",
+        targetId: "café",
+        name: "Café",
+      });
+      await Promise.all([
+        s0.tagFollows.put(makeEdge({ id: "30", accountId: "1", targetId: "日本語" })),
+        s0.tagFollows.put(makeEdge({ id: "32", accountId: "2", targetId: "日本語" })),
+        s0.featuredTags.put(featured),
+      ]);
+
+      const s = await t.reopen();
+      assert.deepEqual(ids(await s.tagFollows.listTo("日本語", { limit: 10 })), ["32", "30"]);
+      assert.deepEqual(
+        [...(await s.tagFollows.findFrom("1", ["日本語", "café"])).keys()],
+        ["日本語"],
+      );
+      assert.deepEqual(await s.featuredTags.get("1", "café"), featured);
+      assert.equal(await s.featuredTags.get("1", "日本語"), undefined);
+      const kinds = new Map<string, object[]>();
+      for await (const { kind, record } of s.dump()) {
+        if (kind === "tagFollows" || kind === "featuredTags") {
+          kinds.set(kind, [...(kinds.get(kind) ?? []), record]);
+        }
+      }
+      assert.deepEqual(ids((kinds.get("tagFollows") ?? []) as { id: string }[]), ["30", "32"]);
+      assert.deepEqual(kinds.get("featuredTags"), [featured]);
     });
 
     it("keeps waiting and failed jobs in order", async () => {

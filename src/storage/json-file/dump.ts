@@ -35,6 +35,8 @@ const FOLDERS: Record<RecordKind, string> = {
   bookmarks: "bookmarks",
   pins: "pins",
   conversationMutes: "conversation-mutes",
+  tagFollows: "tag-follows",
+  featuredTags: "featured-tags",
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",

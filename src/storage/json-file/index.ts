@@ -11,10 +11,12 @@ import type {
   ConversationMute,
   Edge,
   Favourite,
+  FeaturedTag,
   Follow,
   FollowRequest,
   Mute,
   Pin,
+  TagFollow,
 } from "../../domain/relations.ts";
 import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
 import { createInProcessCoordination } from "../in-process/coordination.ts";
@@ -110,6 +112,8 @@ export async function openJsonFileStorage(
       bookmarks: edges<Bookmark>("bookmarks"),
       pins: edges<Pin>("pins"),
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
+      tagFollows: edges<TagFollow>("tag-follows"),
+      featuredTags: edges<FeaturedTag>("featured-tags"),
       idempotency: openIdempotencyStore(root, writer),
       polls: openPollStore(root, writer),
       pollVotes: edges<PollVote>("poll-votes"),

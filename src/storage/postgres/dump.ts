@@ -37,6 +37,8 @@ const SOURCES: Record<RecordKind, Source> = {
   bookmarks: { table: "edges", orderBy: "id", edgeKind: "bookmarks" },
   pins: { table: "edges", orderBy: "id", edgeKind: "pins" },
   conversationMutes: { table: "edges", orderBy: "id", edgeKind: "conversation-mutes" },
+  tagFollows: { table: "edges", orderBy: "id", edgeKind: "tag-follows" },
+  featuredTags: { table: "edges", orderBy: "id", edgeKind: "featured-tags" },
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },

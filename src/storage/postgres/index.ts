@@ -12,10 +12,12 @@ import type {
   ConversationMute,
   Edge,
   Favourite,
+  FeaturedTag,
   Follow,
   FollowRequest,
   Mute,
   Pin,
+  TagFollow,
 } from "../../domain/relations.ts";
 import type { EdgeStore, Storage } from "../ports.ts";
 import { createAccountStore } from "./account-store.ts";
@@ -94,6 +96,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       bookmarks: edges<Bookmark>("bookmarks"),
       pins: edges<Pin>("pins"),
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
+      tagFollows: edges<TagFollow>("tag-follows"),
+      featuredTags: edges<FeaturedTag>("featured-tags"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
       pollVotes: edges<PollVote>("poll-votes"),

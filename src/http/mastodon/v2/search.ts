@@ -4,14 +4,15 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { badRequest, unauthorized } from "../../../domain/errors.ts";
-import { serializeTagEntity } from "../../../serialization/mastodon/tag.ts";
 import { type SearchType, search } from "../../../services/search/search.ts";
+import { storedTagNames } from "../../../views/tag-view.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { anyIdParam, booleanParam, integerParam } from "../../schemas.ts";
 import { renderAccounts } from "../account-json.ts";
 import { renderStatuses } from "../status-json.ts";
+import { renderTags } from "../tag-json.ts";
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 40;
@@ -70,13 +71,11 @@ export function searchV2Routes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
       offset: params.offset ?? 0,
       viewerId,
     });
-    const [accounts, statuses] = await Promise.all([
+    const [accounts, statuses, hashtags] = await Promise.all([
       renderAccounts(ctx, results.accounts),
       renderStatuses(ctx, results.statuses, viewerId),
+      renderTags(ctx, viewerId, storedTagNames(results.hashtags)),
     ]);
-    const hashtags = results.hashtags.map((name) =>
-      serializeTagEntity(name, ctx.settings.publicUrl),
-    );
     return c.json({ accounts, statuses, hashtags });
   });
 }
