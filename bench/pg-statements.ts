@@ -3,7 +3,7 @@
 // on the bench database only). Where bench/pg-round-trips.ts says how many, this says which.
 // Needs the local server's log at /var/log/postgresql/ (Debian's layout).
 
-import { open, readdir, rm, stat, mkdtemp } from "node:fs/promises";
+import { mkdtemp, open, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -36,7 +36,12 @@ async function readFrom(offset: number): Promise<string> {
 
 try {
   const env = { ...benchEnv(dataDir, await freePort()), ...postgresEnv(db.url) };
-  const seeded = await seed(env, { statuses: 1_000, authors: 100, ownStatuses: 4, followTargets: 4 });
+  const seeded = await seed(env, {
+    statuses: 1_000,
+    authors: 100,
+    ownStatuses: 4,
+    followTargets: 4,
+  });
   const admin = postgres(db.url, { max: 1, onnotice: () => {} });
   await admin.unsafe(`alter database ${name} set log_statement = 'all'`);
   await admin.end();

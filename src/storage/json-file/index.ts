@@ -17,6 +17,7 @@ import type {
 } from "../../domain/relations.ts";
 import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
 import { createInProcessCoordination } from "../in-process/coordination.ts";
+import { joinedReadsOf } from "../in-process/joined-reads.ts";
 import type { Storage } from "../ports.ts";
 import { openAccountStore } from "./account-store.ts";
 import { openAnnouncementReactionStore } from "./announcement-reaction-store.ts";
@@ -134,6 +135,7 @@ export async function openJsonFileStorage(
     return {
       ...ready,
       coordination: createInProcessCoordination(),
+      joined: joinedReadsOf(ready),
       version: () => writer.version,
       dump: () => dumpDataDirectory(root),
       close() {

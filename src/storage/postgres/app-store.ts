@@ -4,7 +4,7 @@ import type { OAuthApp } from "../../domain/oauth.ts";
 import type { AppStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
-import { firstData, isRowId } from "./rows.ts";
+import { byId, firstData, isRowId, rowIds } from "./rows.ts";
 
 type Row = { data: OAuthApp };
 
@@ -14,6 +14,13 @@ export function createAppStore(db: PgContext): AppStore {
     async get(id) {
       if (!isRowId(id)) return undefined;
       return firstData(await sql<Row[]>`select data from oauth_apps where id = ${id}`);
+    },
+    async getMany(ids) {
+      const wanted = rowIds(ids);
+      if (wanted.length === 0) return new Map();
+      return byId(
+        await sql<Row[]>`select data from oauth_apps where id = any(${wanted}::bigint[])`,
+      );
     },
     async findByClientId(clientId) {
       return firstData(

@@ -19,7 +19,7 @@ export async function openCoordination(sql: Sql): Promise<PgCoordination> {
     coordination: {
       exclusive: false,
       withLock: createLeaseLocks(sql),
-      count: createWindowCounters(sql),
+      ...createWindowCounters(sql),
       idGenerator: (now) => slot.generator(now),
     },
     release: () => slot.release(),

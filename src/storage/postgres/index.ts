@@ -16,7 +16,7 @@ import type {
   Mute,
   Pin,
 } from "../../domain/relations.ts";
-import type { EdgeStore, Storage } from "../ports.ts";
+import type { EdgeKind, EdgeStore, Storage } from "../ports.ts";
 import { createAccountStore } from "./account-store.ts";
 import { createAnnouncementReactionStore } from "./announcement-reaction-store.ts";
 import { createAnnouncementStore } from "./announcement-store.ts";
@@ -29,10 +29,11 @@ import { createConversationStore } from "./conversation-store.ts";
 import { openCoordination } from "./coordination.ts";
 import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
-import { createEdgeStore } from "./edge-store.ts";
+import { createEdgeStore, EDGE_KINDS } from "./edge-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
 import { InFlight, tracked } from "./in-flight.ts";
 import { createJobStore } from "./job-store.ts";
+import { createJoinedReads } from "./joined-reads.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createMarkerStore } from "./marker-store.ts";
 import { createMediaStore } from "./media-store.ts";
@@ -73,7 +74,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const unlisten = await listenForChanges(sql, changes, applicationName);
     const coordination = await openCoordination(sql);
     const db: PgContext = { sql, changes };
-    const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
+    const edges = <E extends Edge>(kind: EdgeKind): EdgeStore<E> =>
+      createEdgeStore<E>(db, EDGE_KINDS[kind]);
     let closing: Promise<void> | undefined;
     const stores = {
       accounts: createAccountStore(db),
@@ -84,19 +86,19 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       statuses: createStatusStore(db),
       statusEdits: createStatusEditStore(db),
       follows: edges<Follow>("follows"),
-      followRequests: edges<FollowRequest>("follow-requests"),
+      followRequests: edges<FollowRequest>("followRequests"),
       blocks: edges<Block>("blocks"),
       mutes: edges<Mute>("mutes"),
       favourites: edges<Favourite>("favourites"),
       bookmarks: edges<Bookmark>("bookmarks"),
       pins: edges<Pin>("pins"),
-      conversationMutes: edges<ConversationMute>("conversation-mutes"),
+      conversationMutes: edges<ConversationMute>("conversationMutes"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
-      pollVotes: edges<PollVote>("poll-votes"),
+      pollVotes: edges<PollVote>("pollVotes"),
       notifications: createNotificationStore(db),
       announcements: createAnnouncementStore(db),
-      announcementDismissals: edges<Edge>("announcement-dismissals"),
+      announcementDismissals: edges<Edge>("announcementDismissals"),
       announcementReactions: createAnnouncementReactionStore(db),
       customEmojis: createCustomEmojiStore(db),
       reports: createReportStore(db),
@@ -106,6 +108,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       media: createMediaStore(db),
       kv: createKvStore(db),
       coordination: coordination.coordination,
+      joined: createJoinedReads(sql),
     };
     const inFlight = new InFlight();
     const trackedStores = Object.fromEntries(

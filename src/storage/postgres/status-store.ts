@@ -8,6 +8,7 @@
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
+import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jsonb } from "./jsonb.ts";
 import { byId, rowId, rowIds } from "./rows.ts";
@@ -127,21 +128,7 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async accountFacts(accountIds) {
-      const keys = rowIds(accountIds);
-      const rows =
-        keys.length === 0
-          ? []
-          : // Per account, on its own index range: one `account_id = any(…)` grouped over the
-            // table made the planner pick a sequential scan of every status once the accounts
-            // asked about held a few percent of them (bench/postgres-scale.ts).
-            await sql<{ account_id: string; count: number; last_at: string | null }[]>`
-              select a.id as account_id,
-                (select count(*)::int from statuses
-                  where account_id = a.id and not deleted) as count,
-                (select data->>'createdAt' from statuses
-                  where account_id = a.id and not deleted
-                  order by id desc limit 1) as last_at
-              from unnest(${keys}::int8[]) as a(id)`;
+      const rows = await accountCountRows(sql, accountIds, false);
       const found = new Map(rows.map((r) => [r.account_id, r]));
       return new Map(
         accountIds.map((id) => {
@@ -280,17 +267,7 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async interactionCounts(statusIds) {
-      const keys = rowIds(statusIds);
-      const rows =
-        keys.length === 0
-          ? []
-          : await sql<{ id: string; replies: number; reblogs: number }[]>`
-              select s.id,
-                (select count(*)::int from statuses r
-                  where r.in_reply_to_id = s.id and not r.deleted) as replies,
-                (select count(*)::int from statuses b
-                  where b.reblog_of_id = s.id and not b.deleted) as reblogs
-              from unnest(${keys}::int8[]) as s(id)`;
+      const rows = await statusCountRows(sql, statusIds, false);
       const found = new Map(rows.map((r) => [r.id, r]));
       return new Map(
         statusIds.map((id) => {

@@ -5,7 +5,7 @@ import type { User } from "../../domain/user.ts";
 import type { UserStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
-import { firstData, isRowId } from "./rows.ts";
+import { firstData, isRowId, rowIds } from "./rows.ts";
 
 type Row = { data: User };
 
@@ -15,6 +15,13 @@ export function createUserStore(db: PgContext): UserStore {
     async get(accountId) {
       if (!isRowId(accountId)) return undefined;
       return firstData(await sql<Row[]>`select data from users where account_id = ${accountId}`);
+    },
+    async getMany(accountIds) {
+      const wanted = rowIds(accountIds);
+      if (wanted.length === 0) return new Map();
+      const rows = await sql<Row[]>`
+        select data from users where account_id = any(${wanted}::bigint[])`;
+      return new Map(rows.map((row) => [row.data.accountId, row.data]));
     },
     async findByEmail(email) {
       // Should two users share an address, the newest account's wins (json-file: the last written).
