@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Hono } from "hono";
 import type { Clock } from "../../domain/clock.ts";
+import { createInProcessCoordination } from "../../storage/in-process/coordination.ts";
 import type { Storage } from "../../storage/ports.ts";
 import { openPostgresStorage } from "../../storage/postgres/index.ts";
 import {
@@ -14,7 +15,6 @@ import {
   type TempDatabase,
 } from "../../storage/postgres/testing/temp-database.ts";
 import type { HttpEnv } from "../env.ts";
-import { createInProcessCoordination } from "../../storage/in-process/coordination.ts";
 import { type RateLimitOptions, rateLimit, rateLimitsInTurn } from "./rate-limit.ts";
 
 describe("rate limits shared by processes", () => {
