@@ -131,6 +131,14 @@ export function coordinationContract(t: ContractContext): void {
         { used: 6, resetAt: now + 2 * minute },
       ]);
       assert.deepEqual(await t.storage.coordination.countInTurn([], now), []);
+      // One hit alone is counted, whatever its limit.
+      assert.deepEqual(
+        await t.storage.coordination.countInTurn(
+          [{ key: "rate:c", amount: 3, windowMs: minute, limit: 1 }],
+          now,
+        ),
+        [{ used: 3, resetAt: now + minute }],
+      );
     });
 
     it("starts a new window once the old one has ended", async () => {

@@ -56,6 +56,11 @@ export function createWindowCounters(sql: Sql): Pick<Coordination, "count" | "co
    */
   async function countInTurn(hits: readonly CounterHit[], now: number) {
     if (hits.length === 0) return [];
+    // One hit (an anonymous request's only limit) needs no chain: the plain upsert.
+    if (hits.length === 1) {
+      const [hit] = hits as [CounterHit];
+      return [await count(hit.key, hit.amount, hit.windowMs, now)];
+    }
     sweep(now);
     const steps = hits.map((hit, i) => {
       const previous = hits[i - 1];
