@@ -187,10 +187,14 @@ export function rateLimitsInTurn(
   if (list.some((options) => options.countSuccessOnly)) {
     throw new Error("A success-only limit cannot be counted in turn with others");
   }
-  const limiters = list.map((options) => rateLimit(options, ctx));
-  const trackedKeys = () => limiters.reduce((n, l) => n + l.trackedKeys(), 0);
-  // In memory each limit answers at once: nothing to gather.
-  if (coordination.exclusive) return { handlers: limiters, trackedKeys };
+  if (coordination.exclusive) {
+    // In memory each limit answers at once: nothing to gather.
+    const limiters = list.map((options) => rateLimit(options, ctx));
+    return {
+      handlers: limiters,
+      trackedKeys: () => limiters.reduce((n, l) => n + l.trackedKeys(), 0),
+    };
+  }
 
   const handler: MiddlewareHandler<HttpEnv> = async (c, next) => {
     const applying: { options: RateLimitOptions; key: string }[] = [];
@@ -222,5 +226,6 @@ export function rateLimitsInTurn(
     await next();
     for (let i = headers.length - 1; i >= 0; i--) announce(c, headers[i] as RateLimitHeaders);
   };
-  return { handlers: [handler], trackedKeys };
+  // Nothing is held in this process's memory.
+  return { handlers: [handler], trackedKeys: () => 0 };
 }
