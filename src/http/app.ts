@@ -12,7 +12,7 @@ import { resolveClientAddress } from "./middleware/client-address.ts";
 import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
 import { handleError, handleNotFound } from "./middleware/errors.ts";
 import { inboxLimits } from "./middleware/inbox-limits.ts";
-import { byAccount, rateLimit, tokenOrAddress } from "./middleware/rate-limit.ts";
+import { byAccount, rateLimitsInTurn, tokenOrAddress } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { ROUTE_MODULES } from "./routes.ts";
 
@@ -119,27 +119,26 @@ export function createHttp(deps: HttpDeps): WrenHttp {
     });
   }
 
-  const api = rateLimit(
-    {
-      name: "api",
-      ...deps.limits.rateLimit,
-      maxKeys: deps.limits.maxTrackedKeys,
-      key: tokenOrAddress(deps.ctx),
-    },
+  const api = rateLimitsInTurn(
+    [
+      {
+        name: "api",
+        ...deps.limits.rateLimit,
+        maxKeys: deps.limits.maxTrackedKeys,
+        key: tokenOrAddress(deps.ctx),
+      },
+      // Mastodon's second API limit: one user's tokens together (a new token per request gains
+      // nothing once the account's budget is spent).
+      {
+        name: "api-account",
+        ...deps.limits.accountRateLimit,
+        maxKeys: deps.limits.maxTrackedKeys,
+        key: byAccount(deps.ctx),
+      },
+    ],
     deps.ctx,
   );
-  // Mastodon's second API limit: one user's tokens together (a new token per request gains
-  // nothing once the account's budget is spent).
-  const perAccount = rateLimit(
-    {
-      name: "api-account",
-      ...deps.limits.accountRateLimit,
-      maxKeys: deps.limits.maxTrackedKeys,
-      key: byAccount(deps.ctx),
-    },
-    deps.ctx,
-  );
-  app.use("/api/*", api, perAccount);
+  app.use("/api/*", ...api.handlers);
   app.use("/api/*", accountBudgets(deps.ctx, budgetedRoutes(deps.limits)));
   // After the rate limit: an answer kept for anonymous readers still counts against their budget.
   app.use(
@@ -153,6 +152,6 @@ export function createHttp(deps: HttpDeps): WrenHttp {
 
   const access = accessControl(deps.ctx);
   for (const register of ROUTE_MODULES) register(app, deps, access);
-  const limiters = [api, perAccount, ...inbox.limiters];
+  const limiters = [api, ...inbox.limiters];
   return { app, trackedCallers: () => limiters.reduce((n, l) => n + l.trackedKeys(), 0) };
 }

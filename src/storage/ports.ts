@@ -69,6 +69,8 @@ export interface AccountStore {
 
 export interface UserStore {
   get(accountId: string): Promise<User | undefined>;
+  /** Batched get for hydration (the roles of a page's local accounts); missing ids are absent. */
+  getMany(accountIds: readonly string[]): Promise<Map<string, User>>;
   /** Case-insensitive. */
   findByEmail(email: string): Promise<User | undefined>;
   put(user: User): Promise<void>;
@@ -79,6 +81,8 @@ export interface UserStore {
 
 export interface AppStore {
   get(id: string): Promise<OAuthApp | undefined>;
+  /** Batched get for hydration (a page's statuses' applications); missing ids are absent. */
+  getMany(ids: readonly string[]): Promise<Map<string, OAuthApp>>;
   findByClientId(clientId: string): Promise<OAuthApp | undefined>;
   put(app: OAuthApp): Promise<void>;
 }
@@ -476,6 +480,15 @@ export interface BudgetSpend extends CounterWindow {
   allowed: boolean;
 }
 
+/** One count of Coordination.countInTurn. */
+export interface CounterHit {
+  key: string;
+  amount: number;
+  windowMs: number;
+  /** The most the window may hold: past it, the later hits are left uncounted. */
+  limit: number;
+}
+
 /**
  * What keeps several processes sharing one storage correct where one process alone relied on
  * its memory: keyed locks, shared counters and the id space. json-file is owned by one process
@@ -509,10 +522,99 @@ export interface Coordination {
   /** Gives back one unit of `key`'s window ending at `resetAt` (a later window is left alone). */
   refund(key: string, resetAt: number): Promise<void>;
   /**
+   * Several counts in one step (one statement on a shared database), as if count() were called
+   * for each hit in turn until a window's `used` passed its hit's `limit`: the hits after that
+   * one are not counted, as a request refused by one rate limit is not counted by the next.
+   * Returns the windows counted, in order (a prefix of `hits`). Keys must differ; amounts > 0.
+   */
+  countInTurn(hits: readonly CounterHit[], now: number): Promise<CounterWindow[]>;
+  /**
    * An id generator (domain/ids.ts) on `now`'s clock whose ids no other process sharing the
    * storage can make: it mints in this process's share of the id space.
    */
   idGenerator(now: () => number): IdGenerator;
+}
+
+/** The edge stores of Storage by name: the kinds the joined edge lookups ask about. */
+export type EdgeKind =
+  | "follows"
+  | "followRequests"
+  | "blocks"
+  | "mutes"
+  | "favourites"
+  | "bookmarks"
+  | "pins"
+  | "conversationMutes"
+  | "pollVotes"
+  | "announcementDismissals"
+  | "tagFollows"
+  | "featuredTags"
+  | "listMembers";
+
+/** The edge record of a kind. */
+export type EdgeOf<K extends EdgeKind> = Storage[K] extends EdgeStore<infer E> ? E : never;
+
+/**
+ * One batched edge lookup about one account: "from" asks what the store of `kind` answers to
+ * findFrom(account, ids) (edges from the account, by target), "to" what findTo(account, ids)
+ * answers (edges to the account, by their account).
+ */
+export interface EdgeQuestion<K extends EdgeKind = EdgeKind> {
+  kind: K;
+  direction: "from" | "to";
+  ids: readonly string[];
+}
+
+/** The answers to edge questions, in their order. */
+export type EdgeAnswers<Q extends readonly EdgeQuestion[]> = {
+  [I in keyof Q]: Q[I] extends EdgeQuestion<infer K> ? Map<string, EdgeOf<K>> : never;
+};
+
+/** What authenticating a bearer token reads; each part undefined when missing. */
+export interface TokenHolder {
+  token: AccessToken;
+  app: OAuthApp | undefined;
+  /** For a user token (accountId set): its account and user. */
+  account: Account | undefined;
+  user: User | undefined;
+}
+
+/** The counters shown next to a status. */
+export interface StatusCounts {
+  replies: number;
+  reblogs: number;
+  favourites: number;
+}
+
+/** The counters shown next to an account (its own; a remote server may know better ones). */
+export interface AccountCounts {
+  statuses: number;
+  /** When its newest status was created (ISO), null without one. */
+  lastStatusAt: string | null;
+  followers: number;
+  following: number;
+}
+
+/**
+ * Reads of the hot request paths that span several stores. Each is the same as asking the
+ * stores named in its comment, but a database answers it in one statement, where asking store
+ * by store costs a round trip each (the json-file backend answers from the stores' memory).
+ */
+export interface JoinedReads {
+  /** tokens.findByTokenHash, then apps.get(appId), accounts.get and users.get(accountId). */
+  tokenHolder(tokenHash: string): Promise<TokenHolder | undefined>;
+  /** Each question's findFrom / findTo about `accountId`, on the edge store of its kind. */
+  edges<const Q extends readonly EdgeQuestion[]>(
+    accountId: string,
+    questions: Q,
+  ): Promise<EdgeAnswers<Q>>;
+  /** statuses.interactionCounts and favourites.countToMany, for every id given (zeros too). */
+  statusCounts(statusIds: readonly string[]): Promise<Map<string, StatusCounts>>;
+  /**
+   * statuses.accountFacts, follows.countToMany (followers) and follows.countFromMany
+   * (following), for every id given (zeros too).
+   */
+  accountCounts(accountIds: readonly string[]): Promise<Map<string, AccountCounts>>;
 }
 
 export interface Storage {
@@ -557,6 +659,8 @@ export interface Storage {
   readonly kv: KvStore;
   /** Locks, counters and id space shared by every process on this storage. */
   readonly coordination: Coordination;
+  /** Cross-store reads of the hot paths, one statement each on a database. */
+  readonly joined: JoinedReads;
   /**
    * A number that changes whenever anything an API answer can show changes: everything this
    * storage holds but the job queue, whose churn (a few writes per delivery of a fan-out) would

@@ -6,6 +6,7 @@ import type { Account } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import type { Role, User } from "../domain/user.ts";
 import type { ServiceContext } from "../services/context.ts";
+import type { AccountCounts } from "../storage/ports.ts";
 import { resolveEmojis } from "./custom-emojis.ts";
 
 export interface AccountView {
@@ -27,44 +28,14 @@ export interface CredentialAccountView extends AccountView {
   followRequestsCount: number;
 }
 
-interface FollowCounts {
-  followers: number;
-  following: number;
-  pendingRequests: number;
-}
-
-/** One batched call per counter for all the accounts (the stores answer each from memory or one query). */
-async function followCounts(
-  ctx: ServiceContext,
-  accountIds: readonly string[],
-  withPending: boolean,
-): Promise<Map<string, FollowCounts>> {
-  const { follows, followRequests } = ctx.storage;
-  const [followers, following, pending] = await Promise.all([
-    follows.countToMany(accountIds),
-    follows.countFromMany(accountIds),
-    withPending ? followRequests.countToMany(accountIds) : new Map<string, number>(),
-  ]);
-  return new Map(
-    accountIds.map((id) => [
-      id,
-      {
-        followers: followers.get(id) ?? 0,
-        following: following.get(id) ?? 0,
-        pendingRequests: pending.get(id) ?? 0,
-      },
-    ]),
-  );
-}
-
 async function roles(
   ctx: ServiceContext,
   accounts: readonly Account[],
 ): Promise<Map<string, Role | null>> {
   const localIds = [...new Set(accounts.filter((a) => a.domain === null).map((a) => a.id))];
   if (localIds.length === 0) return new Map();
-  const users = await Promise.all(localIds.map((id) => ctx.storage.users.get(id)));
-  return new Map(localIds.map((id, i) => [id, users[i]?.role ?? null]));
+  const users = await ctx.storage.users.getMany(localIds);
+  return new Map(localIds.map((id) => [id, users.get(id)?.role ?? null]));
 }
 
 /** The texts of a profile that may carry `:shortcode:`s (Mastodon's account emoji sources). */
@@ -77,11 +48,11 @@ async function buildViews(
   ctx: ServiceContext,
   accounts: readonly Account[],
   withPending: boolean,
-): Promise<{ views: AccountView[]; follows: Map<string, FollowCounts> }> {
+): Promise<{ views: AccountView[]; pending: Map<string, number> }> {
   const ids = [...new Set(accounts.map((a) => a.id))];
-  const [follows, facts, roleById, emojis] = await Promise.all([
-    followCounts(ctx, ids, withPending),
-    ctx.storage.statuses.accountFacts(ids),
+  const [counts, pending, roleById, emojis] = await Promise.all([
+    ids.length > 0 ? ctx.storage.joined.accountCounts(ids) : new Map<string, AccountCounts>(),
+    withPending ? ctx.storage.followRequests.countToMany(ids) : new Map<string, number>(),
     roles(ctx, accounts),
     resolveEmojis(
       ctx,
@@ -89,21 +60,20 @@ async function buildViews(
     ),
   ]);
   const views = accounts.map((account, i) => {
-    const f = follows.get(account.id);
-    const s = facts.get(account.id);
+    const own = counts.get(account.id);
     // A remote account's server knows its real counts (we see only our part of its graph).
     const counters = account.remote;
     return {
       account,
-      statusesCount: counters?.statusesCount ?? s?.count ?? 0,
-      followersCount: counters?.followersCount ?? f?.followers ?? 0,
-      followingCount: counters?.followingCount ?? f?.following ?? 0,
-      lastStatusAt: s?.lastStatusAt ?? null,
+      statusesCount: counters?.statusesCount ?? own?.statuses ?? 0,
+      followersCount: counters?.followersCount ?? own?.followers ?? 0,
+      followingCount: counters?.followingCount ?? own?.following ?? 0,
+      lastStatusAt: own?.lastStatusAt ?? null,
       role: roleById.get(account.id) ?? null,
       emojis: emojis[i] ?? [],
     };
   });
-  return { views, follows };
+  return { views, pending };
 }
 
 export async function loadAccountViews(
@@ -123,7 +93,7 @@ export async function loadCredentialAccountView(
   account: Account,
   user: User,
 ): Promise<CredentialAccountView> {
-  const { views, follows } = await buildViews(ctx, [account], true);
+  const { views, pending } = await buildViews(ctx, [account], true);
   const view = views[0] as AccountView;
-  return { ...view, user, followRequestsCount: follows.get(account.id)?.pendingRequests ?? 0 };
+  return { ...view, user, followRequestsCount: pending.get(account.id) ?? 0 };
 }

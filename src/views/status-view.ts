@@ -16,6 +16,7 @@ import type { MediaAttachment } from "../domain/media.ts";
 import type { OAuthApp } from "../domain/oauth.ts";
 import type { Status } from "../domain/status.ts";
 import type { ServiceContext } from "../services/context.ts";
+import type { StatusCounts } from "../storage/ports.ts";
 import { type AccountView, loadAccountViews } from "./account-view.ts";
 import { resolveEmojis } from "./custom-emojis.ts";
 import { loadPollViews, type PollView } from "./poll-view.ts";
@@ -54,7 +55,7 @@ export interface StatusView {
 interface Batch {
   accounts: Map<string, AccountView>;
   apps: Map<string, OAuthApp>;
-  counts: Map<string, { replies: number; reblogs: number; favourites: number }>;
+  counts: Map<string, StatusCounts>;
   favourited: Set<string>;
   reblogged: Set<string>;
   bookmarked: Set<string>;
@@ -63,16 +64,6 @@ interface Batch {
   polls: Map<string, PollView>;
   media: Map<string, MediaAttachment>;
   emojis: Map<string, CustomEmoji[]>;
-}
-
-async function mapOf<T>(
-  ids: readonly string[],
-  load: (id: string) => Promise<T | undefined>,
-): Promise<Map<string, T>> {
-  const pairs = await Promise.all(ids.map(async (id) => [id, await load(id)] as const));
-  const out = new Map<string, T>();
-  for (const [id, value] of pairs) if (value !== undefined) out.set(id, value);
-  return out;
 }
 
 async function viewerSets(
@@ -85,11 +76,13 @@ async function viewerSets(
   const { storage } = ctx;
   const ids = statuses.map((s) => s.id);
   const conversations = [...new Set(statuses.map((s) => s.conversationId))];
-  const [favourites, bookmarks, pins, mutes, reblogs] = await Promise.all([
-    storage.favourites.findFrom(viewerId, ids),
-    storage.bookmarks.findFrom(viewerId, ids),
-    storage.pins.findFrom(viewerId, ids),
-    storage.conversationMutes.findFrom(viewerId, conversations),
+  const [[favourites, bookmarks, pins, mutes], reblogs] = await Promise.all([
+    storage.joined.edges(viewerId, [
+      { kind: "favourites", direction: "from", ids },
+      { kind: "bookmarks", direction: "from", ids },
+      { kind: "pins", direction: "from", ids },
+      { kind: "conversationMutes", direction: "from", ids: conversations },
+    ]),
     storage.statuses.findReblogs(viewerId, ids),
   ]);
   return {
@@ -99,30 +92,6 @@ async function viewerSets(
     mutedConversations: new Set(mutes.keys()),
     reblogged: new Set(reblogs.keys()),
   };
-}
-
-async function interactionCounts(
-  ctx: ServiceContext,
-  statusIds: readonly string[],
-): Promise<Batch["counts"]> {
-  if (statusIds.length === 0) return new Map();
-  const [statusCounts, favourites] = await Promise.all([
-    ctx.storage.statuses.interactionCounts(statusIds),
-    ctx.storage.favourites.countToMany(statusIds),
-  ]);
-  return new Map(
-    statusIds.map((id) => {
-      const counts = statusCounts.get(id);
-      return [
-        id,
-        {
-          replies: counts?.replies ?? 0,
-          reblogs: counts?.reblogs ?? 0,
-          favourites: favourites.get(id) ?? 0,
-        },
-      ];
-    }),
-  );
 }
 
 function isPinnable(status: Status): boolean {
@@ -237,8 +206,8 @@ export async function loadResolvedViews(
   const mediaIds = [...new Set(unique.flatMap((s) => s.mediaIds))];
   const [accounts, apps, counts, sets, polls, media] = await Promise.all([
     storage.accounts.getMany(accountIds),
-    mapOf(appIds, (id) => storage.apps.get(id)),
-    interactionCounts(ctx, counted),
+    appIds.length > 0 ? storage.apps.getMany(appIds) : new Map<string, OAuthApp>(),
+    counted.length > 0 ? storage.joined.statusCounts(counted) : new Map<string, StatusCounts>(),
     viewerId === null ? null : viewerSets(ctx, viewerId, unique),
     loadPollViews(
       ctx,

@@ -4,9 +4,13 @@
 // of the limits cover that.)
 
 import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Hono } from "hono";
 import type { Clock } from "../../domain/clock.ts";
+import { openJsonFileStorage } from "../../storage/json-file/index.ts";
 import type { Storage } from "../../storage/ports.ts";
 import { openPostgresStorage } from "../../storage/postgres/index.ts";
 import {
@@ -14,7 +18,7 @@ import {
   type TempDatabase,
 } from "../../storage/postgres/testing/temp-database.ts";
 import type { HttpEnv } from "../env.ts";
-import { type RateLimitOptions, rateLimit } from "./rate-limit.ts";
+import { type RateLimitOptions, rateLimit, rateLimitsInTurn } from "./rate-limit.ts";
 
 describe("rate limits shared by processes", () => {
   let database: TempDatabase;
@@ -90,5 +94,62 @@ describe("rate limits shared by processes", () => {
     assert.equal((await one.app.request("/ok")).status, 200);
     assert.equal((await two.app.request("/ok")).status, 200);
     assert.equal((await one.app.request("/ok")).status, 429);
+  });
+
+  it("counts two limits in turn in one call, answering as the limits one after the other", async () => {
+    const limits: RateLimitOptions[] = [
+      { name: "test-token", requests: 3, windowSeconds: 60, key: () => "token:1" },
+      {
+        name: "test-account",
+        requests: 3,
+        windowSeconds: 120,
+        key: (c) => c.req.header("x-account") ?? null,
+      },
+    ];
+    const start = Date.parse("2026-04-01T12:00:00.000Z");
+    /** Status and rate-limit headers of a run of requests, the clock moved as told. */
+    async function run(storage: Pick<Storage, "coordination">) {
+      at = start;
+      const app = new Hono<HttpEnv>();
+      app.onError((error, c) => c.json({ error: error.message }, 429));
+      app.use(...rateLimitsInTurn(limits, { storage: storage as Storage, clock }).handlers);
+      app.get("/ok", (c) => c.text("ok"));
+      const seen: string[] = [];
+      for (const [account, moveMs] of [
+        ["a", 0],
+        [null, 0],
+        ["a", 0],
+        // The token's limit refuses: the account's is not counted.
+        ["a", 0],
+        // The token's window ends, the account's runs on with 2 counted.
+        ["a", 60_000],
+        ["a", 0],
+      ] as const) {
+        at += moveMs;
+        const res = await app.request("/ok", account ? { headers: { "x-account": account } } : {});
+        const h = (name: string) => res.headers.get(`X-RateLimit-${name}`);
+        seen.push(`${res.status} ${h("Limit")} ${h("Remaining")} ${h("Reset")}`);
+      }
+      return seen;
+    }
+    const shared = await run(storages[0] as Storage);
+    assert.deepEqual(shared, [
+      // A tie: the account's limit, checked last, stands.
+      "200 3 2 2026-04-01T12:02:00.000Z",
+      "200 3 1 2026-04-01T12:01:00.000Z",
+      "200 3 0 2026-04-01T12:01:00.000Z",
+      "429 3 0 2026-04-01T12:01:00.000Z",
+      "200 3 0 2026-04-01T12:02:00.000Z",
+      "429 3 0 2026-04-01T12:02:00.000Z",
+    ]);
+    // The same as each limit on its own, in this process's memory (json-file's coordination).
+    const dir = await mkdtemp(join(tmpdir(), "wren-rate-limit-"));
+    const owned = await openJsonFileStorage(dir);
+    try {
+      assert.deepEqual(await run(owned), shared);
+    } finally {
+      await owned.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

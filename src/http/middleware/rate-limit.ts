@@ -11,7 +11,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { tooManyRequests } from "../../domain/errors.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import type { Coordination } from "../../storage/ports.ts";
+import type { Coordination, CounterWindow } from "../../storage/ports.ts";
 import type { HttpEnv } from "../env.ts";
 import { verifiedCaller } from "./caller.ts";
 import { clientAddress } from "./client-address.ts";
@@ -50,12 +50,16 @@ interface Counters {
   readonly size: number;
 }
 
+/** A limit's key for a caller among the storage's shared counters. */
+const sharedKey = (name: string, callerKey: string) => `rate:${name}:${compact(callerKey)}`;
+
+const asWindow = (w: CounterWindow): Window => ({
+  ...w,
+  resetHeader: new Date(w.resetAt).toISOString(),
+});
+
 function sharedCounters(coordination: Coordination, name: string, windowMs: number): Counters {
-  const keyOf = (callerKey: string) => `rate:${name}:${compact(callerKey)}`;
-  const asWindow = (w: { used: number; resetAt: number }): Window => ({
-    ...w,
-    resetHeader: new Date(w.resetAt).toISOString(),
-  });
+  const keyOf = (callerKey: string) => sharedKey(name, callerKey);
   return {
     hit: async (callerKey, now) =>
       asWindow(await coordination.count(keyOf(callerKey), 1, windowMs, now)),
@@ -98,6 +102,8 @@ export const byAddress: RateLimitKey = (c) => `ip:${clientAddress(c)}`;
 const refuseWithJson = (): never => {
   throw tooManyRequests("Too many requests");
 };
+
+type RateLimitHeaders = ReturnType<typeof headersOf>;
 
 function headersOf(requests: number, window: Window | undefined, used: number) {
   return {
@@ -148,11 +154,78 @@ export function rateLimit(
       }
       return;
     }
-    // Where another limit (checked after this one) is as close or closer to refusing, its
-    // headers stand: they tell the caller the most about when it will be refused.
-    const inner = responseHeader(c, "X-RateLimit-Remaining");
-    if (inner !== null && Number(inner) <= Number(headers["X-RateLimit-Remaining"])) return;
-    setResponseHeaders(c, headers);
+    announce(c, headers);
   };
   return Object.assign(handler, { trackedKeys: () => windows.size });
+}
+
+/**
+ * Sets a limit's headers on an answer, unless another limit (checked after this one) is as
+ * close or closer to refusing: its headers then stand, as they tell the caller the most about
+ * when it will be refused.
+ */
+function announce(c: Context<HttpEnv>, headers: RateLimitHeaders): void {
+  const inner = responseHeader(c, "X-RateLimit-Remaining");
+  if (inner !== null && Number(inner) <= Number(headers["X-RateLimit-Remaining"])) return;
+  setResponseHeaders(c, headers);
+}
+
+/**
+ * Several limits on the same requests, checked in turn exactly as `rateLimit` middlewares one
+ * after the other would be (a request one limit refuses is not counted by the limits after it,
+ * and the headers are the same). Where the counters are shared (PostgreSQL), one request's counts
+ * for all of them are one storage call (Coordination.countInTurn) instead of one per limit.
+ * Success-only limits are not for this (they count after the answer). The middlewares to use,
+ * in order: the limits themselves where counters are in memory, else the one that counts all.
+ */
+export function rateLimitsInTurn(
+  list: readonly RateLimitOptions[],
+  ctx: Pick<ServiceContext, "clock" | "storage">,
+): { handlers: MiddlewareHandler<HttpEnv>[]; trackedKeys(): number } {
+  const { clock } = ctx;
+  const { coordination } = ctx.storage;
+  if (list.some((options) => options.countSuccessOnly)) {
+    throw new Error("A success-only limit cannot be counted in turn with others");
+  }
+  if (coordination.exclusive) {
+    // In memory each limit answers at once: nothing to gather.
+    const limiters = list.map((options) => rateLimit(options, ctx));
+    return {
+      handlers: limiters,
+      trackedKeys: () => limiters.reduce((n, l) => n + l.trackedKeys(), 0),
+    };
+  }
+
+  const handler: MiddlewareHandler<HttpEnv> = async (c, next) => {
+    const applying: { options: RateLimitOptions; key: string }[] = [];
+    for (const options of list) {
+      const key = await options.key(c);
+      if (key !== null) applying.push({ options, key });
+    }
+    if (applying.length === 0) return next();
+    const windows = await coordination.countInTurn(
+      applying.map(({ options, key }) => ({
+        key: sharedKey(options.name, key),
+        amount: 1,
+        windowMs: options.windowSeconds * 1000,
+        limit: options.requests,
+      })),
+      clock.now().getTime(),
+    );
+    const headers = windows.map((w, i) =>
+      headersOf(applying[i]?.options.requests ?? 0, asWindow(w), w.used),
+    );
+    for (const [i, w] of windows.entries()) {
+      const { options } = applying[i] as (typeof applying)[number];
+      if (w.used <= options.requests) continue;
+      for (const [name, value] of Object.entries(headers[i] as RateLimitHeaders)) {
+        c.header(name, value);
+      }
+      return (options.refuse ?? refuseWithJson)(c);
+    }
+    await next();
+    for (let i = headers.length - 1; i >= 0; i--) announce(c, headers[i] as RateLimitHeaders);
+  };
+  // Nothing is held in this process's memory.
+  return { handlers: [handler], trackedKeys: () => 0 };
 }

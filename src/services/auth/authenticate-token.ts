@@ -19,15 +19,12 @@ export async function authenticateToken(
   ctx: ServiceContext,
   bearer: string,
 ): Promise<Authenticated | null> {
-  const token = await ctx.storage.tokens.findByTokenHash(hashSecret(bearer));
-  if (!token || token.revokedAt !== null) return null;
-  const app = await ctx.storage.apps.get(token.appId);
-  if (!app) return null;
+  // Every request with a token starts here: its app, account and user come in the same read.
+  const holder = await ctx.storage.joined.tokenHolder(hashSecret(bearer));
+  if (!holder) return null;
+  const { token, app, account, user } = holder;
+  if (token.revokedAt !== null || !app) return null;
   if (token.accountId === null) return { token, app, account: null, user: null };
-  const [account, user] = await Promise.all([
-    ctx.storage.accounts.get(token.accountId),
-    ctx.storage.users.get(token.accountId),
-  ]);
   if (!account || !user || user.disabled) return null;
   return { token, app, account, user };
 }

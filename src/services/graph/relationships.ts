@@ -1,6 +1,7 @@
 // The viewer's relationship with many accounts at once (Mastodon's Relationship entity): seven
-// batched edge lookups, whatever the number of ids. One result per requested id, in request
-// order; an id with no edges (or no account) gets the default, every flag false.
+// edge lookups asked together (one statement on a database), whatever the number of ids. One
+// result per requested id, in request order; an id with no edges (or no account) gets the
+// default, every flag false.
 
 import type { Follow, FollowRequest, Mute } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
@@ -33,16 +34,15 @@ export async function loadRelationships(
 ): Promise<RelationshipView[]> {
   if (accountIds.length === 0) return [];
   const ids = [...new Set(accountIds)];
-  const { follows, followRequests, blocks, mutes } = ctx.storage;
   const [following, followedBy, requested, requestedBy, blocking, blockedBy, muting] =
-    await Promise.all([
-      follows.findFrom(viewerId, ids),
-      follows.findTo(viewerId, ids),
-      followRequests.findFrom(viewerId, ids),
-      followRequests.findTo(viewerId, ids),
-      blocks.findFrom(viewerId, ids),
-      blocks.findTo(viewerId, ids),
-      mutes.findFrom(viewerId, ids),
+    await ctx.storage.joined.edges(viewerId, [
+      { kind: "follows", direction: "from", ids },
+      { kind: "follows", direction: "to", ids },
+      { kind: "followRequests", direction: "from", ids },
+      { kind: "followRequests", direction: "to", ids },
+      { kind: "blocks", direction: "from", ids },
+      { kind: "blocks", direction: "to", ids },
+      { kind: "mutes", direction: "from", ids },
     ]);
   const now = ctx.clock.now();
   return accountIds.map((accountId) => ({

@@ -11,10 +11,10 @@ export async function excludedAccounts(
 ): Promise<Set<string>> {
   if (viewerId === null || accountIds.length === 0) return new Set();
   const unique = [...new Set(accountIds)];
-  const [blocking, blockedBy, muting] = await Promise.all([
-    ctx.storage.blocks.findFrom(viewerId, unique),
-    ctx.storage.blocks.findTo(viewerId, unique),
-    ctx.storage.mutes.findFrom(viewerId, unique),
+  const [blocking, blockedBy, muting] = await ctx.storage.joined.edges(viewerId, [
+    { kind: "blocks", direction: "from", ids: unique },
+    { kind: "blocks", direction: "to", ids: unique },
+    { kind: "mutes", direction: "from", ids: unique },
   ]);
   const now = ctx.clock.now().getTime();
   const excluded = new Set([...blocking.keys(), ...blockedBy.keys()]);

@@ -17,9 +17,9 @@ async function factsFor(
     return () => ANONYMOUS;
   }
   const unique = [...new Set(authorIds)];
-  const [following, blockedBy] = await Promise.all([
-    ctx.storage.follows.findFrom(viewerId, unique),
-    ctx.storage.blocks.findTo(viewerId, unique),
+  const [following, blockedBy] = await ctx.storage.joined.edges(viewerId, [
+    { kind: "follows", direction: "from", ids: unique },
+    { kind: "blocks", direction: "to", ids: unique },
   ]);
   return (authorId) => ({
     viewerId,

@@ -28,10 +28,10 @@ export async function loadExclusions(
   if (viewerId === null) return NONE;
   const ids = [...new Set(accountIds)].filter((id) => id !== viewerId);
   if (ids.length === 0) return NONE;
-  const [blocks, mutes, blockers] = await Promise.all([
-    ctx.storage.blocks.findFrom(viewerId, ids),
-    ctx.storage.mutes.findFrom(viewerId, ids),
-    ctx.storage.blocks.findTo(viewerId, ids),
+  const [blocks, mutes, blockers] = await ctx.storage.joined.edges(viewerId, [
+    { kind: "blocks", direction: "from", ids },
+    { kind: "mutes", direction: "from", ids },
+    { kind: "blocks", direction: "to", ids },
   ]);
   const now = ctx.clock.now();
   const muting = new Set<string>();

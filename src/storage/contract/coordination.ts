@@ -101,6 +101,46 @@ export function coordinationContract(t: ContractContext): void {
       assert.equal((await a.count("rate:api:ip:3", 0, minute, now)).used, 0);
     });
 
+    it("counts several keys in turn, stopping after a window past its limit", async () => {
+      const peer = await t.peer();
+      const now = 1_800_000_000_000;
+      const minute = 60_000;
+      const hits = (limit: number) => [
+        { key: "rate:a", amount: 1, windowMs: minute, limit },
+        { key: "rate:b", amount: 2, windowMs: 2 * minute, limit: 100 },
+      ];
+      assert.deepEqual(await t.storage.coordination.countInTurn(hits(2), now), [
+        { used: 1, resetAt: now + minute },
+        { used: 2, resetAt: now + 2 * minute },
+      ]);
+      // Counts of count() and of another process add up with them.
+      await peer.coordination.count("rate:a", 1, minute, now + 1);
+      // rate:a reaches 3, past its limit of 2: rate:b is left uncounted.
+      assert.deepEqual(await peer.coordination.countInTurn(hits(2), now + 2), [
+        { used: 3, resetAt: now + minute },
+      ]);
+      assert.equal((await t.storage.coordination.count("rate:b", 0, minute, now + 3)).used, 2);
+      // A window at its limit (not past it) lets the next count.
+      assert.deepEqual(await t.storage.coordination.countInTurn(hits(4), now + 4), [
+        { used: 4, resetAt: now + minute },
+        { used: 4, resetAt: now + 2 * minute },
+      ]);
+      // A finished window starts again, each on its own length.
+      assert.deepEqual(await peer.coordination.countInTurn(hits(4), now + minute), [
+        { used: 1, resetAt: now + 2 * minute },
+        { used: 6, resetAt: now + 2 * minute },
+      ]);
+      assert.deepEqual(await t.storage.coordination.countInTurn([], now), []);
+      // One hit alone is counted, whatever its limit.
+      assert.deepEqual(
+        await t.storage.coordination.countInTurn(
+          [{ key: "rate:c", amount: 3, windowMs: minute, limit: 1 }],
+          now,
+        ),
+        [{ used: 3, resetAt: now + minute }],
+      );
+    });
+
     it("starts a new window once the old one has ended", async () => {
       const peer = await t.peer();
       const now = 1_800_000_000_000;

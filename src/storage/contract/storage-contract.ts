@@ -14,6 +14,7 @@ import { customEmojiContract } from "./custom-emojis.ts";
 import { edgeContract } from "./edges.ts";
 import { idempotencyContract } from "./idempotency.ts";
 import { jobContract } from "./jobs.ts";
+import { joinedReadsContract } from "./joined-reads.ts";
 import { kvContract } from "./kv.ts";
 import { listContract } from "./lists.ts";
 import { markerContract } from "./markers.ts";
@@ -80,6 +81,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
 
     accountContract(context);
     authContract(context);
+    joinedReadsContract(context);
     statusContract(context);
     statusFilterContract(context);
     threadContract(context);

@@ -17,6 +17,25 @@ export function createInProcessCoordination(kv: KvStore): Coordination {
   const ids = createIdSource();
   const withLock = createKeyedLock();
 
+  async function count(
+    key: string,
+    amount: number,
+    windowMs: number,
+    now: number,
+  ): Promise<CounterWindow> {
+    let window = windows.get(key);
+    if (!window || window.resetAt <= now) {
+      if (windows.size >= SWEEP_AT) {
+        for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
+      }
+      window = { used: 0, resetAt: now + windowMs };
+      if (amount === 0) return window;
+      windows.set(key, window);
+    }
+    window.used += amount;
+    return { ...window };
+  }
+
   /** The budget's window still running at `now`, if any. */
   async function liveBudget(key: string, now: number): Promise<CounterWindow | undefined> {
     const window = (await kv.get(budgetKey(key)))?.value as CounterWindow | undefined;
@@ -31,18 +50,15 @@ export function createInProcessCoordination(kv: KvStore): Coordination {
   return {
     exclusive: true,
     withLock,
-    async count(key, amount, windowMs, now) {
-      let window = windows.get(key);
-      if (!window || window.resetAt <= now) {
-        if (windows.size >= SWEEP_AT) {
-          for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
-        }
-        window = { used: 0, resetAt: now + windowMs };
-        if (amount === 0) return window;
-        windows.set(key, window);
+    count,
+    async countInTurn(hits, now) {
+      const counted: CounterWindow[] = [];
+      for (const hit of hits) {
+        const window = await count(hit.key, hit.amount, hit.windowMs, now);
+        counted.push(window);
+        if (window.used > hit.limit) break;
       }
-      window.used += amount;
-      return { ...window };
+      return counted;
     },
     spend: (key, limit, windowMs, now) =>
       withLock(`budget:${key}`, async () => {

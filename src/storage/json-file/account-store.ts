@@ -54,12 +54,7 @@ export async function openAccountStore(root: string, writer: DurableWriter): Pro
       return records.get(id);
     },
     async getMany(ids) {
-      const found = new Map<string, Account>();
-      for (const id of ids) {
-        const account = records.get(id);
-        if (account) found.set(id, account);
-      }
-      return found;
+      return records.getMany(ids);
     },
     async findByUsername(username, domain) {
       return getByKey(byAcct.get(acctKey(username, domain)));

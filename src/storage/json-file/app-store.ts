@@ -27,6 +27,9 @@ export async function openAppStore(root: string, writer: DurableWriter): Promise
     async get(id) {
       return records.get(id);
     },
+    async getMany(ids) {
+      return records.getMany(ids);
+    },
     async findByClientId(clientId) {
       const id = byClientId.get(clientId);
       return id === undefined ? undefined : records.get(id);

@@ -20,6 +20,7 @@ import type {
 } from "../../domain/relations.ts";
 import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
 import { createInProcessCoordination } from "../in-process/coordination.ts";
+import { joinedReadsOf } from "../in-process/joined-reads.ts";
 import type { Storage } from "../ports.ts";
 import { openAccountStore } from "./account-store.ts";
 import { openAnnouncementReactionStore } from "./announcement-reaction-store.ts";
@@ -144,6 +145,7 @@ export async function openJsonFileStorage(
     return {
       ...ready,
       coordination: createInProcessCoordination(ready.kv),
+      joined: joinedReadsOf(ready),
       version: () => writer.version,
       dump: () => dumpDataDirectory(root),
       close() {

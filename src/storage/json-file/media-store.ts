@@ -50,12 +50,7 @@ export async function openMediaStore(root: string, writer: DurableWriter): Promi
       return records.get(id);
     },
     async getMany(ids) {
-      const found = new Map<string, MediaAttachment>();
-      for (const id of ids) {
-        const media = records.get(id);
-        if (media) found.set(id, media);
-      }
-      return found;
+      return records.getMany(ids);
     },
     async put(media) {
       await records.put(media);

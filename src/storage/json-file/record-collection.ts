@@ -75,6 +75,16 @@ export class RecordCollection<T extends object> {
     return this.#records.get(key);
   }
 
+  /** The records of the keys that have one (a store's batched getMany). */
+  getMany(keys: readonly string[]): Map<string, T> {
+    const found = new Map<string, T>();
+    for (const key of keys) {
+      const record = this.#records.get(key);
+      if (record) found.set(key, record);
+    }
+    return found;
+  }
+
   /** The stored records themselves (deeply frozen). */
   values(): IterableIterator<T> {
     return this.#records.values();

@@ -28,6 +28,9 @@ export async function openUserStore(root: string, writer: DurableWriter): Promis
     async get(accountId) {
       return records.get(accountId);
     },
+    async getMany(accountIds) {
+      return records.getMany(accountIds);
+    },
     async findByEmail(email) {
       const accountId = byEmail.get(email.toLowerCase());
       return accountId === undefined ? undefined : records.get(accountId);

@@ -5,7 +5,7 @@ import type { AppStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
 import { createRecordMemo } from "./record-memo.ts";
-import { firstData, isRowId } from "./rows.ts";
+import { byId, firstData, isRowId, rowIds } from "./rows.ts";
 
 type Row = { data: OAuthApp };
 
@@ -18,6 +18,13 @@ export function createAppStore(db: PgContext): AppStore {
       if (!isRowId(id)) return undefined;
       return memo.get(id, async () =>
         firstData(await sql<Row[]>`select data from oauth_apps where id = ${id}`),
+      );
+    },
+    async getMany(ids) {
+      const wanted = rowIds(ids);
+      if (wanted.length === 0) return new Map();
+      return memo.getMany(wanted, async (missing) =>
+        byId(await sql<Row[]>`select data from oauth_apps where id = any(${missing}::bigint[])`),
       );
     },
     async findByClientId(clientId) {

@@ -7,10 +7,27 @@
 
 import type { Edge } from "../../domain/relations.ts";
 import { KeyedQueue } from "../json-file/keyed-queue.ts";
-import type { EdgeStore, IdPage } from "../ports.ts";
+import type { EdgeKind, EdgeStore, IdPage } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { idWindow } from "./id-window.ts";
 import { jsonb } from "./jsonb.ts";
+
+/** The `kind` of each edge store's rows. */
+export const EDGE_KINDS: Record<EdgeKind, string> = {
+  follows: "follows",
+  followRequests: "follow-requests",
+  blocks: "blocks",
+  mutes: "mutes",
+  favourites: "favourites",
+  bookmarks: "bookmarks",
+  pins: "pins",
+  conversationMutes: "conversation-mutes",
+  pollVotes: "poll-votes",
+  announcementDismissals: "announcement-dismissals",
+  tagFollows: "tag-follows",
+  featuredTags: "featured-tags",
+  listMembers: "list-members",
+};
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;
 

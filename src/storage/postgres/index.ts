@@ -19,7 +19,7 @@ import type {
   Pin,
   TagFollow,
 } from "../../domain/relations.ts";
-import type { EdgeStore, Storage } from "../ports.ts";
+import type { EdgeKind, EdgeStore, Storage } from "../ports.ts";
 import { createAccountStore } from "./account-store.ts";
 import { createAnnouncementReactionStore } from "./announcement-reaction-store.ts";
 import { createAnnouncementStore } from "./announcement-store.ts";
@@ -32,10 +32,11 @@ import { createConversationStore } from "./conversation-store.ts";
 import { openCoordination } from "./coordination.ts";
 import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
-import { createEdgeStore } from "./edge-store.ts";
+import { createEdgeStore, EDGE_KINDS } from "./edge-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
 import { InFlight, tracked } from "./in-flight.ts";
 import { createJobStore } from "./job-store.ts";
+import { createJoinedReads } from "./joined-reads.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createListStore } from "./list-store.ts";
 import { createMarkerStore } from "./marker-store.ts";
@@ -78,7 +79,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const unlisten = await listenForChanges(sql, changes, applicationName);
     const coordination = await openCoordination(sql);
     const db: PgContext = { sql, changes };
-    const edges = <E extends Edge>(kind: string): EdgeStore<E> => createEdgeStore<E>(db, kind);
+    const edges = <E extends Edge>(kind: EdgeKind): EdgeStore<E> =>
+      createEdgeStore<E>(db, EDGE_KINDS[kind]);
     let closing: Promise<void> | undefined;
     const stores = {
       accounts: createAccountStore(db),
@@ -89,28 +91,28 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       statuses: createStatusStore(db),
       statusEdits: createStatusEditStore(db),
       follows: edges<Follow>("follows"),
-      followRequests: edges<FollowRequest>("follow-requests"),
+      followRequests: edges<FollowRequest>("followRequests"),
       blocks: edges<Block>("blocks"),
       mutes: edges<Mute>("mutes"),
       favourites: edges<Favourite>("favourites"),
       bookmarks: edges<Bookmark>("bookmarks"),
       pins: edges<Pin>("pins"),
-      conversationMutes: edges<ConversationMute>("conversation-mutes"),
-      tagFollows: edges<TagFollow>("tag-follows"),
-      featuredTags: edges<FeaturedTag>("featured-tags"),
+      conversationMutes: edges<ConversationMute>("conversationMutes"),
+      tagFollows: edges<TagFollow>("tagFollows"),
+      featuredTags: edges<FeaturedTag>("featuredTags"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
-      pollVotes: edges<PollVote>("poll-votes"),
+      pollVotes: edges<PollVote>("pollVotes"),
       notifications: createNotificationStore(db),
       announcements: createAnnouncementStore(db),
-      announcementDismissals: edges<Edge>("announcement-dismissals"),
+      announcementDismissals: edges<Edge>("announcementDismissals"),
       announcementReactions: createAnnouncementReactionStore(db),
       customEmojis: createCustomEmojiStore(db),
       reports: createReportStore(db),
       scheduledStatuses: createScheduledStatusStore(db),
       markers: createMarkerStore(db),
       lists: createListStore(db),
-      listMembers: edges<ListMember>("list-members"),
+      listMembers: edges<ListMember>("listMembers"),
       conversations: createConversationStore(db),
       jobs: createJobStore(db),
       media: createMediaStore(db),
@@ -123,6 +125,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     ) as typeof stores;
     return {
       ...trackedStores,
+      joined: tracked(createJoinedReads(sql, stores), inFlight),
       version: () => changes.version,
       dump: () => dumpDatabase(sql),
       close() {

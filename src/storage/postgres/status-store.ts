@@ -8,6 +8,7 @@
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
+import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jsonb } from "./jsonb.ts";
 import { byId, rowId, rowIds } from "./rows.ts";
@@ -129,15 +130,7 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async accountFacts(accountIds) {
-      const keys = rowIds(accountIds);
-      const rows =
-        keys.length === 0
-          ? []
-          : await sql<{ account_id: string; count: string; last_at: string | null }[]>`
-              select c.account_id, c.statuses as count, s.data->>'createdAt' as last_at
-              from account_status_counts c
-              left join statuses s on s.id = c.last_status_id
-              where c.account_id = any(${keys}::int8[])`;
+      const rows = await accountCountRows(sql, accountIds, false);
       const found = new Map(rows.map((r) => [r.account_id, r]));
       return new Map(
         accountIds.map((id) => {
@@ -274,13 +267,7 @@ export function createStatusStore(db: PgContext): StatusStore {
     },
 
     async interactionCounts(statusIds) {
-      const keys = rowIds(statusIds);
-      const rows =
-        keys.length === 0
-          ? []
-          : await sql<{ id: string; replies: string; reblogs: string }[]>`
-              select status_id as id, replies, reblogs from status_counts
-              where status_id = any(${keys}::int8[])`;
+      const rows = await statusCountRows(sql, statusIds, false);
       const found = new Map(rows.map((r) => [r.id, r]));
       return new Map(
         statusIds.map((id) => {

@@ -6,7 +6,7 @@ import type { UserStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
 import { createRecordMemo } from "./record-memo.ts";
-import { firstData, isRowId } from "./rows.ts";
+import { firstData, isRowId, rowIds } from "./rows.ts";
 
 type Row = { data: User };
 
@@ -20,6 +20,15 @@ export function createUserStore(db: PgContext): UserStore {
       return memo.get(accountId, async () =>
         firstData(await sql<Row[]>`select data from users where account_id = ${accountId}`),
       );
+    },
+    async getMany(accountIds) {
+      const wanted = rowIds(accountIds);
+      if (wanted.length === 0) return new Map();
+      return memo.getMany(wanted, async (missing) => {
+        const rows = await sql<Row[]>`
+          select data from users where account_id = any(${missing}::bigint[])`;
+        return new Map(rows.map((row) => [row.data.accountId, row.data]));
+      });
     },
     async findByEmail(email) {
       // Should two users share an address, the newest account's wins (json-file: the last written).

@@ -4,7 +4,7 @@
 // nobody retries). Finished windows are deleted now and then by whichever process counts.
 
 import { getLogger } from "@logtape/logtape";
-import type { BudgetSpend, Coordination } from "../ports.ts";
+import type { BudgetSpend, Coordination, CounterHit } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 
 const logger = getLogger(["wren", "storage", "counters"]);
@@ -12,7 +12,9 @@ const logger = getLogger(["wren", "storage", "counters"]);
 /** How often (ms on the callers' clock) finished windows are swept. */
 const SWEEP_EVERY_MS = 60_000;
 
-export type WindowCounters = Pick<Coordination, "count" | "spend" | "refund">;
+type Row = { used: string; reset_at: string };
+
+export type WindowCounters = Pick<Coordination, "count" | "countInTurn" | "spend" | "refund">;
 
 export function createWindowCounters(sql: Sql): WindowCounters {
   let sweptAt = Number.NEGATIVE_INFINITY;
@@ -25,25 +27,62 @@ export function createWindowCounters(sql: Sql): WindowCounters {
     );
   }
 
+  /** The window of a counted row. */
+  const windowOf = (row: Row) => ({ used: Number(row.used), resetAt: Number(row.reset_at) });
+
+  /** What a hit does to its row: a finished window restarts at `now`; SET reads the old row. */
+  const onConflict = (now: number) => sql`
+    on conflict (key) do update set
+      used = case when c.reset_at <= ${now} then excluded.used else c.used + excluded.used end,
+      reset_at = case when c.reset_at <= ${now} then excluded.reset_at else c.reset_at end
+    returning used, reset_at`;
+
   async function count(key: string, amount: number, windowMs: number, now: number) {
     sweep(now);
     if (amount === 0) {
-      const [row] = await sql<{ used: string; reset_at: string }[]>`
+      const [row] = await sql<Row[]>`
         select used, reset_at from coordination_counters where key = ${key} and reset_at > ${now}`;
-      return row
-        ? { used: Number(row.used), resetAt: Number(row.reset_at) }
-        : { used: 0, resetAt: now + windowMs };
+      return row ? windowOf(row) : { used: 0, resetAt: now + windowMs };
     }
-    // A finished window restarts at `now`; the SET expressions all read the row as it was.
-    const [row] = await sql<{ used: string; reset_at: string }[]>`
+    const [row] = await sql<Row[]>`
       insert into coordination_counters as c (key, used, reset_at)
       values (${key}, ${amount}, ${now + windowMs})
-      on conflict (key) do update set
-        used = case when c.reset_at <= ${now} then excluded.used else c.used + excluded.used end,
-        reset_at = case when c.reset_at <= ${now} then excluded.reset_at else c.reset_at end
-      returning used, reset_at`;
+      ${onConflict(now)}`;
     if (!row) throw new Error("The counter upsert returned no row");
-    return { used: Number(row.used), resetAt: Number(row.reset_at) };
+    return windowOf(row);
+  }
+
+  /**
+   * One statement: an upsert per hit, chained as common table expressions, each inserting only
+   * while the one before stayed within its limit (a skipped upsert returns no row, so the rest
+   * of the chain skips too).
+   */
+  async function countInTurn(hits: readonly CounterHit[], now: number) {
+    if (hits.length === 0) return [];
+    // One hit (an anonymous request's only limit) needs no chain: the plain upsert.
+    if (hits.length === 1) {
+      const [hit] = hits as [CounterHit];
+      return [await count(hit.key, hit.amount, hit.windowMs, now)];
+    }
+    sweep(now);
+    const steps = hits.map((hit, i) => {
+      const previous = hits[i - 1];
+      const guard = previous
+        ? sql`where (select used from ${sql(`hit${i - 1}`)}) <= ${previous.limit}::bigint`
+        : sql``;
+      return sql`${sql(`hit${i}`)} as (
+        insert into coordination_counters as c (key, used, reset_at)
+        select ${hit.key}::text, ${hit.amount}::bigint, ${now + hit.windowMs}::bigint ${guard}
+        ${onConflict(now)}
+      )`;
+    });
+    const results = hits.map(
+      (_, i) => sql`select ${i}::int as n, used, reset_at from ${sql(`hit${i}`)}`,
+    );
+    const rows = await sql<(Row & { n: number })[]>`
+      with ${steps.reduce((all, step) => sql`${all}, ${step}`)}
+      ${results.reduce((all, result) => sql`${all} union all ${result}`)}`;
+    return rows.sort((a, b) => a.n - b.n).map(windowOf);
   }
 
   async function spend(
@@ -73,5 +112,5 @@ export function createWindowCounters(sql: Sql): WindowCounters {
       where key = ${key} and reset_at = ${resetAt} and used > 0`;
   }
 
-  return { count, spend, refund };
+  return { count, countInTurn, spend, refund };
 }
