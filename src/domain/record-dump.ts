@@ -28,6 +28,7 @@ export const RECORD_KINDS = [
   "notifications",
   "conversations",
   "markers",
+  "filters",
   "announcements",
   "announcementDismissals",
   "announcementReactions",

@@ -6,6 +6,7 @@ import type { Account } from "../domain/account.ts";
 import type { Announcement, AnnouncementReaction } from "../domain/announcement.ts";
 import type { Conversation } from "../domain/conversation.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
+import type { CustomFilter } from "../domain/filter.ts";
 import type { IdGenerator } from "../domain/ids.ts";
 import type { Job } from "../domain/job.ts";
 import type { Marker, MarkerTimeline } from "../domain/marker.ts";
@@ -319,6 +320,15 @@ export interface CustomEmojiStore {
   delete(id: string): Promise<boolean>;
 }
 
+/** Filters (domain/filter.ts), each with its keywords and statuses, kept per account. */
+export interface FilterStore {
+  get(id: string): Promise<CustomFilter | undefined>;
+  /** The account's filters, oldest first. Read on every timeline page: keep it cheap. */
+  listByAccount(accountId: string): Promise<CustomFilter[]>;
+  put(filter: CustomFilter): Promise<void>;
+  delete(id: string): Promise<boolean>;
+}
+
 export interface MarkerStore {
   get(accountId: string, timeline: MarkerTimeline): Promise<Marker | undefined>;
   put(marker: Marker): Promise<void>;
@@ -512,6 +522,7 @@ export interface Storage {
   readonly customEmojis: CustomEmojiStore;
   readonly reports: ReportStore;
   readonly markers: MarkerStore;
+  readonly filters: FilterStore;
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;
   readonly media: MediaStore;

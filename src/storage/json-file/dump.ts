@@ -37,6 +37,7 @@ const FOLDERS: Record<RecordKind, string> = {
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",
+  filters: "filters",
   announcements: "announcements",
   announcementDismissals: "announcement-dismissals",
   announcementReactions: "announcement-reactions",

@@ -28,6 +28,7 @@ import { openCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDataDirectory } from "./dump.ts";
 import { DurableWriter, removeLeftoverTempFiles } from "./durable-writer.ts";
 import { openEdgeStore } from "./edge-store.ts";
+import { openFilterStore } from "./filter-store.ts";
 import { openIdempotencyStore } from "./idempotency-store.ts";
 import { openJobStore } from "./job-store.ts";
 import { openKvStore } from "./kv-store.ts";
@@ -117,6 +118,7 @@ export async function openJsonFileStorage(
       customEmojis: openCustomEmojiStore(root, writer),
       reports: openReportStore(root, writer),
       markers: openMarkerStore(root, writer),
+      filters: openFilterStore(root, writer),
       conversations: openConversationStore(root, writer),
       jobs: openJobStore(root, writer),
       media: openMediaStore(root, writer),

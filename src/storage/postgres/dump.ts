@@ -39,6 +39,7 @@ const SOURCES: Record<RecordKind, Source> = {
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },
+  filters: { table: "filters", orderBy: "id" },
   announcements: { table: "announcements", orderBy: "id" },
   announcementDismissals: { table: "edges", orderBy: "id", edgeKind: "announcement-dismissals" },
   announcementReactions: { table: "announcement_reactions", orderBy: "id" },

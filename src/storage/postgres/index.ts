@@ -30,6 +30,7 @@ import { openCoordination } from "./coordination.ts";
 import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
 import { createEdgeStore } from "./edge-store.ts";
+import { createFilterStore } from "./filter-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
 import { InFlight, tracked } from "./in-flight.ts";
 import { createJobStore } from "./job-store.ts";
@@ -101,6 +102,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       customEmojis: createCustomEmojiStore(db),
       reports: createReportStore(db),
       markers: createMarkerStore(db),
+      filters: createFilterStore(db),
       conversations: createConversationStore(db),
       jobs: createJobStore(db),
       media: createMediaStore(db),
