@@ -24,9 +24,9 @@ export async function openFilterStore(root: string, writer: DurableWriter): Prom
           if (ids?.size === 0) byAccount.delete(previous.accountId);
         }
         if (next) {
-          let ids = byAccount.get(next.accountId);
-          if (!ids) byAccount.set(next.accountId, (ids = new Set()));
+          const ids = byAccount.get(next.accountId) ?? new Set<string>();
           ids.add(next.id);
+          byAccount.set(next.accountId, ids);
         }
       },
     },
