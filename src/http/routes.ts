@@ -13,6 +13,7 @@ import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
+import { filterV1Routes } from "./mastodon/v1/filters.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
 import { markersRoutes } from "./mastodon/v1/markers.ts";
@@ -24,6 +25,7 @@ import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
+import { filterV2Routes } from "./mastodon/v2/filters.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
 import { mediaV2Routes } from "./mastodon/v2/media.ts";
 import { notificationV2Routes } from "./mastodon/v2/notifications.ts";
@@ -58,6 +60,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   markersRoutes,
   preferencesRoutes,
   reportRoutes,
+  filterV1Routes,
+  filterV2Routes,
   conversationRoutes,
   instanceV1Routes,
   instanceV2Routes,
