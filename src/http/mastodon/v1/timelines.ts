@@ -5,6 +5,7 @@
 
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import type { FilterContext } from "../../../domain/filter.ts";
 import { homeTimeline } from "../../../services/timelines/home.ts";
 import { publicTimeline } from "../../../services/timelines/public.ts";
 import type { ResolvedEntry } from "../../../services/timelines/resolve-entries.ts";
@@ -39,13 +40,21 @@ const tagSchema = z.object({
 export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): void {
   const { ctx } = deps;
 
-  /** Answers a page: Link header from its statuses, bodies hydrated in one batch. */
-  async function answer(c: Context<HttpEnv>, page: ResolvedEntry[], viewerId: string | null) {
+  /**
+   * Answers a page: Link header from its statuses (before the viewer's `hide` filters leave
+   * some out, so paging moves on past them), bodies hydrated in one batch.
+   */
+  async function answer(
+    c: Context<HttpEnv>,
+    page: ResolvedEntry[],
+    viewerId: string | null,
+    filterContext: FilterContext,
+  ) {
     setLinkHeader(c, ctx.settings.publicUrl, {
       newestId: page[0]?.status.id,
       oldestId: page[page.length - 1]?.status.id,
     });
-    return jsonText(c, await renderResolvedText(ctx, page, viewerId));
+    return jsonText(c, await renderResolvedText(ctx, page, viewerId, filterContext));
   }
 
   app.get(
@@ -55,7 +64,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
       const viewer = requireViewer(c);
       const params = await readValidParams(c, homeSchema);
       const entries = await homeTimeline(ctx, viewer.account.id, toIdPage(params));
-      return answer(c, entries, viewer.account.id);
+      return answer(c, entries, viewer.account.id, "home");
     },
   );
 
@@ -73,7 +82,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
         { local: params.local, remote: params.remote, onlyMedia: params.only_media },
         toIdPage(params),
       );
-      return answer(c, entries, viewerId);
+      return answer(c, entries, viewerId, "public");
     },
   );
 
@@ -97,7 +106,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
         },
         toIdPage(params),
       );
-      return answer(c, entries, viewerId);
+      return answer(c, entries, viewerId, "public");
     },
   );
 }
