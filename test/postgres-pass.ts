@@ -31,6 +31,7 @@ const INCLUDED = [
   "test/search/**/*.test.ts",
   "test/oauth/**/*.test.ts",
   "test/reports/**/*.test.ts",
+  "test/filters/**/*.test.ts",
   "test/federation/multi-instance/follow.test.ts",
   "test/federation/multi-instance/mentions.test.ts",
 ];
