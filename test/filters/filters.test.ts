@@ -227,6 +227,23 @@ describe("filters", () => {
         }),
         422,
       );
+      // Keywords added at the same time all stay (each change is made under the filter's lock).
+      const racing = await Promise.all(
+        ["a1", "a2", "a3", "a4", "a5"].map((keyword) =>
+          ok(carol, "POST", `/api/v2/filters/${filter.id}/keywords`, { keyword }),
+        ),
+      );
+      const raced = await ok(carol, "GET", `/api/v2/filters/${filter.id}/keywords`);
+      assert.deepEqual(raced.map((k: Json) => k.keyword).sort(), [
+        "a1",
+        "a2",
+        "a3",
+        "a4",
+        "a5",
+        "egret",
+        "grey heron",
+      ]);
+      for (const k of racing) await ok(carol, "DELETE", `/api/v2/filters/keywords/${k.id}`);
       await ok(carol, "DELETE", `/api/v2/filters/keywords/${added.id}`);
       assertError(
         await call(server, "GET", `/api/v2/filters/keywords/${added.id}`, carol.token),
