@@ -5,7 +5,14 @@
 // "c++" still match with whole_word). A filter may also name statuses, which match the status
 // and a boost of it. Expired filters do not apply. Pure: the read side (views/) feeds it.
 
-import { type CustomFilter, type FilterKeyword, filterExpired } from "./filter.ts";
+import {
+  type CustomFilter,
+  type FilterContext,
+  type FilterKeyword,
+  filterExpired,
+} from "./filter.ts";
+import type { Status } from "./status.ts";
+import { htmlToText } from "./text/html.ts";
 
 /** A filter with its keywords compiled once for a batch of statuses. */
 export interface CompiledFilter {
@@ -92,4 +99,43 @@ export function searchableText(parts: {
     parts.pollOptions.join("\n\n"),
     parts.mediaDescriptions.filter((d): d is string => d !== null && d !== "").join("\n\n"),
   ].join("\n\n");
+}
+
+/** What matching a status needs besides the status: its attachments' and poll's text. */
+export interface StatusExtras {
+  mediaDescription(mediaId: string): string | null;
+  pollOptions(pollId: string): readonly string[];
+}
+
+/** The filters matching a status, by its boosted original's content for a boost. */
+export function matchStatus(
+  compiled: readonly CompiledFilter[],
+  status: Status,
+  original: Status | null,
+  extras: StatusExtras,
+): FilterMatch[] {
+  if (compiled.length === 0) return [];
+  const proper = original ?? status;
+  const text = searchableText({
+    spoilerText: proper.spoilerText,
+    plainText: htmlToText(proper.contentHtml),
+    pollOptions: proper.pollId ? extras.pollOptions(proper.pollId) : [],
+    mediaDescriptions: proper.mediaIds.map((id) => extras.mediaDescription(id)),
+  });
+  return matchFilters(compiled, {
+    statusIds: original ? [status.id, original.id] : [status.id],
+    text,
+  });
+}
+
+/**
+ * The matches that apply where the viewer reads (`context`), or null when one of them hides
+ * the status there.
+ */
+export function matchesInContext(
+  matches: readonly FilterMatch[],
+  context: FilterContext,
+): FilterMatch[] | null {
+  const here = matches.filter((m) => m.filter.context.includes(context));
+  return here.some((m) => m.filter.action === "hide") ? null : here;
 }

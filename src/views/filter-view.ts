@@ -3,19 +3,19 @@
 // caller reads in. A result lists the filters of that context (every matching filter when the
 // caller names none: favourites, bookmarks, search, a status just posted; the client then
 // decides, as with Mastodon's answers), and a `hide` filter of the context removes the status
-// from what is read. Results are per viewer: they are never part of a cached rendering.
+// from what is read (the timelines already leave such statuses out while filling a page:
+// services/filters/hidden.ts). Results are per viewer: never part of a cached rendering.
 
 import type { FilterContext } from "../domain/filter.ts";
 import {
   type CompiledFilter,
   compileFilters,
   type FilterMatch,
-  matchFilters,
-  searchableText,
+  matchesInContext,
+  matchStatus,
 } from "../domain/filter-match.ts";
 import type { MediaAttachment } from "../domain/media.ts";
 import type { Status } from "../domain/status.ts";
-import { htmlToText } from "../domain/text/html.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { PollView } from "./poll-view.ts";
 
@@ -46,18 +46,9 @@ export function filterStatus(
   inputs: FilterInputs,
   context: FilterContext | undefined,
 ): FilterMatch[] | null {
-  if (filters.length === 0) return [];
-  const proper = original ?? status;
-  const poll = proper.pollId ? inputs.polls.get(proper.pollId) : undefined;
-  const text = searchableText({
-    spoilerText: proper.spoilerText,
-    plainText: htmlToText(proper.contentHtml),
-    pollOptions: poll ? poll.poll.options.map((o) => o.title) : [],
-    mediaDescriptions: proper.mediaIds.map((id) => inputs.media.get(id)?.description ?? null),
+  const matches = matchStatus(filters, status, original, {
+    mediaDescription: (id) => inputs.media.get(id)?.description ?? null,
+    pollOptions: (id) => inputs.polls.get(id)?.poll.options.map((o) => o.title) ?? [],
   });
-  const statusIds = original ? [status.id, original.id] : [status.id];
-  const all = matchFilters(filters, { statusIds, text });
-  if (context === undefined) return all;
-  const here = all.filter((m) => m.filter.context.includes(context));
-  return here.some((m) => m.filter.action === "hide") ? null : here;
+  return context === undefined ? matches : matchesInContext(matches, context);
 }

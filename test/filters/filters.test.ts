@@ -525,6 +525,36 @@ describe("filters", () => {
       assert.equal(boostJson.filtered[0].filter.id, filter.id);
       assert.deepEqual(boostJson.reblog.filtered, boostJson.filtered);
 
+      // Hidden statuses are left out while the page is filled: a page is never cut short.
+      const hidden = [];
+      for (let i = 0; i < 3; i++) {
+        hidden.push(await postStatus(server, alice.token, { status: `#football again ${i}` }));
+      }
+      await ok(bob, "PUT", `/api/v2/filters/${filter.id}`, { filter_action: "hide" });
+      for (const path of [
+        "/api/v1/timelines/home?limit=2",
+        "/api/v1/timelines/public?limit=2",
+        "/api/v1/timelines/tag/football?limit=2",
+      ]) {
+        const page = await timeline(bob, path);
+        const hiddenIds = new Set([post.id, boost.id, ...hidden.map((h) => h.id)]);
+        assert.ok(!page.some((s: Json) => hiddenIds.has(s.id)), path);
+        if (!path.includes("/tag/")) assert.equal(page.length, 2, path);
+        else assert.equal(page.length, 0, "every #football status is hidden");
+      }
+      const profilePath = `/api/v1/accounts/${alice.account.id}/statuses?limit=2`;
+      const unfiltered = await timeline(bob, profilePath);
+      assert.ok(
+        unfiltered.some((s: Json) => s.content.includes("football")),
+        "not yet account",
+      );
+      await ok(bob, "PUT", `/api/v2/filters/${filter.id}`, {
+        context: ["public", "home", "account"],
+      });
+      const profile = await timeline(bob, profilePath);
+      assert.equal(profile.length, 2);
+      assert.ok(!profile.some((s: Json) => s.content.includes("football")));
+
       // Expired filters stay listed but no longer apply.
       await ok(bob, "PUT", `/api/v2/filters/${filter.id}`, {
         filter_action: "hide",

@@ -6,6 +6,7 @@
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
+import { withoutHidden } from "../filters/hidden.ts";
 import { filterHome } from "./home-filter.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
 
@@ -22,9 +23,10 @@ export async function homeTimeline(
     async keep(batch) {
       const resolved = await resolveEntries(ctx, batch);
       const filtered = await filterHome(ctx, viewerId, resolved);
+      const visible = await keepVisible(ctx, viewerId, filtered);
       return lineUp(
         batch.map((e) => e.status_id),
-        await keepVisible(ctx, viewerId, filtered),
+        await withoutHidden(ctx, viewerId, "home", visible),
       );
     },
   });
