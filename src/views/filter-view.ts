@@ -3,8 +3,8 @@
 // caller reads in. A result lists the filters of that context (every matching filter when the
 // caller names none: favourites, bookmarks, search, a status just posted; the client then
 // decides, as with Mastodon's answers), and a `hide` filter of the context removes the status
-// from what is read (the timelines already leave such statuses out while filling a page:
-// services/filters/hidden.ts). Results are per viewer: never part of a cached rendering.
+// from what is read (timelines and notifications already leave such statuses out while filling
+// a page: services/filters/hidden.ts). Results are per viewer: never part of a cached rendering.
 
 import type { FilterContext } from "../domain/filter.ts";
 import {
