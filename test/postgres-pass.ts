@@ -33,6 +33,7 @@ const INCLUDED = [
   "test/tags/**/*.test.ts",
   "test/oauth/**/*.test.ts",
   "test/reports/**/*.test.ts",
+  "test/filters/**/*.test.ts",
   "test/federation/multi-instance/follow.test.ts",
   "test/federation/multi-instance/mentions.test.ts",
   "test/federation/multi-instance/featured-tags.test.ts",

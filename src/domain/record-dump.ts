@@ -33,6 +33,7 @@ export const RECORD_KINDS = [
   "markers",
   "lists",
   "listMembers",
+  "filters",
   "announcements",
   "announcementDismissals",
   "announcementReactions",

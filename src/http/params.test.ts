@@ -45,6 +45,22 @@ describe("nestParams", () => {
     });
   });
 
+  it("builds lists of objects from `a[][b]`, a repeated field starting the next object", () => {
+    const params = nestParams([
+      ["keywords_attributes[][keyword]", "foo"],
+      ["keywords_attributes[][whole_word]", "false"],
+      ["keywords_attributes[][keyword]", "bar"],
+      ["keywords_attributes[][id]", "7"],
+      ["keywords_attributes[][_destroy]", "1"],
+    ]);
+    assert.deepEqual(JSON.parse(JSON.stringify(params)), {
+      keywords_attributes: [
+        { keyword: "foo", whole_word: "false" },
+        { keyword: "bar", id: "7", _destroy: "1" },
+      ],
+    });
+  });
+
   it("refuses prototype pollution", () => {
     assert.throws(() => nestParams([["__proto__[admin]", "1"]]), /Invalid parameter/);
     assert.throws(() => nestParams([["a[constructor][prototype]", "1"]]), /Invalid parameter/);

@@ -1,6 +1,6 @@
 // Request parameters as Mastodon (a Rails app) reads them: query string and body merged, with
 // bracketed keys building arrays and objects: `id[]=1&id[]=2`, `poll[options][]=a`,
-// `fields_attributes[0][name]=x`. Clients send JSON, url-encoded and multipart bodies to the same
+// `fields_attributes[0][name]=x`, `keywords_attributes[][keyword]=x`. Clients send JSON, url-encoded and multipart bodies to the same
 // endpoints, so every write endpoint goes through here.
 
 import type { Context } from "hono";
@@ -37,8 +37,30 @@ function assign(target: Params, key: string, value: unknown): void {
     const last = i === path.length - 1;
     const nextIsList = path[i + 1] === "";
     if (segment === "") {
-      // `[]`: only meaningful at the end; `a[][b]` is not something Mastodon clients send.
+      // `[]`: only meaningful at the end, or as `a[][b]` (a list of objects, below).
       throw badRequest(`Unsupported parameter name: ${key}`);
+    }
+    if (nextIsList && i + 3 === path.length) {
+      // `a[][b]=x`, Rails' list of objects (`keywords_attributes[][keyword]`): the value goes
+      // into the list's last object unless that already has `b`, which starts a new object.
+      const field = path[i + 2] as string;
+      const existing = node[segment];
+      const list = Array.isArray(existing) ? existing : [];
+      node[segment] = list;
+      const lastItem: unknown = list[list.length - 1];
+      if (
+        lastItem !== null &&
+        typeof lastItem === "object" &&
+        !Array.isArray(lastItem) &&
+        !(field in lastItem)
+      ) {
+        (lastItem as Params)[field] = value;
+      } else {
+        const created: Params = Object.create(null);
+        created[field] = value;
+        list.push(created);
+      }
+      return;
     }
     if (last) {
       node[segment] = value;

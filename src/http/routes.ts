@@ -14,6 +14,7 @@ import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
+import { filterV1Routes } from "./mastodon/v1/filters.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
 import { listRoutes } from "./mastodon/v1/lists.ts";
@@ -28,6 +29,7 @@ import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { tagRoutes } from "./mastodon/v1/tags.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
+import { filterV2Routes } from "./mastodon/v2/filters.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
 import { mediaV2Routes } from "./mastodon/v2/media.ts";
 import { notificationV2Routes } from "./mastodon/v2/notifications.ts";
@@ -66,6 +68,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   preferencesRoutes,
   reportRoutes,
   listRoutes,
+  filterV1Routes,
+  filterV2Routes,
   conversationRoutes,
   instanceV1Routes,
   instanceV2Routes,

@@ -6,6 +6,7 @@ import type { Account } from "../domain/account.ts";
 import type { Announcement, AnnouncementReaction } from "../domain/announcement.ts";
 import type { Conversation } from "../domain/conversation.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
+import type { CustomFilter } from "../domain/filter.ts";
 import type { IdGenerator } from "../domain/ids.ts";
 import type { Job } from "../domain/job.ts";
 import type { List, ListMember } from "../domain/list.ts";
@@ -353,6 +354,15 @@ export interface ListStore {
   delete(id: string): Promise<boolean>;
 }
 
+/** Filters (domain/filter.ts), each with its keywords and statuses, kept per account. */
+export interface FilterStore {
+  get(id: string): Promise<CustomFilter | undefined>;
+  /** The account's filters, oldest first. Read on every timeline page: keep it cheap. */
+  listByAccount(accountId: string): Promise<CustomFilter[]>;
+  put(filter: CustomFilter): Promise<void>;
+  delete(id: string): Promise<boolean>;
+}
+
 export interface MarkerStore {
   get(accountId: string, timeline: MarkerTimeline): Promise<Marker | undefined>;
   put(marker: Marker): Promise<void>;
@@ -652,6 +662,7 @@ export interface Storage {
   readonly lists: ListStore;
   /** Who is in which list: list id → member account id. */
   readonly listMembers: EdgeStore<ListMember>;
+  readonly filters: FilterStore;
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;
   readonly media: MediaStore;

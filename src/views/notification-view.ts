@@ -12,7 +12,7 @@ import { loadStatusViews, type StatusView } from "./status-view.ts";
 
 export interface NotificationParts {
   accounts: Map<string, AccountView>;
-  /** Statuses that can still be shown; a notification about one missing here is left out. */
+  /** Statuses that can still be shown (not gone, not hidden by a filter); a notification about one missing here is left out. */
   statuses: Map<string, StatusView>;
 }
 
@@ -30,10 +30,13 @@ export async function loadNotificationParts(
 ): Promise<NotificationParts> {
   const [accountViews, statusViews] = await Promise.all([
     loadAccountViews(ctx, unique(accounts)),
+    // A notification about a status a `hide` filter of the notifications context takes out
+    // has no status view, so the notification is left out too.
     loadStatusViews(
       ctx,
       unique(statuses).filter((s) => !s.deleted),
       viewerId,
+      "notifications",
     ),
   ]);
   return {

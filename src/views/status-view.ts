@@ -12,6 +12,8 @@
 
 import type { Account } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
+import type { FilterContext } from "../domain/filter.ts";
+import type { FilterMatch } from "../domain/filter-match.ts";
 import type { MediaAttachment } from "../domain/media.ts";
 import type { OAuthApp } from "../domain/oauth.ts";
 import type { Status } from "../domain/status.ts";
@@ -19,6 +21,7 @@ import type { ServiceContext } from "../services/context.ts";
 import type { StatusCounts } from "../storage/ports.ts";
 import { type AccountView, loadAccountViews } from "./account-view.ts";
 import { resolveEmojis } from "./custom-emojis.ts";
+import { filterStatus, loadViewerFilters } from "./filter-view.ts";
 import { loadPollViews, type PollView } from "./poll-view.ts";
 
 /** What the viewer has done with a status; absent for anonymous viewers. */
@@ -50,6 +53,8 @@ export interface StatusView {
   media: MediaAttachment[];
   /** Custom emojis used in the text and content warning. */
   emojis: CustomEmoji[];
+  /** The viewer's filters that match the status (views/filter-view.ts); empty when anonymous. */
+  filtered: FilterMatch[];
 }
 
 interface Batch {
@@ -111,6 +116,7 @@ function buildView(
   viewerId: string | null,
   mentioned: Map<string, Account>,
   reblog: StatusView | null,
+  filtered: FilterMatch[],
 ): StatusView | null {
   const account = batch.accounts.get(status.accountId);
   if (!account) return null;
@@ -137,6 +143,7 @@ function buildView(
       batch.emojis.get(status.id) ?? [],
       status.pollId ? batch.polls.get(status.pollId) : undefined,
     ),
+    filtered,
     viewer:
       viewerId === null
         ? null
@@ -168,6 +175,7 @@ export async function loadStatusViews(
   ctx: ServiceContext,
   statuses: readonly Status[],
   viewerId: string | null,
+  filterContext?: FilterContext,
 ): Promise<StatusView[]> {
   const originalIds = [
     ...new Set(statuses.flatMap((s) => (s.reblogOfId === null ? [] : [s.reblogOfId]))),
@@ -181,17 +189,21 @@ export async function loadStatusViews(
       original: status.reblogOfId === null ? null : (originals.get(status.reblogOfId) ?? null),
     })),
     viewerId,
+    filterContext,
   );
 }
 
 /**
  * loadStatusViews for statuses whose originals are already in hand (a timeline page, resolved
- * by its service while filtering): nothing is read twice.
+ * by its service while filtering): nothing is read twice. `filterContext` is where the viewer
+ * reads (home, notifications, public, thread, account): their filters of that context mark the
+ * statuses (`filtered`) and those of a `hide` filter are left out (views/filter-view.ts).
  */
 export async function loadResolvedViews(
   ctx: ServiceContext,
   items: readonly StatusWithOriginal[],
   viewerId: string | null,
+  filterContext?: FilterContext,
 ): Promise<StatusView[]> {
   const { storage } = ctx;
   const all: Status[] = items.map((i) => i.status);
@@ -204,7 +216,7 @@ export async function loadResolvedViews(
   const counted = unique.filter((s) => s.reblogOfId === null).map((s) => s.id);
 
   const mediaIds = [...new Set(unique.flatMap((s) => s.mediaIds))];
-  const [accounts, apps, counts, sets, polls, media] = await Promise.all([
+  const [accounts, apps, counts, sets, polls, media, filters] = await Promise.all([
     storage.accounts.getMany(accountIds),
     appIds.length > 0 ? storage.apps.getMany(appIds) : new Map<string, OAuthApp>(),
     counted.length > 0 ? storage.joined.statusCounts(counted) : new Map<string, StatusCounts>(),
@@ -215,6 +227,7 @@ export async function loadResolvedViews(
       viewerId,
     ),
     mediaIds.length > 0 ? storage.media.getMany(mediaIds) : new Map<string, MediaAttachment>(),
+    loadViewerFilters(ctx, viewerId),
   ]);
   const authorIds = new Set(unique.map((s) => s.accountId));
   const authors = [...accounts.values()].filter((a) => authorIds.has(a.id));
@@ -244,12 +257,15 @@ export async function loadResolvedViews(
   const out: StatusView[] = [];
   for (const { status, original } of items) {
     let reblog: StatusView | null = null;
-    if (status.reblogOfId !== null) {
-      if (!original || original.deleted) continue;
-      reblog = buildView(original, batch, viewerId, accounts, null);
+    if (status.reblogOfId !== null && (!original || original.deleted)) continue;
+    // A boost is matched by its original's content, and both carry the result (as Mastodon's).
+    const filtered = filterStatus(filters, status, original, batch, filterContext);
+    if (filtered === null) continue;
+    if (status.reblogOfId !== null && original) {
+      reblog = buildView(original, batch, viewerId, accounts, null, filtered);
       if (!reblog) continue;
     }
-    const view = buildView(status, batch, viewerId, accounts, reblog);
+    const view = buildView(status, batch, viewerId, accounts, reblog, filtered);
     if (view) out.push(view);
   }
   return out;

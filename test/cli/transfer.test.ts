@@ -85,6 +85,17 @@ describe("wren export and wren import", () => {
         body: JSON.stringify({ account_ids: [alice.account.id] }),
       });
       bobToken = bob.token;
+      const filtered = await server.request("/api/v2/filters", {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({
+          title: "Polls",
+          context: ["home"],
+          keywords_attributes: [{ keyword: "poll" }],
+        }),
+      });
+      assert.equal(filtered.status, 200);
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -129,6 +140,7 @@ describe("wren export and wren import", () => {
       "scheduledStatuses",
       "lists",
       "listMembers",
+      "filters",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);

@@ -4,6 +4,7 @@
 // statuses (serialization/mastodon/status-text.ts); the rest take objects to embed.
 
 import { notFound } from "../../domain/errors.ts";
+import type { FilterContext } from "../../domain/filter.ts";
 import type { Status } from "../../domain/status.ts";
 import {
   type StatusJson,
@@ -22,6 +23,15 @@ import { urlContext } from "./account-json.ts";
 
 export type { StatusJson };
 
+/** How statuses are rendered: serialisation options and the viewer's filter context. */
+export interface RenderOptions extends StatusSerializeOptions {
+  /**
+   * Where the viewer reads them: their filters of that context mark the statuses, and `hide`
+   * filters leave them out. Absent: every matching filter is listed and nothing is left out.
+   */
+  filterContext?: FilterContext;
+}
+
 /**
  * The statuses as Mastodon JSON, in order, for `viewerId` (null: anonymous). Deleted statuses,
  * statuses of vanished authors and reblogs of vanished originals are left out, so the result
@@ -31,12 +41,12 @@ export async function renderStatuses(
   ctx: ServiceContext,
   statuses: readonly Status[],
   viewerId: string | null,
-  options: StatusSerializeOptions = {},
+  options: RenderOptions = {},
 ): Promise<StatusJson[]> {
   // The answer to a deletion (withSource) shows the just-deleted status one last time.
   const live = options.withSource ? statuses : statuses.filter((s) => !s.deleted);
   const urls = urlContext(ctx);
-  return (await loadStatusViews(ctx, live, viewerId)).map((view) =>
+  return (await loadStatusViews(ctx, live, viewerId, options.filterContext)).map((view) =>
     serializeStatus(view, urls, options),
   );
 }
@@ -104,6 +114,7 @@ export async function renderResolvedText(
   ctx: ServiceContext,
   page: readonly StatusWithOriginal[],
   viewerId: string | null,
+  filterContext: FilterContext,
 ): Promise<string> {
-  return textRenderer(ctx).statuses(await loadResolvedViews(ctx, page, viewerId));
+  return textRenderer(ctx).statuses(await loadResolvedViews(ctx, page, viewerId, filterContext));
 }

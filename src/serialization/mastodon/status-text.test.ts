@@ -62,6 +62,7 @@ function statusView(fields: Partial<StatusView> = {}): StatusView {
     poll: null,
     media: [],
     emojis: [emoji],
+    filtered: [],
     ...fields,
   };
 }
@@ -140,6 +141,47 @@ describe("StatusTextRenderer", () => {
     });
     const renamedJson = parsed(renderer.status(renamed)) as { account: { display_name: string } };
     assert.equal(renamedJson.account.display_name, "Alice Renamed");
+  });
+
+  it("writes each viewer's own filter results, never another's cached ones", () => {
+    const renderer = new StatusTextRenderer(urls);
+    const flags = { favourited: false, reblogged: false, bookmarked: false, muted: false };
+    const filter = {
+      id: "77",
+      accountId: bob.id,
+      title: "Wrens",
+      context: ["home" as const],
+      action: "warn" as const,
+      expiresAt: null,
+      keywords: [{ id: "78", keyword: "wren", wholeWord: true }],
+      statuses: [],
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    };
+    const base = statusView();
+    const forBob = statusView({
+      status: base.status,
+      viewer: { ...flags, pinned: undefined },
+      filtered: [{ filter, keywordMatches: ["wren"], statusMatches: null }],
+    });
+    const forCarol = statusView({ status: base.status, viewer: { ...flags, pinned: undefined } });
+    const bobJson = parsed(renderer.status(forBob)) as { filtered: unknown[] };
+    assert.deepEqual(bobJson, serializeStatus(forBob, urls));
+    assert.deepEqual(bobJson.filtered, [
+      {
+        filter: {
+          id: "77",
+          title: "Wrens",
+          context: ["home"],
+          expires_at: null,
+          filter_action: "warn",
+        },
+        keyword_matches: ["wren"],
+        status_matches: null,
+      },
+    ]);
+    const carolJson = parsed(renderer.status(forCarol)) as { filtered: unknown[] };
+    assert.deepEqual(carolJson.filtered, []);
   });
 
   it("keys the cache on record identity (stores replace records, never change them)", () => {

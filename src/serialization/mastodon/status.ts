@@ -4,6 +4,7 @@
 import type { StatusView } from "../../views/status-view.ts";
 import { type AccountJson, serializeAccount, type UrlContext } from "./account.ts";
 import { type CustomEmojiJson, serializeCustomEmojis } from "./custom-emoji.ts";
+import { type FilterResultJson, serializeFilterResult } from "./filter.ts";
 import { type MediaAttachmentJson, serializeMediaAttachment } from "./media-attachment.ts";
 import { type MentionJson, serializeMention } from "./mention.ts";
 import { type PollJson, serializePoll } from "./poll.ts";
@@ -42,7 +43,8 @@ export interface StatusJson {
   bookmarked?: boolean;
   /** Only on the viewer's own pinnable statuses. */
   pinned?: boolean;
-  filtered?: never[];
+  /** The viewer's filters that match (FilterResult); only for a signed-in viewer. */
+  filtered?: FilterResultJson[];
 }
 
 export interface StatusSerializeOptions {
@@ -99,14 +101,16 @@ export function serializeStatusContent(view: StatusView, urls: UrlContext): Stat
   };
 }
 
-/** The counters and the viewer's flags (absent for anonymous viewers). */
-export function serializeStatusCounters(view: StatusView): Pick<
-  StatusJson,
-  "reblogs_count" | "favourites_count" | "replies_count"
-> &
-  Partial<Pick<StatusJson, "favourited" | "reblogged" | "muted" | "bookmarked" | "pinned">> & {
-    filtered?: never[];
-  } {
+/**
+ * The counters and the viewer's flags and filter results (absent for anonymous viewers). Per
+ * viewer: never part of what status-text.ts keeps between renderings.
+ */
+export function serializeStatusCounters(
+  view: StatusView,
+): Pick<StatusJson, "reblogs_count" | "favourites_count" | "replies_count"> &
+  Partial<
+    Pick<StatusJson, "favourited" | "reblogged" | "muted" | "bookmarked" | "pinned" | "filtered">
+  > {
   const counters = {
     reblogs_count: view.reblogsCount,
     favourites_count: view.favouritesCount,
@@ -121,7 +125,7 @@ export function serializeStatusCounters(view: StatusView): Pick<
     muted,
     bookmarked,
     ...(pinned === undefined ? {} : { pinned }),
-    filtered: [],
+    filtered: view.filtered.map(serializeFilterResult),
   };
 }
 

@@ -1,12 +1,14 @@
 // Which stored notifications a recipient is shown, with the records they refer to: those from
 // accounts that no longer exist or that the recipient now blocks, and those about statuses gone
-// or no longer visible to the recipient, are left out. Batched: one lookup per kind of record.
+// or no longer visible to the recipient, or hidden by the recipient's `hide` filters of the
+// notifications context, are left out. Batched: one lookup per kind of record.
 
 import type { Account } from "../../domain/account.ts";
 import type { Notification, NotificationType } from "../../domain/notification.ts";
 import type { Status } from "../../domain/status.ts";
 import type { NotificationFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
+import { withoutHidden } from "../filters/hidden.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 
 export interface ShownNotification {
@@ -27,9 +29,14 @@ export async function shownNotifications(
     ctx.storage.blocks.findFrom(recipientId, fromIds),
     ctx.storage.statuses.getMany(statusIds),
   ]);
-  const visible = new Set(
-    (await visibleStatuses(ctx, recipientId, [...statuses.values()])).map((s) => s.id),
+  const seen = await visibleStatuses(ctx, recipientId, [...statuses.values()]);
+  const shown = await withoutHidden(
+    ctx,
+    recipientId,
+    "notifications",
+    seen.map((status) => ({ status, original: null })),
   );
+  const visible = new Set(shown.map((s) => s.status.id));
   return batch.map((notification) => {
     const account = accounts.get(notification.fromAccountId);
     if (!account || blocked.has(account.id)) return undefined;

@@ -11,6 +11,7 @@ import type { Status } from "../../domain/status.ts";
 import type { IdPage, StatusFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
+import { withoutHidden } from "../filters/hidden.ts";
 import { loadExclusions } from "./exclusions.ts";
 import { accountPins } from "./pinned.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveStatuses } from "./resolve-entries.ts";
@@ -75,5 +76,5 @@ async function keepForViewer(
   const allowed = resolved.filter(
     (i) => i.original === null || !exclusions.excludes(i.original.accountId),
   );
-  return keepVisible(ctx, viewerId, allowed);
+  return withoutHidden(ctx, viewerId, "account", await keepVisible(ctx, viewerId, allowed));
 }

@@ -7,6 +7,7 @@
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
+import { withoutHidden } from "../filters/hidden.ts";
 import { followedTagsSource } from "./followed-tags.ts";
 import { filterHome } from "./home-filter.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
@@ -28,9 +29,10 @@ export async function homeTimeline(
       const fromAuthors = resolved.filter((i) => byAuthor.has(i.entry.account_id));
       const filtered = await filterHome(ctx, viewerId, fromAuthors);
       const tagged = await source.keep(resolved, filtered);
+      const visible = await keepVisible(ctx, viewerId, [...filtered, ...tagged]);
       return lineUp(
         batch.map((e) => e.status_id),
-        await keepVisible(ctx, viewerId, [...filtered, ...tagged]),
+        await withoutHidden(ctx, viewerId, "home", visible),
       );
     },
   });

@@ -11,6 +11,7 @@ import type { Status } from "../../domain/status.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
+import { withoutHidden } from "../filters/hidden.ts";
 import { ownList } from "../lists/own-list.ts";
 import { filterHome } from "./home-filter.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
@@ -46,9 +47,11 @@ export async function listTimeline(
         (item) =>
           item.status.visibility !== "direct" && keepsListReply(list, memberSet, item.status),
       );
+      // Lists read in the home context, as Mastodon's do: its `hide` filters leave statuses out.
+      const visible = await keepVisible(ctx, ownerId, listed);
       return lineUp(
         batch.map((e) => e.status_id),
-        await keepVisible(ctx, ownerId, listed),
+        await withoutHidden(ctx, ownerId, "home", visible),
       );
     },
   });

@@ -1,9 +1,11 @@
 // What the public and hashtag timelines keep of a batch for one viewer: public, non-boost
 // statuses (the store already lists only those; checked again so nothing private can slip in),
-// optionally without replies to others, minus accounts the viewer has shut out.
+// optionally without replies to others, minus accounts the viewer has shut out and statuses
+// their `hide` filters of the public context take out.
 
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { withoutHidden } from "../filters/hidden.ts";
 import { loadExclusions } from "./exclusions.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
 
@@ -31,8 +33,9 @@ export async function keepPublic(
     resolved.map((i) => i.status.accountId),
   );
   const allowed = resolved.filter((i) => !exclusions.excludes(i.status.accountId));
+  const visible = await keepVisible(ctx, viewerId, allowed);
   return lineUp(
     batch.map((e) => e.status_id),
-    await keepVisible(ctx, viewerId, allowed),
+    await withoutHidden(ctx, viewerId, "public", visible),
   );
 }

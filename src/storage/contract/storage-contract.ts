@@ -12,6 +12,7 @@ import { conversationContract } from "./conversations.ts";
 import { coordinationContract } from "./coordination.ts";
 import { customEmojiContract } from "./custom-emojis.ts";
 import { edgeContract } from "./edges.ts";
+import { filterContract } from "./filters.ts";
 import { idempotencyContract } from "./idempotency.ts";
 import { jobContract } from "./jobs.ts";
 import { joinedReadsContract } from "./joined-reads.ts";
@@ -97,6 +98,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     scheduledStatusContract(context);
     markerContract(context);
     listContract(context);
+    filterContract(context);
     conversationContract(context);
     jobContract(context);
     mediaContract(context);

@@ -42,6 +42,7 @@ const FOLDERS: Record<RecordKind, string> = {
   markers: "markers",
   lists: "lists",
   listMembers: "list-members",
+  filters: "filters",
   announcements: "announcements",
   announcementDismissals: "announcement-dismissals",
   announcementReactions: "announcement-reactions",

@@ -32,6 +32,7 @@ import { openCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDataDirectory } from "./dump.ts";
 import { DurableWriter, removeLeftoverTempFiles } from "./durable-writer.ts";
 import { openEdgeStore } from "./edge-store.ts";
+import { openFilterStore } from "./filter-store.ts";
 import { openIdempotencyStore } from "./idempotency-store.ts";
 import { openJobStore } from "./job-store.ts";
 import { openKvStore } from "./kv-store.ts";
@@ -128,6 +129,7 @@ export async function openJsonFileStorage(
       markers: openMarkerStore(root, writer),
       lists: openListStore(root, writer),
       listMembers: edges<ListMember>("list-members"),
+      filters: openFilterStore(root, writer),
       conversations: openConversationStore(root, writer),
       jobs: openJobStore(root, writer),
       media: openMediaStore(root, writer),

@@ -44,6 +44,7 @@ const SOURCES: Record<RecordKind, Source> = {
   markers: { table: "markers", inMemory: true },
   lists: { table: "lists", orderBy: "id" },
   listMembers: { table: "edges", orderBy: "id", edgeKind: "list-members" },
+  filters: { table: "filters", orderBy: "id" },
   announcements: { table: "announcements", orderBy: "id" },
   announcementDismissals: { table: "edges", orderBy: "id", edgeKind: "announcement-dismissals" },
   announcementReactions: { table: "announcement_reactions", orderBy: "id" },

@@ -33,6 +33,7 @@ import { openCoordination } from "./coordination.ts";
 import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
 import { createEdgeStore, EDGE_KINDS } from "./edge-store.ts";
+import { createFilterStore } from "./filter-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
 import { InFlight, tracked } from "./in-flight.ts";
 import { createJobStore } from "./job-store.ts";
@@ -113,6 +114,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       markers: createMarkerStore(db),
       lists: createListStore(db),
       listMembers: edges<ListMember>("listMembers"),
+      filters: createFilterStore(db),
       conversations: createConversationStore(db),
       jobs: createJobStore(db),
       media: createMediaStore(db),

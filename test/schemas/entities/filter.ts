@@ -1,6 +1,7 @@
 /**
  * Filter and FilterResult, from Mastodon's documentation (entities/Filter.md,
- * FilterKeyword.md, FilterStatus.md, FilterResult.md): why a status was filtered.
+ * FilterKeyword.md, FilterStatus.md, FilterResult.md): why a status was filtered; and
+ * V1::Filter (entities/V1_Filter.md), one keyword of a filter in the v1 API.
  */
 import {
   arrayOf,
@@ -29,6 +30,21 @@ export const Filter = object(
     statuses: nullable(arrayOf(entity("FilterStatus"))),
   },
   "A user-defined filter",
+);
+
+const contexts = arrayOf(oneOf("home", "notifications", "public", "thread", "account"));
+
+export const V1Filter = object(
+  {
+    id: string,
+    phrase: string,
+    context: contexts,
+    expires_at: nullable(dateTime),
+    irreversible: boolean,
+    whole_word: boolean,
+  },
+  {},
+  "A filter of the v1 API: one keyword",
 );
 
 export const FilterResult = object(

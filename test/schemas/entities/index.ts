@@ -21,7 +21,7 @@ import { Conversation } from "./conversation.ts";
 import { CustomEmoji } from "./custom-emoji.ts";
 import { ErrorEntity, ValidationError } from "./error.ts";
 import { FeaturedTag } from "./featured-tag.ts";
-import { Filter, FilterKeyword, FilterResult, FilterStatus } from "./filter.ts";
+import { Filter, FilterKeyword, FilterResult, FilterStatus, V1Filter } from "./filter.ts";
 import { Instance } from "./instance.ts";
 import { List } from "./list.ts";
 import { Marker } from "./marker.ts";
@@ -96,6 +96,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   StatusTag,
   Tag,
   Token,
+  V1Filter,
   V1Instance,
   ValidationError,
 };

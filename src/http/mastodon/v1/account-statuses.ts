@@ -47,7 +47,7 @@ export function accountStatusesRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access
         newestId: page[0]?.status.id,
         oldestId: page[page.length - 1]?.status.id,
       });
-      return jsonText(c, await renderResolvedText(ctx, page, viewerId));
+      return jsonText(c, await renderResolvedText(ctx, page, viewerId, "account"));
     },
   );
 }

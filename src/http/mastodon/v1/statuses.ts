@@ -211,7 +211,9 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
     const viewerId = viewerIdOf(c);
     const { ancestors, descendants } = await statusContext(ctx, viewerId, c.req.param("id"));
     // One batch for the whole thread: each author is loaded once.
-    const rendered = await renderStatuses(ctx, [...ancestors, ...descendants], viewerId);
+    const rendered = await renderStatuses(ctx, [...ancestors, ...descendants], viewerId, {
+      filterContext: "thread",
+    });
     const byId = new Map(rendered.map((json) => [json.id, json]));
     const pick = (list: readonly { id: string }[]) =>
       list.flatMap((s) => {

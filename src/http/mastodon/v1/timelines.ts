@@ -5,6 +5,7 @@
 
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import type { FilterContext } from "../../../domain/filter.ts";
 import { homeTimeline } from "../../../services/timelines/home.ts";
 import { listTimeline } from "../../../services/timelines/list.ts";
 import { publicTimeline } from "../../../services/timelines/public.ts";
@@ -40,13 +41,21 @@ const tagSchema = z.object({
 export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): void {
   const { ctx } = deps;
 
-  /** Answers a page: Link header from its statuses, bodies hydrated in one batch. */
-  async function answer(c: Context<HttpEnv>, page: ResolvedEntry[], viewerId: string | null) {
+  /**
+   * Answers a page: Link header from its statuses (before the viewer's `hide` filters leave
+   * some out, so paging moves on past them), bodies hydrated in one batch.
+   */
+  async function answer(
+    c: Context<HttpEnv>,
+    page: ResolvedEntry[],
+    viewerId: string | null,
+    filterContext: FilterContext,
+  ) {
     setLinkHeader(c, ctx.settings.publicUrl, {
       newestId: page[0]?.status.id,
       oldestId: page[page.length - 1]?.status.id,
     });
-    return jsonText(c, await renderResolvedText(ctx, page, viewerId));
+    return jsonText(c, await renderResolvedText(ctx, page, viewerId, filterContext));
   }
 
   app.get(
@@ -56,7 +65,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
       const viewer = requireViewer(c);
       const params = await readValidParams(c, homeSchema);
       const entries = await homeTimeline(ctx, viewer.account.id, toIdPage(params));
-      return answer(c, entries, viewer.account.id);
+      return answer(c, entries, viewer.account.id, "home");
     },
   );
 
@@ -72,7 +81,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
         c.req.param("id"),
         toIdPage(params),
       );
-      return answer(c, entries, viewer.account.id);
+      return answer(c, entries, viewer.account.id, "home");
     },
   );
 
@@ -90,7 +99,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
         { local: params.local, remote: params.remote, onlyMedia: params.only_media },
         toIdPage(params),
       );
-      return answer(c, entries, viewerId);
+      return answer(c, entries, viewerId, "public");
     },
   );
 
@@ -114,7 +123,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
         },
         toIdPage(params),
       );
-      return answer(c, entries, viewerId);
+      return answer(c, entries, viewerId, "public");
     },
   );
 }
