@@ -25,6 +25,8 @@ export const RECORD_KINDS = [
   "bookmarks",
   "pins",
   "conversationMutes",
+  "accountNotes",
+  "accountDomainBlocks",
   "notifications",
   "conversations",
   "markers",

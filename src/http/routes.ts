@@ -12,6 +12,7 @@ import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
+import { domainBlockRoutes } from "./mastodon/v1/domain-blocks.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
@@ -43,6 +44,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   registerUserinfoRoutes,
   accountRelationRoutes,
   blockMuteRoutes,
+  domainBlockRoutes,
   followRequestRoutes,
   accountRoutes,
   accountStatusesRoutes,

@@ -15,6 +15,8 @@ import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.t
 import type { Poll, PollVote } from "../domain/poll.ts";
 import type { DumpedRecord } from "../domain/record-dump.ts";
 import type {
+  AccountDomainBlock,
+  AccountNote,
   Block,
   Bookmark,
   ConversationMute,
@@ -501,6 +503,10 @@ export interface Storage {
   readonly bookmarks: EdgeStore<Bookmark>;
   readonly pins: EdgeStore<Pin>;
   readonly conversationMutes: EdgeStore<ConversationMute>;
+  /** Private notes about accounts: author → account. */
+  readonly accountNotes: EdgeStore<AccountNote>;
+  /** A user's blocks of whole servers: account → domain. */
+  readonly accountDomainBlocks: EdgeStore<AccountDomainBlock>;
   readonly idempotency: IdempotencyStore;
   readonly polls: PollStore;
   readonly pollVotes: EdgeStore<PollVote>;

@@ -1,9 +1,11 @@
-// The viewer's relationship with many accounts at once (Mastodon's Relationship entity): seven
-// batched edge lookups, whatever the number of ids. One result per requested id, in request
+// The viewer's relationship with many accounts at once (Mastodon's Relationship entity): nine
+// batched lookups (edges, private notes, the accounts' servers against the viewer's domain
+// blocks), whatever the number of ids. One result per requested id, in request
 // order; an id with no edges (or no account) gets the default, every flag false.
 
 import type { Follow, FollowRequest, Mute } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
+import { domainBlockedAccounts } from "./blocked-domains.ts";
 import { activeMute } from "./mute-expiry.ts";
 
 export interface RelationshipView {
@@ -20,9 +22,11 @@ export interface RelationshipView {
   blockedBy: boolean;
   /** The viewer's mute of the account, only while it is in force. */
   mute: Mute | undefined;
-  /** Domain blocks, endorsements and private notes are not built yet: always false / empty. */
+  /** The viewer blocks the account's server (a user domain block). */
   domainBlocking: boolean;
+  /** Endorsements are not built yet: always false. */
   endorsed: boolean;
+  /** The viewer's private note about the account ("" for none). */
   note: string;
 }
 
@@ -33,17 +37,28 @@ export async function loadRelationships(
 ): Promise<RelationshipView[]> {
   if (accountIds.length === 0) return [];
   const ids = [...new Set(accountIds)];
-  const { follows, followRequests, blocks, mutes } = ctx.storage;
-  const [following, followedBy, requested, requestedBy, blocking, blockedBy, muting] =
-    await Promise.all([
-      follows.findFrom(viewerId, ids),
-      follows.findTo(viewerId, ids),
-      followRequests.findFrom(viewerId, ids),
-      followRequests.findTo(viewerId, ids),
-      blocks.findFrom(viewerId, ids),
-      blocks.findTo(viewerId, ids),
-      mutes.findFrom(viewerId, ids),
-    ]);
+  const { follows, followRequests, blocks, mutes, accountNotes } = ctx.storage;
+  const [
+    following,
+    followedBy,
+    requested,
+    requestedBy,
+    blocking,
+    blockedBy,
+    muting,
+    notes,
+    domainBlocked,
+  ] = await Promise.all([
+    follows.findFrom(viewerId, ids),
+    follows.findTo(viewerId, ids),
+    followRequests.findFrom(viewerId, ids),
+    followRequests.findTo(viewerId, ids),
+    blocks.findFrom(viewerId, ids),
+    blocks.findTo(viewerId, ids),
+    mutes.findFrom(viewerId, ids),
+    accountNotes.findFrom(viewerId, ids),
+    domainBlockedAccounts(ctx, viewerId, ids),
+  ]);
   const now = ctx.clock.now();
   return accountIds.map((accountId) => ({
     accountId,
@@ -54,9 +69,9 @@ export async function loadRelationships(
     blocking: blocking.has(accountId),
     blockedBy: blockedBy.has(accountId),
     mute: activeMute(muting.get(accountId), now),
-    domainBlocking: false,
+    domainBlocking: domainBlocked.has(accountId),
     endorsed: false,
-    note: "",
+    note: notes.get(accountId)?.comment ?? "",
   }));
 }
 

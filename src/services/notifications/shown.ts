@@ -1,5 +1,5 @@
 // Which stored notifications a recipient is shown, with the records they refer to: those from
-// accounts that no longer exist or that the recipient now blocks, and those about statuses gone
+// accounts that no longer exist, that the recipient now blocks or whose server they block, and those about statuses gone
 // or no longer visible to the recipient, are left out. Batched: one lookup per kind of record.
 
 import type { Account } from "../../domain/account.ts";
@@ -7,6 +7,7 @@ import type { Notification, NotificationType } from "../../domain/notification.t
 import type { Status } from "../../domain/status.ts";
 import type { NotificationFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
+import { blockedDomains, onBlockedDomain } from "../graph/blocked-domains.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 
 export interface ShownNotification {
@@ -22,17 +23,18 @@ export async function shownNotifications(
 ): Promise<(ShownNotification | undefined)[]> {
   const fromIds = [...new Set(batch.map((n) => n.fromAccountId))];
   const statusIds = [...new Set(batch.flatMap((n) => (n.statusId ? [n.statusId] : [])))];
-  const [accounts, blocked, statuses] = await Promise.all([
+  const [accounts, blocked, statuses, domains] = await Promise.all([
     ctx.storage.accounts.getMany(fromIds),
     ctx.storage.blocks.findFrom(recipientId, fromIds),
     ctx.storage.statuses.getMany(statusIds),
+    blockedDomains(ctx, recipientId),
   ]);
   const visible = new Set(
     (await visibleStatuses(ctx, recipientId, [...statuses.values()])).map((s) => s.id),
   );
   return batch.map((notification) => {
     const account = accounts.get(notification.fromAccountId);
-    if (!account || blocked.has(account.id)) return undefined;
+    if (!account || blocked.has(account.id) || onBlockedDomain(account, domains)) return undefined;
     if (notification.statusId === null) return { notification, account, status: null };
     const status = statuses.get(notification.statusId);
     return status && visible.has(status.id) ? { notification, account, status } : undefined;

@@ -34,6 +34,8 @@ const FOLDERS: Record<RecordKind, string> = {
   bookmarks: "bookmarks",
   pins: "pins",
   conversationMutes: "conversation-mutes",
+  accountNotes: "account-notes",
+  accountDomainBlocks: "account-domain-blocks",
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",

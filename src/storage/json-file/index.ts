@@ -5,6 +5,8 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
+  AccountDomainBlock,
+  AccountNote,
   Block,
   Bookmark,
   ConversationMute,
@@ -107,6 +109,8 @@ export async function openJsonFileStorage(
       bookmarks: edges<Bookmark>("bookmarks"),
       pins: edges<Pin>("pins"),
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
+      accountNotes: edges<AccountNote>("account-notes"),
+      accountDomainBlocks: edges<AccountDomainBlock>("account-domain-blocks"),
       idempotency: openIdempotencyStore(root, writer),
       polls: openPollStore(root, writer),
       pollVotes: edges<PollVote>("poll-votes"),

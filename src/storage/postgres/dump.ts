@@ -36,6 +36,8 @@ const SOURCES: Record<RecordKind, Source> = {
   bookmarks: { table: "edges", orderBy: "id", edgeKind: "bookmarks" },
   pins: { table: "edges", orderBy: "id", edgeKind: "pins" },
   conversationMutes: { table: "edges", orderBy: "id", edgeKind: "conversation-mutes" },
+  accountNotes: { table: "edges", orderBy: "id", edgeKind: "account-notes" },
+  accountDomainBlocks: { table: "edges", orderBy: "id", edgeKind: "account-domain-blocks" },
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },

@@ -6,6 +6,8 @@
 import { randomBytes } from "node:crypto";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
+  AccountDomainBlock,
+  AccountNote,
   Block,
   Bookmark,
   ConversationMute,
@@ -91,6 +93,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       bookmarks: edges<Bookmark>("bookmarks"),
       pins: edges<Pin>("pins"),
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
+      accountNotes: edges<AccountNote>("account-notes"),
+      accountDomainBlocks: edges<AccountDomainBlock>("account-domain-blocks"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
       pollVotes: edges<PollVote>("poll-votes"),

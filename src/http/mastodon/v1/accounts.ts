@@ -1,11 +1,12 @@
 // Accounts: the signed-in user's own profile (verify/update credentials, removing the avatar or
-// header), public profiles by id and by acct, account search, and sign-up. Literal paths are
+// header), public profiles by id (one, or up to 40 with `id[]`) and by acct, account search, and
+// sign-up. Literal paths are
 // registered before `/api/v1/accounts/:id`, and `:id` only matches digits, so routes of other
 // modules under /api/v1/accounts/… never collide with it.
 
 import type { Hono } from "hono";
 import { z } from "zod";
-import { notFound, unauthorized } from "../../../domain/errors.ts";
+import { notFound, unauthorized, unprocessable } from "../../../domain/errors.ts";
 import { serializeToken } from "../../../serialization/mastodon/token.ts";
 import { deleteProfileImage } from "../../../services/accounts/delete-profile-image.ts";
 import { lookupAccount } from "../../../services/accounts/lookup-account.ts";
@@ -19,7 +20,7 @@ import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
 import { requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
-import { booleanParam, integerParam, limitParam } from "../../schemas.ts";
+import { booleanParam, idParam, integerParam, limitParam, listParam } from "../../schemas.ts";
 import { renderAccount, renderAccounts, renderCredentialAccount } from "../account-json.ts";
 
 /** Form and multipart bodies carry text; JSON clients may send null for "unchanged". */
@@ -73,6 +74,16 @@ const updateCredentialsSchema = z.object({
     .optional(),
   avatar: upload,
   header: upload,
+});
+
+/** Mastodon answers at most 40 accounts per request (DEFAULT_ACCOUNTS_LIMIT). */
+const MAX_ACCOUNTS = 40;
+
+const manySchema = z.object({
+  id: listParam(idParam)
+    .optional()
+    .default([])
+    .transform((ids) => [...new Set(ids)]),
 });
 
 const lookupSchema = z.object({ acct: z.string().optional() });
@@ -192,6 +203,21 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
       reason: params.reason,
     });
     return c.json(serializeToken(issued.token, issued.secret, issued.refreshSecret));
+  });
+
+  app.get("/api/v1/accounts", access({ optional: true, scopes: ["read:accounts"] }), async (c) => {
+    const { id } = await readValidParams(c, manySchema);
+    if (id.length > MAX_ACCOUNTS) {
+      throw unprocessable(`Validation failed: at most ${MAX_ACCOUNTS} ids may be asked at once`);
+    }
+    // Ids naming no account are left out; the others keep the order they were asked in.
+    const found = await ctx.storage.accounts.getMany(id);
+    return c.json(
+      await renderAccounts(
+        ctx,
+        id.flatMap((i) => found.get(i) ?? []),
+      ),
+    );
   });
 
   app.get(
