@@ -234,9 +234,14 @@ describe("user domain blocks", () => {
     assert.ok((await publicIds(hana)).includes(post.id));
     assert.deepEqual(await contextIds(hana), [reply.id]);
     assert.deepEqual(await notificationsFrom(hana), ["favourite"]);
+    const unread = async () =>
+      (await call(server, "GET", "/api/v1/notifications/unread_count", hana.token)).body.count;
+    assert.equal(await unread(), 1);
 
     await blockDomain(hana, "noisy.example");
     await server.wren.jobs.runDue();
+    // Deleted, as Mastodon does, not only hidden: the badge count drops too.
+    assert.equal(await unread(), 0);
 
     assert.ok(!(await publicIds(hana)).includes(post.id));
     assert.deepEqual(await contextIds(hana), []);
@@ -256,5 +261,6 @@ describe("user domain blocks", () => {
     await call(server, "DELETE", "/api/v1/domain_blocks", hana.token, { domain: "noisy.example" });
     assert.ok((await publicIds(hana)).includes(post.id));
     assert.deepEqual(await contextIds(hana), [reply.id]);
+    assert.deepEqual(await notificationsFrom(hana), []);
   });
 });

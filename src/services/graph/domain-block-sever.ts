@@ -1,7 +1,7 @@
-// What a user's block of a server does to their follows (Mastodon's
-// AfterBlockDomainFromAccountService): the user stops following that server's accounts (an Undo
-// Follow goes out, pending requests are withdrawn), and that server's followers and pending
-// requests are removed (a Reject goes out). Runs as the listener of `account.domain_blocked`, so
+// What a user's block of a server does (Mastodon's AfterBlockDomainFromAccountService): the
+// user's notifications from that server are deleted (so unread counts drop too), the user stops
+// following that server's accounts (an Undo Follow goes out, pending requests are withdrawn), and
+// that server's followers and pending requests are removed (a Reject goes out). Runs as the listener of `account.domain_blocked`, so
 // a failure is retried; every step is idempotent and publishes the same events as the one-by-one
 // actions, so counters, home feeds and federation follow.
 
@@ -29,11 +29,35 @@ async function onDomain(
   });
 }
 
+const NOTIFICATION_PAGE = 200;
+
+/** Deletes the user's notifications caused by accounts of `domain`, walking them newest first. */
+async function clearNotifications(
+  ctx: ServiceContext,
+  accountId: string,
+  domain: string,
+): Promise<void> {
+  const { notifications, accounts } = ctx.storage;
+  const domains = new Set([domain]);
+  let maxId: string | undefined;
+  for (;;) {
+    const page = await notifications.listFor(accountId, { limit: NOTIFICATION_PAGE, maxId });
+    const senders = await accounts.getMany(page.map((n) => n.fromAccountId));
+    for (const n of page) {
+      const sender = senders.get(n.fromAccountId);
+      if (sender && onBlockedDomain(sender, domains)) await notifications.delete(n.id);
+    }
+    if (page.length < NOTIFICATION_PAGE) return;
+    maxId = page.at(-1)?.id;
+  }
+}
+
 export async function severBlockedDomain(
   ctx: ServiceContext,
   accountId: string,
   domain: string,
 ): Promise<void> {
+  await clearNotifications(ctx, accountId, domain);
   const { follows, followRequests } = ctx.storage;
   const target = (e: Follow) => e.targetId;
   const source = (e: Follow) => e.accountId;
