@@ -21,6 +21,7 @@ import { mediaV1Routes } from "./mastodon/v1/media.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
+import { profileRoutes } from "./mastodon/v1/profile.ts";
 import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
@@ -47,6 +48,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   domainBlockRoutes,
   followRequestRoutes,
   accountRoutes,
+  profileRoutes,
   accountStatusesRoutes,
   timelineRoutes,
   notificationV1Routes,

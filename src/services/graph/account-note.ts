@@ -6,7 +6,7 @@ import type { ServiceContext } from "../context.ts";
 import { requireAccount } from "./target-account.ts";
 
 /** Mastodon's limit on a note's length, in characters. */
-export const NOTE_MAX_LENGTH = 2000;
+export const COMMENT_MAX_LENGTH = 2000;
 
 export async function setAccountNote(
   ctx: ServiceContext,
@@ -20,9 +20,9 @@ export async function setAccountNote(
     await store.delete(viewerId, target.id);
     return;
   }
-  if ([...comment].length > NOTE_MAX_LENGTH) {
+  if ([...comment].length > COMMENT_MAX_LENGTH) {
     throw unprocessable(
-      `Validation failed: Comment is too long (maximum is ${NOTE_MAX_LENGTH} characters)`,
+      `Validation failed: Comment is too long (maximum is ${COMMENT_MAX_LENGTH} characters)`,
     );
   }
   const existing = await store.get(viewerId, target.id);
