@@ -27,7 +27,8 @@ describe("user domain blocks", () => {
   after(() => server.close());
 
   async function remote(username: string, domain: string): Promise<Account> {
-    const account = remoteAccountRecord(server, username, domain);
+    // Indexable: its public posts are found by search.
+    const account = remoteAccountRecord(server, username, domain, { indexable: true });
     await server.wren.ctx.storage.accounts.put(account);
     return account;
   }
@@ -217,6 +218,14 @@ describe("user domain blocks", () => {
     });
     await ctx.storage.statuses.put(reply);
     await favouriteStatus(ctx, ivan.id, own.id);
+    // hana follows bob, who boosts ivan's post into her home.
+    await call(server, "POST", `/api/v1/accounts/${bob.account.id}/follow`, hana.token);
+    const boost = await call(server, "POST", `/api/v1/statuses/${post.id}/reblog`, bob.token);
+    assert.equal(boost.status, 200);
+    const homeBoosts = async () =>
+      (await call(server, "GET", "/api/v1/timelines/home", hana.token)).body
+        .filter((s: Json) => s.reblog !== null)
+        .map((s: Json) => s.reblog.id);
 
     const publicIds = async (user: TestUser) =>
       (await call(server, "GET", "/api/v1/timelines/public?limit=40", user.token)).body.map(
@@ -231,8 +240,15 @@ describe("user domain blocks", () => {
         .filter((n: Json) => n.account.id === ivan.id)
         .map((n: Json) => n.type);
 
+    const searched = async (user: TestUser) =>
+      (
+        await call(server, "GET", "/api/v2/search?q=noise&type=statuses", user.token)
+      ).body.statuses.map((s: Json) => s.id);
+
     assert.ok((await publicIds(hana)).includes(post.id));
     assert.deepEqual(await contextIds(hana), [reply.id]);
+    assert.deepEqual(await searched(hana), [post.id]);
+    assert.deepEqual(await homeBoosts(), [post.id]);
     assert.deepEqual(await notificationsFrom(hana), ["favourite"]);
     const unread = async () =>
       (await call(server, "GET", "/api/v1/notifications/unread_count", hana.token)).body.count;
@@ -245,6 +261,8 @@ describe("user domain blocks", () => {
 
     assert.ok(!(await publicIds(hana)).includes(post.id));
     assert.deepEqual(await contextIds(hana), []);
+    assert.deepEqual(await searched(hana), []);
+    assert.deepEqual(await homeBoosts(), []);
     assert.deepEqual(await notificationsFrom(hana), []);
     // A new interaction from that server notifies no one.
     const second = (await call(server, "POST", "/api/v1/statuses", hana.token, { status: "2" }))
@@ -257,10 +275,12 @@ describe("user domain blocks", () => {
     // Others still see it all.
     assert.ok((await publicIds(bob)).includes(post.id));
     assert.deepEqual(await contextIds(bob), [reply.id]);
+    assert.deepEqual(await searched(bob), [post.id]);
 
     await call(server, "DELETE", "/api/v1/domain_blocks", hana.token, { domain: "noisy.example" });
     assert.ok((await publicIds(hana)).includes(post.id));
     assert.deepEqual(await contextIds(hana), [reply.id]);
+    assert.deepEqual(await homeBoosts(), [post.id]);
     assert.deepEqual(await notificationsFrom(hana), []);
   });
 });
