@@ -6,7 +6,7 @@
 
 import type { Account } from "./account.ts";
 import type { Poll } from "./poll.ts";
-import type { Block, Favourite, Follow, FollowRequest } from "./relations.ts";
+import type { AccountDomainBlock, Block, Favourite, Follow, FollowRequest } from "./relations.ts";
 import type { Report } from "./report.ts";
 import type { Status } from "./status.ts";
 
@@ -30,6 +30,8 @@ export type DomainEvent =
     }
   | { type: "account.blocked"; block: Block }
   | { type: "account.unblocked"; block: Block }
+  /** A user blocked a whole server: its follows with the user end (graph/domain-block-sever.ts). */
+  | { type: "account.domain_blocked"; block: AccountDomainBlock }
   | { type: "account.updated"; account: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll }

@@ -28,6 +28,8 @@ export const RECORD_KINDS = [
   "conversationMutes",
   "tagFollows",
   "featuredTags",
+  "accountNotes",
+  "accountDomainBlocks",
   "notifications",
   "conversations",
   "markers",

@@ -35,6 +35,17 @@ export interface Mute extends Edge {
   expiresAt: string | null;
 }
 
+/** A private note a user keeps about another account (Mastodon's AccountNote). */
+export interface AccountNote extends Edge {
+  comment: string;
+}
+
+/**
+ * A user's own block of a whole server (Mastodon's AccountDomainBlock): `targetId` is the
+ * normalised domain. Distinct from the operator's instance-wide domain blocks.
+ */
+export type AccountDomainBlock = Edge;
+
 /** Favourites, bookmarks, pins and conversation mutes carry nothing beyond the edge. */
 export type Favourite = Edge & { uri: string | null };
 export type Bookmark = Edge;

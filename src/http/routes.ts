@@ -12,6 +12,7 @@ import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
+import { domainBlockRoutes } from "./mastodon/v1/domain-blocks.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
 import { filterV1Routes } from "./mastodon/v1/filters.ts";
@@ -23,6 +24,7 @@ import { mediaV1Routes } from "./mastodon/v1/media.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
+import { profileRoutes } from "./mastodon/v1/profile.ts";
 import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { scheduledStatusRoutes } from "./mastodon/v1/scheduled-statuses.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
@@ -49,8 +51,10 @@ export const ROUTE_MODULES: RouteModule[] = [
   registerUserinfoRoutes,
   accountRelationRoutes,
   blockMuteRoutes,
+  domainBlockRoutes,
   followRequestRoutes,
   accountRoutes,
+  profileRoutes,
   accountStatusesRoutes,
   timelineRoutes,
   tagRoutes,

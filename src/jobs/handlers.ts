@@ -4,6 +4,7 @@
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";
+import { MUTE_EXPIRE_JOB, removeLapsedMute } from "../services/graph/mute-expiry.ts";
 import { KV_PRUNE_JOB, runKvPrune } from "../services/maintenance/kv-prune.ts";
 import {
   REMOTE_RETENTION_JOB,
@@ -73,6 +74,12 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   });
   runner.register(PURGE_SWEEP_JOB.type, async (_payload, job) => {
     await runPurgeSweep(ctx, job);
+  });
+  runner.register(MUTE_EXPIRE_JOB, async (payload) => {
+    const { accountId, targetId } = payload;
+    if (typeof accountId === "string" && typeof targetId === "string") {
+      await removeLapsedMute(ctx, accountId, targetId);
+    }
   });
   runner.register(POLL_EXPIRE_JOB, async (payload) => {
     // A payload without a poll id can never succeed: nothing to do rather than retrying.

@@ -86,6 +86,13 @@ export async function confirmEvent(
       const { accountId, targetId, id } = event.block;
       return (await storage.blocks.get(accountId, targetId))?.id === id ? undefined : event;
     }
+    case "account.domain_blocked": {
+      // Still blocked (an unblock and a new block have a new id and their own event).
+      const { accountId, targetId, id } = event.block;
+      const stored = await storage.accountDomainBlocks.get(accountId, targetId);
+      if (stored?.id !== id) return undefined;
+      return { ...event, block: stored };
+    }
     case "account.updated": {
       // This update or a later write of the record: the profile as stored now includes it (a
       // later change has its own event; one that changed nothing left it as this one made it).

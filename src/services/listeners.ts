@@ -4,6 +4,7 @@
 
 import type { ServiceContext } from "./context.ts";
 import { conversationListener } from "./conversations/listener.ts";
+import { domainBlockListener } from "./graph/domain-block-sever.ts";
 import { listMembershipListener } from "./lists/listener.ts";
 import { mediaPurgeListener } from "./media/purge-deleted-status-media.ts";
 import { notificationListener } from "./notifications/listener.ts";
@@ -13,4 +14,5 @@ export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("notifications", notificationListener(ctx));
   ctx.events.subscribe("media-purge", mediaPurgeListener(ctx));
   ctx.events.subscribe("list-memberships", listMembershipListener(ctx));
+  ctx.events.subscribe("domain-block-sever", domainBlockListener(ctx));
 }

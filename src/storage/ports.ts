@@ -17,6 +17,8 @@ import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.t
 import type { Poll, PollVote } from "../domain/poll.ts";
 import type { DumpedRecord } from "../domain/record-dump.ts";
 import type {
+  AccountDomainBlock,
+  AccountNote,
   Block,
   Bookmark,
   ConversationMute,
@@ -559,7 +561,9 @@ export type EdgeKind =
   | "announcementDismissals"
   | "tagFollows"
   | "featuredTags"
-  | "listMembers";
+  | "listMembers"
+  | "accountNotes"
+  | "accountDomainBlocks";
 
 /** The edge record of a kind. */
 export type EdgeOf<K extends EdgeKind> = Storage[K] extends EdgeStore<infer E> ? E : never;
@@ -647,6 +651,10 @@ export interface Storage {
   readonly tagFollows: EdgeStore<TagFollow>;
   /** Hashtags featured on profiles: account → normalised tag name. */
   readonly featuredTags: EdgeStore<FeaturedTag>;
+  /** Private notes about accounts: author → account. */
+  readonly accountNotes: EdgeStore<AccountNote>;
+  /** A user's blocks of whole servers: account → domain. */
+  readonly accountDomainBlocks: EdgeStore<AccountDomainBlock>;
   readonly idempotency: IdempotencyStore;
   readonly polls: PollStore;
   readonly pollVotes: EdgeStore<PollVote>;

@@ -1,7 +1,7 @@
 // `wren export` / `wren import`: an instance with accounts, posts, a poll, follows, favourites,
-// a report, a scheduled status, a list, a token and its actor keys moves from json-file to json-file
-// and to PostgreSQL and back without a byte changing in the export, and the moved instance still
-// serves the same token and posts.
+// a report, a scheduled status, a list, a filter, a private note, a user domain block, a token
+// and its actor keys moves from json-file to json-file and to PostgreSQL and back without a byte
+// changing in the export, and the moved instance still serves the same token and posts.
 
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -96,6 +96,21 @@ describe("wren export and wren import", () => {
         }),
       });
       assert.equal(filtered.status, 200);
+      // A private note and a user domain block, each its own record kind.
+      const noted = await server.request(`/api/v1/accounts/${alice.account.id}/note`, {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ comment: "met while moving" }),
+      });
+      assert.equal(noted.status, 200);
+      const blocked = await server.request("/api/v1/domain_blocks", {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ domain: "spam.example" }),
+      });
+      assert.equal(blocked.status, 200);
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -141,6 +156,8 @@ describe("wren export and wren import", () => {
       "lists",
       "listMembers",
       "filters",
+      "accountNotes",
+      "accountDomainBlocks",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);

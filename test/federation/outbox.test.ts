@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import type { Account } from "../../src/domain/account.ts";
 import type { Poll } from "../../src/domain/poll.ts";
 import { blockDomain, unblockDomain } from "../../src/services/domain-blocks/domain-blocks.ts";
-import { receiveFollow } from "../../src/services/federation/remote-follow.ts";
+import { acceptRemoteFollow, receiveFollow } from "../../src/services/federation/remote-follow.ts";
 import { favouriteStatus } from "../../src/services/interactions/favourite.ts";
 import { votePoll } from "../../src/services/polls/vote.ts";
 import { call, type Json } from "../graph/helpers.ts";
@@ -343,6 +343,53 @@ describe("outbox bridge: local acts reach peers, signed", () => {
     assert.equal(unblocked.got.length, 1);
     assert.equal(unblocked.got[0]?.activity.type, "Undo");
     assert.equal(unblocked.got[0]?.activity.object.id, block.id);
+  });
+
+  test("a user's block of a server sends Undo(Follow) for their follows, Reject for its followers", async () => {
+    const mira = await createUserWithToken(server, "mira");
+    const nora = await peer.addAccount(server, "nora");
+    const oscar = await peer.addAccount(server, "oscar");
+    const followed = await act(() =>
+      call(server, "POST", `/api/v1/accounts/${nora.id}/follow`, mira.token),
+    );
+    const sent = followed.got[0]?.activity;
+    assert.equal(sent.type, "Follow");
+    await acceptRemoteFollow(server.wren.ctx, nora, sent.id, null);
+    await act(() => receiveFollow(server.wren.ctx, oscar, mira.account, `${oscar.uri}#follow`));
+    const rel = await call(
+      server,
+      "GET",
+      `/api/v1/accounts/relationships?id[]=${nora.id}&id[]=${oscar.id}`,
+      mira.token,
+    );
+    assert.deepEqual(
+      rel.body.map((r: Json) => [r.following, r.followed_by]),
+      [
+        [true, false],
+        [false, true],
+      ],
+    );
+
+    const blocked = await act(() =>
+      call(server, "POST", "/api/v1/domain_blocks", mira.token, { domain: peer.host }),
+    );
+    assert.equal(blocked.result.status, 200);
+    const byType = new Map(blocked.got.map((d) => [d.activity.type, d.activity]));
+    assert.deepEqual([...byType.keys()].sort(), ["Reject", "Undo"]);
+    assert.equal(blocked.got.length, 2);
+    const undo = byType.get("Undo");
+    assert.equal(idOf(undo.actor), mira.account.uri);
+    assert.equal(undo.object.type, "Follow");
+    assert.equal(undo.object.id, sent.id);
+    const reject = byType.get("Reject");
+    assert.equal(idOf(reject.actor), mira.account.uri);
+    assert.equal(reject.object.id, `${oscar.uri}#follow`);
+    assert.equal(idOf(reject.object.actor), oscar.uri);
+    // Blocking the same server again sends nothing more.
+    const again = await act(() =>
+      call(server, "POST", "/api/v1/domain_blocks", mira.token, { domain: peer.host }),
+    );
+    assert.deepEqual(again.got, []);
   });
 
   test("a profile change sends Update(Person) to the followers' inboxes", async () => {

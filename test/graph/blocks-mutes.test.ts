@@ -209,6 +209,25 @@ describe("mutes", () => {
       [bob.account.id],
     );
     for (const account of after.body) assertMatchesSchema(account, "MutedAccount");
+
+    // The lapsed record is removed by the job queued for its expiry.
+    const mutes = server.wren.ctx.storage.mutes;
+    assert.ok(await mutes.get(alice.account.id, carol.account.id));
+    await server.wren.jobs.runDue();
+    assert.equal(await mutes.get(alice.account.id, carol.account.id), undefined);
+  });
+
+  it("the expiry job leaves a mute made again since in force", async () => {
+    const path = `/api/v1/accounts/${carol.account.id}/mute`;
+    await call(server, "POST", path, alice.token, { duration: 60 });
+    const again = await call(server, "POST", path, alice.token, { duration: 0 });
+    assert.equal(again.body.muting_expires_at, null);
+    clock.advance(61);
+    await server.wren.jobs.runDue();
+    const rel = await relationshipOf(server, alice, carol);
+    assert.equal(rel.muting, true);
+    assert.ok(await server.wren.ctx.storage.mutes.get(alice.account.id, carol.account.id));
+    await call(server, "POST", `/api/v1/accounts/${carol.account.id}/unmute`, alice.token);
   });
 
   it("unmutes, and accepts form bodies with string values", async () => {

@@ -97,6 +97,8 @@ const rows: Row[] = [
     "patchAccountsUpdateCredentials",
     { 200: one("CredentialAccount") },
   ],
+  ["get", "/api/v1/profile", "getProfile", { 200: one("Profile") }],
+  ["patch", "/api/v1/profile", "updateProfile", { 200: one("Profile") }],
   ["delete", "/api/v1/profile/avatar", "deleteAvatar", { 200: one("CredentialAccount") }],
   ["delete", "/api/v1/profile/header", "deleteProfileHeader", { 200: one("CredentialAccount") }],
   ["get", "/api/v1/accounts/{id}", "getAccount", { 200: one("Account") }],

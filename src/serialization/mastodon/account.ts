@@ -1,7 +1,7 @@
 // AccountView → Mastodon's Account entity, and the CredentialAccount the owner sees (with
 // `source` and `role`). Pure: URLs of hosted images come from the `urls` the caller passes.
 
-import { acctOf, type ImageRef } from "../../domain/account.ts";
+import { type Account, acctOf, type ImageRef } from "../../domain/account.ts";
 import type { AccountView, CredentialAccountView } from "../../views/account-view.ts";
 import { type CustomEmojiJson, serializeCustomEmojis } from "./custom-emoji.ts";
 import {
@@ -73,13 +73,23 @@ export interface CredentialAccountJson extends AccountJson {
 export const MISSING_AVATAR = "/avatars/original/missing.png";
 export const MISSING_HEADER = "/headers/original/missing.png";
 
+/** The profile fields as their owner typed them (the editable source, not the HTML). */
+export function rawFields(account: Account): FieldJson[] {
+  return account.fields.map((f) => ({ name: f.name, value: f.value, verified_at: f.verifiedAt }));
+}
+
+/** The image's URL and its static variant's. */
+export function imageRefUrls(ref: ImageRef, urls: UrlContext): [string, string] {
+  if (ref.kind === "remote") return [ref.url, ref.staticUrl];
+  return [urls.fileUrl(ref.key), urls.fileUrl(ref.staticKey)];
+}
+
 function imageUrls(ref: ImageRef | null, missing: string, urls: UrlContext): [string, string] {
   if (ref === null) {
     const url = `${urls.publicUrl}${missing}`;
     return [url, url];
   }
-  if (ref.kind === "remote") return [ref.url, ref.staticUrl];
-  return [urls.fileUrl(ref.key), urls.fileUrl(ref.staticKey)];
+  return imageRefUrls(ref, urls);
 }
 
 /** Mastodon shows only the day an account was made: midnight UTC of that date. */
@@ -143,11 +153,7 @@ export function serializeCredentialAccount(
       sensitive: user.defaultSensitive,
       language: user.defaultLanguage,
       note: account.note,
-      fields: account.fields.map((f) => ({
-        name: f.name,
-        value: f.value,
-        verified_at: f.verifiedAt,
-      })),
+      fields: rawFields(account),
       follow_requests_count: view.followRequestsCount,
       hide_collections: false,
       discoverable: account.discoverable,

@@ -11,8 +11,8 @@ import { publishIf } from "../events.ts";
 
 const PAGE = 200;
 
-/** Every edge from (or to) an account, paging newest first. */
-async function allEdges(
+/** Every edge from (or to) an account, paging newest first (also used by user domain blocks). */
+export async function allEdges(
   store: EdgeStore<Follow>,
   accountId: string,
   direction: "from" | "to",

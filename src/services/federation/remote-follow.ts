@@ -8,6 +8,7 @@ import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
 import { authorizeFollowRequest } from "../graph/authorize-follow-request.ts";
+import { blockedDomains, onBlockedDomain } from "../graph/blocked-domains.ts";
 import { storeNewFollow } from "../graph/follow.ts";
 import { rejectFollowRequest } from "../graph/reject-follow-request.ts";
 import { removeFromFollowers } from "../graph/remove-from-followers.ts";
@@ -27,10 +28,11 @@ export async function receiveFollow(
   uri: string,
 ): Promise<RemoteFollowOutcome> {
   const { follows, followRequests, blocks } = ctx.storage;
-  const [blocked, existing, pending] = await Promise.all([
+  const [blocked, existing, pending, domains] = await Promise.all([
     blocks.get(target.id, follower.id),
     follows.get(follower.id, target.id),
     followRequests.get(follower.id, target.id),
+    blockedDomains(ctx, target.id),
   ]);
   const now = ctx.clock.now().toISOString();
   const edge: Follow = {
@@ -43,7 +45,9 @@ export async function receiveFollow(
     languages: null,
     uri,
   };
-  if (blocked || !isLocal(target) || target.id === follower.id) {
+  // A user who blocked the follower's server refuses it, as a block of the follower would.
+  const refused = blocked || onBlockedDomain(follower, domains);
+  if (refused || !isLocal(target) || target.id === follower.id) {
     // Never stored; the closed request is what makes the outbox bridge send the Reject.
     await ctx.events.publish({ type: "follow_request.closed", request: edge, outcome: "rejected" });
     return "refused";

@@ -9,6 +9,7 @@ import { AppError, unprocessable } from "../../domain/errors.ts";
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
+import { blockedDomains, onBlockedDomain } from "./blocked-domains.ts";
 import { requireAccount } from "./target-account.ts";
 
 export interface FollowOptions {
@@ -54,13 +55,17 @@ export async function followAccount(
     throw new AppError(403, "Following your own account is not allowed");
   }
   const { follows, followRequests, blocks } = ctx.storage;
-  const [blockedBy, blocking, existing, pending] = await Promise.all([
+  const [blockedBy, blocking, existing, pending, domains] = await Promise.all([
     blocks.get(target.id, viewerId),
     blocks.get(viewerId, target.id),
     follows.get(viewerId, target.id),
     followRequests.get(viewerId, target.id),
+    blockedDomains(ctx, viewerId),
   ]);
-  if (blockedBy || blocking) throw new AppError(403, "This action is not allowed");
+  // A user who blocked the target's server cannot follow anyone new there (Mastodon).
+  if (blockedBy || blocking || (!existing && onBlockedDomain(target, domains))) {
+    throw new AppError(403, "This action is not allowed");
+  }
 
   if (existing) {
     await follows.put(withOptions(existing, options));

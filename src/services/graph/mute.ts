@@ -4,7 +4,7 @@
 
 import { unprocessable } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
-import { activeMute } from "./mute-expiry.ts";
+import { activeMute, MUTE_EXPIRE_JOB, muteLockKey } from "./mute-expiry.ts";
 import { requireAccount } from "./target-account.ts";
 
 export interface MuteOptions {
@@ -36,14 +36,24 @@ export async function muteAccount(
   if (target.id === viewerId) return;
   const now = ctx.clock.now();
   const expiresAt = expiryOf(now, options.durationSeconds ?? 0);
-  // A lapsed mute counts as none: muting again starts a new one (new place in the mutes list).
-  const existing = activeMute(await ctx.storage.mutes.get(viewerId, target.id), now);
-  await ctx.storage.mutes.put({
-    id: existing?.id ?? ctx.ids.next(),
-    accountId: viewerId,
-    targetId: target.id,
-    createdAt: existing?.createdAt ?? now.toISOString(),
-    hideNotifications: options.notifications ?? true,
-    expiresAt,
+  // Queued first: should the put fail, the job finds nothing lapsed and leaves things alone.
+  if (expiresAt !== null) {
+    await ctx.jobs.enqueue(
+      MUTE_EXPIRE_JOB,
+      { accountId: viewerId, targetId: target.id },
+      { runAt: new Date(expiresAt) },
+    );
+  }
+  await ctx.storage.coordination.withLock(muteLockKey(viewerId, target.id), async () => {
+    // A lapsed mute counts as none: muting again starts a new one (new place in the mutes list).
+    const existing = activeMute(await ctx.storage.mutes.get(viewerId, target.id), now);
+    await ctx.storage.mutes.put({
+      id: existing?.id ?? ctx.ids.next(),
+      accountId: viewerId,
+      targetId: target.id,
+      createdAt: existing?.createdAt ?? now.toISOString(),
+      hideNotifications: options.notifications ?? true,
+      expiresAt,
+    });
   });
 }

@@ -1,10 +1,11 @@
-// The viewer's relationship with many accounts at once (Mastodon's Relationship entity): seven
-// edge lookups asked together (one statement on a database), whatever the number of ids. One
-// result per requested id, in request order; an id with no edges (or no account) gets the
-// default, every flag false.
+// The viewer's relationship with many accounts at once (Mastodon's Relationship entity): eight
+// edge lookups asked together (one statement on a database) and the accounts' servers against
+// the viewer's domain blocks, whatever the number of ids. One result per requested id, in request
+// order; an id with no edges (or no account) gets the default, every flag false.
 
 import type { Follow, FollowRequest, Mute } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
+import { domainBlockedAccounts } from "./blocked-domains.ts";
 import { activeMute } from "./mute-expiry.ts";
 
 export interface RelationshipView {
@@ -21,9 +22,11 @@ export interface RelationshipView {
   blockedBy: boolean;
   /** The viewer's mute of the account, only while it is in force. */
   mute: Mute | undefined;
-  /** Domain blocks, endorsements and private notes are not built yet: always false / empty. */
+  /** The viewer blocks the account's server (a user domain block). */
   domainBlocking: boolean;
+  /** Endorsements are not built yet: always false. */
   endorsed: boolean;
+  /** The viewer's private note about the account ("" for none). */
   note: string;
 }
 
@@ -34,8 +37,11 @@ export async function loadRelationships(
 ): Promise<RelationshipView[]> {
   if (accountIds.length === 0) return [];
   const ids = [...new Set(accountIds)];
-  const [following, followedBy, requested, requestedBy, blocking, blockedBy, muting] =
-    await ctx.storage.joined.edges(viewerId, [
+  const [
+    [following, followedBy, requested, requestedBy, blocking, blockedBy, muting, notes],
+    domainBlocked,
+  ] = await Promise.all([
+    ctx.storage.joined.edges(viewerId, [
       { kind: "follows", direction: "from", ids },
       { kind: "follows", direction: "to", ids },
       { kind: "followRequests", direction: "from", ids },
@@ -43,7 +49,10 @@ export async function loadRelationships(
       { kind: "blocks", direction: "from", ids },
       { kind: "blocks", direction: "to", ids },
       { kind: "mutes", direction: "from", ids },
-    ]);
+      { kind: "accountNotes", direction: "from", ids },
+    ]),
+    domainBlockedAccounts(ctx, viewerId, ids),
+  ]);
   const now = ctx.clock.now();
   return accountIds.map((accountId) => ({
     accountId,
@@ -54,9 +63,9 @@ export async function loadRelationships(
     blocking: blocking.has(accountId),
     blockedBy: blockedBy.has(accountId),
     mute: activeMute(muting.get(accountId), now),
-    domainBlocking: false,
+    domainBlocking: domainBlocked.has(accountId),
     endorsed: false,
-    note: "",
+    note: notes.get(accountId)?.comment ?? "",
   }));
 }
 

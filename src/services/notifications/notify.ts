@@ -1,6 +1,6 @@
 // Creating one notification, with Mastodon's NotifyService rules for when none is made: only
 // local users are notified; never about one's own actions (except the end of one's own poll);
-// not from accounts the recipient blocks, nor from accounts muted with notifications hidden (a
+// not from accounts the recipient blocks or whose server the recipient blocks, nor from accounts muted with notifications hidden (a
 // mute that keeps notifications still lets mentions through, as Mastodon's mention filter
 // only counts hiding mutes); new posts via a "notify" follow not from muted accounts; not
 // about a thread the recipient muted or a status they cannot see; and never twice for the same
@@ -9,6 +9,7 @@
 import type { Notification, NotificationType } from "../../domain/notification.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { domainBlockedAccounts } from "../graph/blocked-domains.ts";
 import { activeMute } from "../graph/mute-expiry.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 import { groupKeyFor } from "./group-key.ts";
@@ -27,14 +28,15 @@ const SILENCED_BY_ANY_MUTE: ReadonlySet<NotificationType> = new Set(["status"]);
 async function suppressed(ctx: ServiceContext, draft: NotificationDraft): Promise<boolean> {
   const { recipientId, fromAccountId, type, status } = draft;
   if (recipientId === fromAccountId && type !== "poll") return true;
-  const [user, block, mute, threadMute] = await Promise.all([
+  const [user, block, mute, threadMute, domainBlocked] = await Promise.all([
     ctx.storage.users.get(recipientId),
     ctx.storage.blocks.get(recipientId, fromAccountId),
     ctx.storage.mutes.get(recipientId, fromAccountId),
     status ? ctx.storage.conversationMutes.get(recipientId, status.conversationId) : undefined,
+    domainBlockedAccounts(ctx, recipientId, [fromAccountId]),
   ]);
   // Remote accounts are notified by their own servers.
-  if (!user || block || threadMute) return true;
+  if (!user || block || threadMute || domainBlocked.size > 0) return true;
   const muted = activeMute(mute, ctx.clock.now());
   if (muted && (muted.hideNotifications || SILENCED_BY_ANY_MUTE.has(type))) return true;
   if (status) {

@@ -1,7 +1,8 @@
 // Which stored notifications a recipient is shown, with the records they refer to: those from
-// accounts that no longer exist or that the recipient now blocks, and those about statuses gone
-// or no longer visible to the recipient, or hidden by the recipient's `hide` filters of the
-// notifications context, are left out. Batched: one lookup per kind of record.
+// accounts that no longer exist, that the recipient now blocks or whose server they block, and
+// those about statuses gone or no longer visible to the recipient, or hidden by the recipient's
+// `hide` filters of the notifications context, are left out. Batched: one lookup per kind of
+// record.
 
 import type { Account } from "../../domain/account.ts";
 import type { Notification, NotificationType } from "../../domain/notification.ts";
@@ -9,6 +10,7 @@ import type { Status } from "../../domain/status.ts";
 import type { NotificationFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { withoutHidden } from "../filters/hidden.ts";
+import { blockedDomains, onBlockedDomain } from "../graph/blocked-domains.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 
 export interface ShownNotification {
@@ -24,10 +26,11 @@ export async function shownNotifications(
 ): Promise<(ShownNotification | undefined)[]> {
   const fromIds = [...new Set(batch.map((n) => n.fromAccountId))];
   const statusIds = [...new Set(batch.flatMap((n) => (n.statusId ? [n.statusId] : [])))];
-  const [accounts, blocked, statuses] = await Promise.all([
+  const [accounts, blocked, statuses, domains] = await Promise.all([
     ctx.storage.accounts.getMany(fromIds),
     ctx.storage.blocks.findFrom(recipientId, fromIds),
     ctx.storage.statuses.getMany(statusIds),
+    blockedDomains(ctx, recipientId),
   ]);
   const seen = await visibleStatuses(ctx, recipientId, [...statuses.values()]);
   const shown = await withoutHidden(
@@ -39,7 +42,7 @@ export async function shownNotifications(
   const visible = new Set(shown.map((s) => s.status.id));
   return batch.map((notification) => {
     const account = accounts.get(notification.fromAccountId);
-    if (!account || blocked.has(account.id)) return undefined;
+    if (!account || blocked.has(account.id) || onBlockedDomain(account, domains)) return undefined;
     if (notification.statusId === null) return { notification, account, status: null };
     const status = statuses.get(notification.statusId);
     return status && visible.has(status.id) ? { notification, account, status } : undefined;

@@ -7,6 +7,7 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { domainBlockedAccounts } from "../graph/blocked-domains.ts";
 import { mutedAccountIds } from "../graph/muted-accounts.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 import { matchesTerms, queryTerms, searchableText } from "./match-text.ts";
@@ -97,11 +98,16 @@ export async function searchStatuses(
         matchesTerms(searchableText(s), terms),
     )
     .sort(newestFirst);
-  const [blocked, muted] = await Promise.all([
+  const [blocked, muted, onBlockedDomains] = await Promise.all([
     ctx.storage.blocks.allTargetsFrom(input.viewerId),
     mutedAccountIds(ctx, input.viewerId),
+    domainBlockedAccounts(
+      ctx,
+      input.viewerId,
+      matching.map((s) => s.accountId),
+    ),
   ]);
-  const hidden = new Set([...blocked, ...muted]);
+  const hidden = new Set([...blocked, ...muted, ...onBlockedDomains]);
   const visible = await visibleStatuses(
     ctx,
     input.viewerId,

@@ -5,6 +5,7 @@
 
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { domainBlockedAccounts } from "../graph/blocked-domains.ts";
 import { mutedAccountIds } from "../graph/muted-accounts.ts";
 import { loadVisibleStatus, visibleStatuses } from "./visibility.ts";
 
@@ -52,11 +53,16 @@ async function forViewer(
 ): Promise<Status[]> {
   const visible = await visibleStatuses(ctx, viewerId, statuses);
   if (viewerId === null) return visible;
-  const [blocked, muted] = await Promise.all([
+  const [blocked, muted, onBlockedDomains] = await Promise.all([
     ctx.storage.blocks.allTargetsFrom(viewerId),
     mutedAccountIds(ctx, viewerId),
+    domainBlockedAccounts(
+      ctx,
+      viewerId,
+      visible.map((s) => s.accountId),
+    ),
   ]);
-  const hidden = new Set([...blocked, ...muted]);
+  const hidden = new Set([...blocked, ...muted, ...onBlockedDomains]);
   return visible.filter((s) => !hidden.has(s.accountId));
 }
 

@@ -1,15 +1,19 @@
 // Whom a viewer has shut out of their timelines, for one batch of accounts: accounts they block,
-// accounts they mute (a mute past its expiry no longer counts), and accounts that block them.
-// Mastodon calls the union "excluded from timeline" accounts.
+// accounts they mute (a mute past its expiry no longer counts), accounts that block them, and
+// accounts on servers they blocked (user domain blocks). Mastodon calls the union "excluded from
+// timeline" accounts.
 
 import type { ServiceContext } from "../context.ts";
+import { domainBlockedAccounts } from "../graph/blocked-domains.ts";
 import { isMuteActive } from "../graph/mute-expiry.ts";
 
 export interface Exclusions {
   blocking: ReadonlySet<string>;
   muting: ReadonlySet<string>;
   blockedBy: ReadonlySet<string>;
-  /** Blocked, muted or blocking the viewer. */
+  /** On a server the viewer blocks. */
+  domainBlocked: ReadonlySet<string>;
+  /** Blocked, muted, blocking the viewer or on a blocked server. */
   excludes(accountId: string): boolean;
 }
 
@@ -17,6 +21,7 @@ const NONE: Exclusions = {
   blocking: new Set(),
   muting: new Set(),
   blockedBy: new Set(),
+  domainBlocked: new Set(),
   excludes: () => false,
 };
 
@@ -28,10 +33,13 @@ export async function loadExclusions(
   if (viewerId === null) return NONE;
   const ids = [...new Set(accountIds)].filter((id) => id !== viewerId);
   if (ids.length === 0) return NONE;
-  const [blocks, mutes, blockers] = await ctx.storage.joined.edges(viewerId, [
-    { kind: "blocks", direction: "from", ids },
-    { kind: "mutes", direction: "from", ids },
-    { kind: "blocks", direction: "to", ids },
+  const [[blocks, mutes, blockers], domainBlocked] = await Promise.all([
+    ctx.storage.joined.edges(viewerId, [
+      { kind: "blocks", direction: "from", ids },
+      { kind: "mutes", direction: "from", ids },
+      { kind: "blocks", direction: "to", ids },
+    ]),
+    domainBlockedAccounts(ctx, viewerId, ids),
   ]);
   const now = ctx.clock.now();
   const muting = new Set<string>();
@@ -42,6 +50,8 @@ export async function loadExclusions(
     blocking,
     muting,
     blockedBy,
-    excludes: (id) => blocking.has(id) || muting.has(id) || blockedBy.has(id),
+    domainBlocked,
+    excludes: (id) =>
+      blocking.has(id) || muting.has(id) || blockedBy.has(id) || domainBlocked.has(id),
   };
 }

@@ -5,7 +5,8 @@
 //   (home only: the list timeline applies these rules without this one);
 // - a reply whose parent is unknown is dropped;
 // - a follow limited to some languages drops that account's statuses in other languages;
-// - anything from, boosting, or mentioning an account the viewer blocks or mutes is dropped;
+// - anything from, boosting, or mentioning an account the viewer blocks or mutes is dropped, and
+//   anything by or boosting an account on a server the viewer blocks;
 // - a reply stays only when it answers the viewer, someone the viewer follows, or the author;
 // - a reblog is dropped when the viewer turned off that account's boosts, or when the
 //   original's author blocks the viewer.
@@ -63,6 +64,7 @@ function keeps(
     blocking: ReadonlySet<string>;
     muting: ReadonlySet<string>;
     blockedBy: ReadonlySet<string>;
+    domainBlocked: ReadonlySet<string>;
   },
 ): boolean {
   if (status.accountId === viewerId) return true;
@@ -84,6 +86,8 @@ function keeps(
   const shutOut = (id: string) => exclusions.blocking.has(id) || exclusions.muting.has(id);
   if (shutOut(status.accountId) || status.mentionIds.some(shutOut)) return false;
   if (original && (shutOut(original.accountId) || original.mentionIds.some(shutOut))) return false;
+  if (exclusions.domainBlocked.has(status.accountId)) return false;
+  if (original && exclusions.domainBlocked.has(original.accountId)) return false;
 
   if (status.inReplyToAccountId !== null) {
     const parent = status.inReplyToAccountId;

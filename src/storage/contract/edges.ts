@@ -45,6 +45,12 @@ export const EDGE_KINDS: EdgeKind[] = [
   { name: "pins", make: makeEdge, vary: withTime },
   { name: "conversationMutes", make: makeEdge, vary: withTime },
   {
+    name: "accountNotes",
+    make: (f) => ({ ...makeEdge(f), comment: "a note" }),
+    vary: (e) => ({ ...e, comment: "another note" }) as Edge,
+  },
+  { name: "accountDomainBlocks", make: makeEdge, vary: withTime },
+  {
     name: "pollVotes",
     make: makePollVote,
     vary: (e) => ({ ...e, choices: [1, 2] }) as Edge,

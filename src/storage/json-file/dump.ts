@@ -37,6 +37,8 @@ const FOLDERS: Record<RecordKind, string> = {
   conversationMutes: "conversation-mutes",
   tagFollows: "tag-follows",
   featuredTags: "featured-tags",
+  accountNotes: "account-notes",
+  accountDomainBlocks: "account-domain-blocks",
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",

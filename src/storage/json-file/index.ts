@@ -6,6 +6,8 @@ import { join, resolve } from "node:path";
 import type { ListMember } from "../../domain/list.ts";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
+  AccountDomainBlock,
+  AccountNote,
   Block,
   Bookmark,
   ConversationMute,
@@ -116,6 +118,8 @@ export async function openJsonFileStorage(
       conversationMutes: edges<ConversationMute>("conversation-mutes"),
       tagFollows: edges<TagFollow>("tag-follows"),
       featuredTags: edges<FeaturedTag>("featured-tags"),
+      accountNotes: edges<AccountNote>("account-notes"),
+      accountDomainBlocks: edges<AccountDomainBlock>("account-domain-blocks"),
       idempotency: openIdempotencyStore(root, writer),
       polls: openPollStore(root, writer),
       pollVotes: edges<PollVote>("poll-votes"),

@@ -39,6 +39,8 @@ const SOURCES: Record<RecordKind, Source> = {
   conversationMutes: { table: "edges", orderBy: "id", edgeKind: "conversation-mutes" },
   tagFollows: { table: "edges", orderBy: "id", edgeKind: "tag-follows" },
   featuredTags: { table: "edges", orderBy: "id", edgeKind: "featured-tags" },
+  accountNotes: { table: "edges", orderBy: "id", edgeKind: "account-notes" },
+  accountDomainBlocks: { table: "edges", orderBy: "id", edgeKind: "account-domain-blocks" },
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },

@@ -27,6 +27,8 @@ export const EDGE_KINDS: Record<EdgeKind, string> = {
   tagFollows: "tag-follows",
   featuredTags: "featured-tags",
   listMembers: "list-members",
+  accountNotes: "account-notes",
+  accountDomainBlocks: "account-domain-blocks",
 };
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;

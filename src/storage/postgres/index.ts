@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto";
 import type { ListMember } from "../../domain/list.ts";
 import type { PollVote } from "../../domain/poll.ts";
 import type {
+  AccountDomainBlock,
+  AccountNote,
   Block,
   Bookmark,
   ConversationMute,
@@ -101,6 +103,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       conversationMutes: edges<ConversationMute>("conversationMutes"),
       tagFollows: edges<TagFollow>("tagFollows"),
       featuredTags: edges<FeaturedTag>("featuredTags"),
+      accountNotes: edges<AccountNote>("accountNotes"),
+      accountDomainBlocks: edges<AccountDomainBlock>("accountDomainBlocks"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
       pollVotes: edges<PollVote>("pollVotes"),

@@ -30,6 +30,7 @@ import { GroupedNotificationsResults, Notification, NotificationGroup } from "./
 import { Poll } from "./poll.ts";
 import { Preferences } from "./preferences.ts";
 import { PreviewCard } from "./preview-card.ts";
+import { Profile } from "./profile.ts";
 import { FamiliarFollowers, Relationship } from "./relationship.ts";
 import { Report } from "./report.ts";
 import { Rule } from "./rule.ts";
@@ -79,6 +80,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   Poll,
   Preferences,
   PreviewCard,
+  Profile,
   Quote,
   QuoteApproval,
   Reaction,

@@ -1,10 +1,12 @@
-// Following: follow, unfollow, remove from followers, the followers and following lists, and the
-// batched reads clients make next to every profile (relationships, familiar followers). The
+// Following: follow, unfollow, remove from followers, the followers and following lists, the
+// batched reads clients make next to every profile (relationships, familiar followers), and the
+// viewer's private note about an account. The
 // literal paths /api/v1/accounts/relationships and /familiar_followers are registered before
 // the accounts module's `/api/v1/accounts/:id`.
 
 import type { Hono } from "hono";
 import { z } from "zod";
+import { setAccountNote } from "../../../services/graph/account-note.ts";
 import { familiarFollowers } from "../../../services/graph/familiar-followers.ts";
 import { followAccount } from "../../../services/graph/follow.ts";
 import { listFollowers } from "../../../services/graph/list-followers.ts";
@@ -38,6 +40,14 @@ const idsSchema = z.object({
     .default([])
     .transform((ids) => [...new Set(ids)]),
   with_suspended: booleanParam.optional(),
+});
+
+/** A JSON null or an absent comment clears the note, as a blank one does. */
+const noteSchema = z.object({
+  comment: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => v ?? ""),
 });
 
 /** Mastodon pages account lists 40 at a time, at most 80. */
@@ -118,6 +128,18 @@ export function accountRelationRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access
       const followerId = c.req.param("id");
       await removeFromFollowers(ctx, viewer.account.id, followerId);
       return c.json(await renderRelationship(ctx, viewer.account.id, followerId));
+    },
+  );
+
+  app.post(
+    "/api/v1/accounts/:id{[0-9]+}/note",
+    access({ scopes: ["write:accounts"], user: true }),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const { comment } = await readValidParams(c, noteSchema);
+      const targetId = c.req.param("id");
+      await setAccountNote(ctx, viewer.account.id, targetId, comment);
+      return c.json(await renderRelationship(ctx, viewer.account.id, targetId));
     },
   );
 

@@ -1,78 +1,33 @@
-// Accounts: the signed-in user's own profile (verify/update credentials, removing the avatar or
-// header), public profiles by id and by acct, account search, and sign-up. Literal paths are
+// Accounts: the signed-in user's own account (verify/update credentials; the Profile methods are
+// in profile.ts), public profiles by id (one, or up to 40 with `id[]`) and by acct, account search, and
+// sign-up. Literal paths are
 // registered before `/api/v1/accounts/:id`, and `:id` only matches digits, so routes of other
 // modules under /api/v1/accounts/… never collide with it.
 
 import type { Hono } from "hono";
 import { z } from "zod";
-import { notFound, unauthorized } from "../../../domain/errors.ts";
+import { notFound, unauthorized, unprocessable } from "../../../domain/errors.ts";
 import { serializeToken } from "../../../serialization/mastodon/token.ts";
-import { deleteProfileImage } from "../../../services/accounts/delete-profile-image.ts";
 import { lookupAccount } from "../../../services/accounts/lookup-account.ts";
 import { searchAccounts } from "../../../services/accounts/search-accounts.ts";
 import { signUp } from "../../../services/accounts/sign-up.ts";
-import {
-  type UpdateCredentialsInput,
-  updateCredentials,
-} from "../../../services/accounts/update-credentials.ts";
+import { updateCredentials } from "../../../services/accounts/update-credentials.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
 import { requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
-import { booleanParam, integerParam, limitParam } from "../../schemas.ts";
+import { booleanParam, idParam, integerParam, limitParam, listParam } from "../../schemas.ts";
 import { renderAccount, renderAccounts, renderCredentialAccount } from "../account-json.ts";
+import { credentialsInput, updateCredentialsSchema } from "./profile-params.ts";
 
-/** Form and multipart bodies carry text; JSON clients may send null for "unchanged". */
-const text = z
-  .union([z.string(), z.null()])
-  .optional()
-  .transform((v) => v ?? undefined);
+/** Mastodon answers at most 40 accounts per request (DEFAULT_ACCOUNTS_LIMIT). */
+const MAX_ACCOUNTS = 40;
 
-/** An uploaded file. An empty part without a file name is a form's "no file chosen". */
-const upload = z
-  .union([z.instanceof(File), z.string(), z.null()])
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v === null || v === "") return undefined;
-    if (typeof v === "string") {
-      ctx.addIssue({ code: "custom", message: "must be a file upload (multipart/form-data)" });
-      return z.NEVER;
-    }
-    return v.size === 0 && v.name === "" ? undefined : v;
-  });
-
-const fieldAttributes = z.object({
-  name: z.union([z.string(), z.null()]).optional(),
-  value: z.union([z.string(), z.null()]).optional(),
-});
-
-/** `fields_attributes[0][name]=…` (a hash keyed by index) or a JSON array of {name, value}. */
-const fieldsParam = z
-  .union([z.array(fieldAttributes), z.record(z.string(), fieldAttributes)])
-  .optional()
-  .transform((v) => {
-    if (v === undefined) return undefined;
-    const list = Array.isArray(v) ? v : Object.values(v);
-    return list.map((f) => ({ name: f.name ?? "", value: f.value ?? "" }));
-  });
-
-const updateCredentialsSchema = z.object({
-  display_name: text,
-  note: text,
-  locked: booleanParam.optional(),
-  bot: booleanParam.optional(),
-  discoverable: booleanParam.optional(),
-  indexable: booleanParam.optional(),
-  fields_attributes: fieldsParam,
-  source: z
-    .object({
-      privacy: z.enum(["public", "unlisted", "private", "direct"]).optional(),
-      sensitive: booleanParam.optional(),
-      language: z.union([z.string(), z.null()]).optional(),
-    })
-    .optional(),
-  avatar: upload,
-  header: upload,
+const manySchema = z.object({
+  id: listParam(idParam)
+    .optional()
+    .default([])
+    .transform((ids) => [...new Set(ids)]),
 });
 
 const lookupSchema = z.object({ acct: z.string().optional() });
@@ -95,10 +50,6 @@ const signUpSchema = z.object({
   date_of_birth: z.string().optional(),
 });
 
-async function bytesOf(file: File | undefined): Promise<Uint8Array | undefined> {
-  return file ? new Uint8Array(await file.arrayBuffer()) : undefined;
-}
-
 export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): void {
   const { ctx } = deps;
 
@@ -116,37 +67,11 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
     access({ scopes: ["write:accounts"], user: true }),
     async (c) => {
       const viewer = requireViewer(c);
-      const params = await readValidParams(c, updateCredentialsSchema);
-      const input: UpdateCredentialsInput = {
-        displayName: params.display_name,
-        note: params.note,
-        locked: params.locked,
-        bot: params.bot,
-        discoverable: params.discoverable,
-        indexable: params.indexable,
-        fields: params.fields_attributes,
-        privacy: params.source?.privacy,
-        sensitive: params.source?.sensitive,
-        language: params.source?.language === null ? "" : params.source?.language,
-        avatar: await bytesOf(params.avatar),
-        header: await bytesOf(params.header),
-      };
+      const input = await credentialsInput(await readValidParams(c, updateCredentialsSchema));
       const { account, user } = await updateCredentials(ctx, viewer.account.id, input);
       return c.json(await renderCredentialAccount(ctx, account, user));
     },
   );
-
-  for (const kind of ["avatar", "header"] as const) {
-    app.delete(
-      `/api/v1/profile/${kind}`,
-      access({ scopes: ["write:accounts"], user: true }),
-      async (c) => {
-        const viewer = requireViewer(c);
-        const account = await deleteProfileImage(ctx, viewer.account.id, kind);
-        return c.json(await renderCredentialAccount(ctx, account, viewer.user));
-      },
-    );
-  }
 
   app.get(
     "/api/v1/accounts/lookup",
@@ -192,6 +117,21 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
       reason: params.reason,
     });
     return c.json(serializeToken(issued.token, issued.secret, issued.refreshSecret));
+  });
+
+  app.get("/api/v1/accounts", access({ optional: true, scopes: ["read:accounts"] }), async (c) => {
+    const { id } = await readValidParams(c, manySchema);
+    if (id.length > MAX_ACCOUNTS) {
+      throw unprocessable(`Validation failed: at most ${MAX_ACCOUNTS} ids may be asked at once`);
+    }
+    // Ids naming no account are left out; the others keep the order they were asked in.
+    const found = await ctx.storage.accounts.getMany(id);
+    return c.json(
+      await renderAccounts(
+        ctx,
+        id.flatMap((i) => found.get(i) ?? []),
+      ),
+    );
   });
 
   app.get(

@@ -23,6 +23,7 @@ const EDGE_TARGETS: Record<string, "account" | "status" | "poll"> = {
   "follow-requests": "account",
   blocks: "account",
   mutes: "account",
+  "account-notes": "account",
   favourites: "status",
   bookmarks: "status",
   pins: "status",
