@@ -16,16 +16,19 @@ export interface Changes {
   tableVersion(table: string): number;
   /**
    * Called by every store after a write that an API answer can show (not the job queue), with
-   * the table written; without one, every table counts as changed.
+   * the table written (a memo of another table stays: naming the table is what keeps memos
+   * useful under writes).
    */
-  bump(table?: string): void;
+  bump(table: string): void;
+  /** Everything may have changed (notifications were missed). */
+  bumpAll(): void;
   /** Moves only `table`'s version (this process's own writes, heard back). */
   bumpTable(table: string): void;
 }
 
 export function createChanges(): Changes {
   let version = 0;
-  // Bumps that named no table count for every table.
+  // Changes of unknown tables count for every table.
   let everything = 0;
   const tables = new Map<string, number>();
   const bumpTable = (table: string) => {
@@ -38,8 +41,11 @@ export function createChanges(): Changes {
     tableVersion: (table) => everything + (tables.get(table) ?? 0),
     bump(table) {
       version += 1;
-      if (table === undefined) everything += 1;
-      else bumpTable(table);
+      bumpTable(table);
+    },
+    bumpAll() {
+      version += 1;
+      everything += 1;
     },
     bumpTable,
   };
@@ -68,11 +74,13 @@ export async function listenForChanges(
     "wren_changes",
     (payload) => {
       const { writer, table } = parseChange(payload);
-      if (writer !== self) changes.bump(table);
-      else if (table !== undefined) changes.bumpTable(table);
+      if (table === undefined) {
+        if (writer !== self) changes.bumpAll();
+      } else if (writer !== self) changes.bump(table);
+      else changes.bumpTable(table);
     },
     // Notifications missed while the listening connection was down: assume anything changed.
-    () => changes.bump(),
+    () => changes.bumpAll(),
   );
   return unlisten;
 }

@@ -5,12 +5,16 @@ import type { CustomFilter } from "../../domain/filter.ts";
 import type { FilterStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
+import { createRecordMemo } from "./record-memo.ts";
 import { firstData, isRowId } from "./rows.ts";
 
 type Row = { data: CustomFilter };
 
 export function createFilterStore(db: PgContext): FilterStore {
   const { sql } = db;
+  // Every signed-in timeline and notification page reads the viewer's filters; they change
+  // rarely (record-memo.ts).
+  const byAccount = createRecordMemo<CustomFilter[]>(db.changes, "filters");
   return {
     async get(id) {
       if (!isRowId(id)) return undefined;
@@ -18,22 +22,25 @@ export function createFilterStore(db: PgContext): FilterStore {
     },
     async listByAccount(accountId) {
       if (!isRowId(accountId)) return [];
-      const rows = await sql<Row[]>`
-        select data from filters where account_id = ${accountId} order by id`;
-      return rows.map((row) => row.data);
+      const filters = await byAccount.get(accountId, async () => {
+        const rows = await sql<Row[]>`
+          select data from filters where account_id = ${accountId} order by id`;
+        return rows.map((row) => row.data);
+      });
+      return filters ?? [];
     },
     async put(filter) {
       await sql`
         insert into filters (id, account_id, data)
         values (${filter.id}, ${filter.accountId}, ${jsonb(sql, filter)})
         on conflict (id) do update set account_id = excluded.account_id, data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("filters");
     },
     async delete(id) {
       if (!isRowId(id)) return false;
       const result = await sql`delete from filters where id = ${id}`;
       if (result.count === 0) return false;
-      db.changes.bump();
+      db.changes.bump("filters");
       return true;
     },
   };

@@ -27,13 +27,13 @@ export function createListStore(db: PgContext): ListStore {
         insert into lists (id, account_id, data)
         values (${list.id}, ${list.accountId}, ${jsonb(sql, list)})
         on conflict (id) do update set account_id = excluded.account_id, data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("lists");
     },
     async delete(id) {
       if (!isRowId(id)) return false;
       const rows = await sql`delete from lists where id = ${id} returning 1`;
       if (rows.length === 0) return false;
-      db.changes.bump();
+      db.changes.bump("lists");
       return true;
     },
   };

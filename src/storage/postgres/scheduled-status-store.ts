@@ -28,13 +28,13 @@ export function createScheduledStatusStore(db: PgContext): ScheduledStatusStore 
           account_id = excluded.account_id,
           scheduled_at = excluded.scheduled_at,
           data = excluded.data`;
-      db.changes.bump();
+      db.changes.bump("scheduled_statuses");
     },
     async delete(id) {
       if (!isRowId(id)) return false;
       const result = await sql`delete from scheduled_statuses where id = ${id}`;
       if (result.count === 0) return false;
-      db.changes.bump();
+      db.changes.bump("scheduled_statuses");
       return true;
     },
     async listByAccount(accountId, page) {
