@@ -2,10 +2,7 @@
 // turn cost a round trip per store (bench/pg-statements.ts lists what a request sends); the
 // token holder instead comes from the stores' record memos.
 
-import type { Account } from "../../domain/account.ts";
-import type { AccessToken, OAuthApp } from "../../domain/oauth.ts";
 import type { Edge } from "../../domain/relations.ts";
-import type { User } from "../../domain/user.ts";
 import type { JoinedReads, Storage } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
