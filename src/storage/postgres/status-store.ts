@@ -11,11 +11,15 @@ import type { PgContext } from "./context.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jsonb } from "./jsonb.ts";
-import { byId, rowId, rowIds } from "./rows.ts";
+import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
+import { rowId, rowIds } from "./rows.ts";
 
 interface DataRow {
   data: Status;
 }
+
+/** The columns a status is read from as text (record-identities.ts). */
+type StatusRow = JsonRow;
 
 interface EntryRow {
   id: string;
@@ -33,6 +37,12 @@ const inTagTimelines = (s: Status) =>
 
 export function createStatusStore(db: PgContext): StatusStore {
   const { sql } = db;
+  // Read statuses come back as the same objects while unchanged, as json-file's do, so what is
+  // rendered from them is reused (record-identities.ts).
+  const identities = createRecordIdentities<Status>();
+  const asText = sql`id::text as key, data::text as json`;
+  const record = (row: StatusRow) => identities.of(row);
+  const records = (rows: readonly StatusRow[]) => rows.map(record);
 
   /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
   const filterSql = (filter: StatusFilter = {}) => {
@@ -53,21 +63,23 @@ export function createStatusStore(db: PgContext): StatusStore {
     async get(id) {
       const key = rowId(id);
       if (key === undefined) return undefined;
-      const [row] = await sql<DataRow[]>`select data from statuses where id = ${key}::int8`;
-      return row?.data;
+      const [row] = await sql<StatusRow[]>`select ${asText} from statuses where id = ${key}::int8`;
+      return row && record(row);
     },
 
     async getMany(ids) {
       const keys = rowIds(ids);
       if (keys.length === 0) return new Map();
-      return byId(await sql<DataRow[]>`select data from statuses where id = any(${keys}::int8[])`);
+      const rows = await sql<StatusRow[]>`
+        select ${asText} from statuses where id = any(${keys}::int8[])`;
+      return new Map(rows.map((row) => [row.key, record(row)]));
     },
 
     async findByUri(uri) {
       // Should two statuses claim one uri, the newest answers.
-      const [row] = await sql<DataRow[]>`
-        select data from statuses where uri = ${uri} order by id desc limit 1`;
-      return row?.data;
+      const [row] = await sql<StatusRow[]>`
+        select ${asText} from statuses where uri = ${uri} order by id desc limit 1`;
+      return row && record(row);
     },
 
     async put(status) {
@@ -110,12 +122,12 @@ export function createStatusStore(db: PgContext): StatusStore {
       const key = rowId(accountId);
       const window = idWindow(sql, page);
       if (key === undefined || window === undefined) return [];
-      const rows = await sql<DataRow[]>`
-        select data from statuses
+      const rows = await sql<StatusRow[]>`
+        select ${asText} from statuses
         where account_id = ${key}::int8 and not deleted ${window.where}
           ${filterSql(filter)}
         order by id ${window.direction} limit ${window.limit}`;
-      return newestFirst(rows, page).map((r) => r.data);
+      return records(newestFirst(rows, page));
     },
 
     // Per-author and per-status counts come from account_status_counts and status_counts,
@@ -189,10 +201,10 @@ export function createStatusStore(db: PgContext): StatusStore {
     async listReplies(statusId) {
       const key = rowId(statusId);
       if (key === undefined) return [];
-      const rows = await sql<DataRow[]>`
-        select data from statuses
+      const rows = await sql<StatusRow[]>`
+        select ${asText} from statuses
         where in_reply_to_id = ${key}::int8 and not deleted order by id`;
-      return rows.map((r) => r.data);
+      return records(rows);
     },
 
     async countReplies(statusId) {
@@ -207,22 +219,22 @@ export function createStatusStore(db: PgContext): StatusStore {
       const account = rowId(accountId);
       const original = rowId(statusId);
       if (account === undefined || original === undefined) return undefined;
-      const [row] = await sql<DataRow[]>`
-        select data from statuses
+      const [row] = await sql<StatusRow[]>`
+        select ${asText} from statuses
         where account_id = ${account}::int8 and reblog_of_id = ${original}::int8 and not deleted
         order by id desc limit 1`;
-      return row?.data;
+      return row && record(row);
     },
 
     async listReblogs(statusId, page) {
       const key = rowId(statusId);
       const window = idWindow(sql, page);
       if (key === undefined || window === undefined) return [];
-      const rows = await sql<DataRow[]>`
-        select data from statuses
+      const rows = await sql<StatusRow[]>`
+        select ${asText} from statuses
         where reblog_of_id = ${key}::int8 and not deleted ${window.where}
         order by id ${window.direction} limit ${window.limit}`;
-      return newestFirst(rows, page).map((r) => r.data);
+      return records(newestFirst(rows, page));
     },
 
     async listDeleted(page) {
