@@ -3,6 +3,8 @@
 
 import type { RouteModule } from "./app.ts";
 import { defaultImageRoutes } from "./default-images.ts";
+import { healthRoutes } from "./health.ts";
+import { oembedRoutes } from "./mastodon/oembed.ts";
 import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
@@ -83,5 +85,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   mediaV2Routes,
   mediaFileRoutes,
   defaultImageRoutes,
+  healthRoutes,
+  oembedRoutes,
   webPageRoutes,
 ];

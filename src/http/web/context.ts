@@ -38,7 +38,7 @@ export function emojiUrl(w: WebContext): (emoji: CustomEmoji) => string {
 }
 
 /** `@user@domain`, local accounts included, as Mastodon's pages show it. */
-export function fullHandle(w: WebContext, account: Account): string {
+export function fullHandle(w: Pick<WebContext, "domain">, account: Account): string {
   return `@${account.username}@${account.domain ?? w.domain}`;
 }
 
