@@ -43,6 +43,7 @@ import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOAuthMetadataRoutes } from "./oauth/metadata.ts";
 import { registerTokenRoutes } from "./oauth/token.ts";
 import { registerUserinfoRoutes } from "./oauth/userinfo.ts";
+import { feedRoutes } from "./web/feed-routes.ts";
 import { webPageRoutes } from "./web/routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
@@ -87,5 +88,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   defaultImageRoutes,
   healthRoutes,
   oembedRoutes,
+  // Before the pages: /@name.rss and /tags/:name.rss also fit their patterns.
+  feedRoutes,
   webPageRoutes,
 ];

@@ -11,6 +11,7 @@ import {
   shownName,
   type WebContext,
 } from "./context.ts";
+import { feedLinks } from "./feeds.ts";
 import { escapeHtml } from "./html.ts";
 import type { PageMeta } from "./layout.ts";
 import { statusHtml } from "./status-html.ts";
@@ -96,6 +97,7 @@ ${pagerHtml(view, paging)}
       image: avatar,
       activityUri: account.uri,
       siteName: w.siteName,
+      feeds: feedLinks(paging.base ?? account.url, plainName),
     },
     body,
   };
