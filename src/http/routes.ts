@@ -45,6 +45,7 @@ import { registerTokenRoutes } from "./oauth/token.ts";
 import { registerUserinfoRoutes } from "./oauth/userinfo.ts";
 import { feedRoutes } from "./web/feed-routes.ts";
 import { webPageRoutes } from "./web/routes.ts";
+import { sitePageRoutes } from "./web/site-routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
   registerAppsRoutes,
@@ -91,4 +92,5 @@ export const ROUTE_MODULES: RouteModule[] = [
   // Before the pages: /@name.rss and /tags/:name.rss also fit their patterns.
   feedRoutes,
   webPageRoutes,
+  sitePageRoutes,
 ];

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as fxp from "fast-xml-parser";
 import { createUserWithToken } from "../helpers/accounts.ts";
+import { postStatus } from "../timelines/helpers.ts";
 import { startWebFixture, type WebFixture } from "./fixtures.ts";
 
 type Node = Record<string, unknown>;
@@ -48,16 +49,8 @@ describe("RSS and Atom feeds", () => {
     f = await startWebFixture();
     base = f.server.url;
     const dana = await createUserWithToken(f.server, "dana");
-    const post = async (body: Record<string, unknown>, token = f.alice.token) => {
-      const res = await f.server.request("/api/v1/statuses", {
-        method: "POST",
-        token,
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      assert.equal(res.status, 200);
-      return ((await res.json()) as { id: string }).id;
-    };
+    const post = async (body: Record<string, unknown>, token = f.alice.token) =>
+      (await postStatus(f.server, token, body)).id;
     const danas = await post({ status: "Dana speaks" }, dana.token);
     reply = await post({ status: "@dana A reply to Dana", in_reply_to_id: danas });
     // A reply to oneself continues a thread: Mastodon keeps those among "no replies".

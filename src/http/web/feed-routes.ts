@@ -14,6 +14,7 @@ import type { HttpDeps, HttpEnv } from "../env.ts";
 import { avatarUrl, fullHandle, newWebContext, shownName } from "./context.ts";
 import { errorPage } from "./error-page.ts";
 import { atomFeed, type FeedHead, type FeedFormat as Format, feedUrl, rssFeed } from "./feeds.ts";
+import { tagPageUrl } from "./tag-page.ts";
 
 const FEED_SIZE = 20;
 const FEED_NAME = /^(.+)\.(rss|atom)$/;
@@ -105,7 +106,7 @@ export function feedRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     const local = c.req.query("local") === "true";
     const page = await tagTimeline(ctx, null, tag.normalized, { local }, { limit: FEED_SIZE });
     const views = await loadResolvedViews(ctx, page, null);
-    const pageUrl = `${ctx.settings.publicUrl}/tags/${encodeURIComponent(tag.normalized)}`;
+    const pageUrl = tagPageUrl(newWebContext(ctx), tag);
     return send(
       c,
       feed.format,
