@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import * as fxp from "fast-xml-parser";
 import { createUserWithToken } from "../helpers/accounts.ts";
-import { postStatus } from "../timelines/helpers.ts";
+import { postStatus, putStatus } from "../timelines/helpers.ts";
 import { startWebFixture, type WebFixture } from "./fixtures.ts";
 
 type Node = Record<string, unknown>;
@@ -149,6 +149,25 @@ describe("RSS and Atom feeds", () => {
     );
     const atom = await feed("/tags/birds.atom");
     assert.equal(list((atom.doc.feed as Node).entry).length, 1);
+  });
+
+  it("a hashtag's feed lists other servers' posts too, and only ours with ?local=true", async () => {
+    const carol = await f.server.wren.ctx.storage.accounts.findByUsername(
+      "carol",
+      "remote.example",
+    );
+    assert.ok(carol);
+    const remote = await putStatus(f.server, carol, {
+      text: "",
+      contentHtml: "<p>Remote #robins</p>",
+      tags: ["robins"],
+      url: "https://remote.example/@carol/1",
+    });
+    const mine = (await postStatus(f.server, f.alice.token, { status: "Local #robins" })).id;
+    const links = async (path: string) =>
+      list((((await feed(path)).doc.rss as Node).channel as Node).item).map((i) => i.link);
+    assert.deepEqual(await links("/tags/robins.rss"), [`${base}/@alice/${mine}`, remote.url]);
+    assert.deepEqual(await links("/tags/robins.rss?local=true"), [`${base}/@alice/${mine}`]);
     const none = await feed("/tags/nothingtaggedhere.atom");
     assert.equal(none.res.status, 200);
     assert.equal(list((none.doc.feed as Node).entry).length, 0);
