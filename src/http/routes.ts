@@ -3,6 +3,8 @@
 
 import type { RouteModule } from "./app.ts";
 import { defaultImageRoutes } from "./default-images.ts";
+import { healthRoutes } from "./health.ts";
+import { oembedRoutes } from "./mastodon/oembed.ts";
 import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
@@ -41,7 +43,9 @@ import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOAuthMetadataRoutes } from "./oauth/metadata.ts";
 import { registerTokenRoutes } from "./oauth/token.ts";
 import { registerUserinfoRoutes } from "./oauth/userinfo.ts";
+import { feedRoutes } from "./web/feed-routes.ts";
 import { webPageRoutes } from "./web/routes.ts";
+import { sitePageRoutes } from "./web/site-routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
   registerAppsRoutes,
@@ -83,5 +87,10 @@ export const ROUTE_MODULES: RouteModule[] = [
   mediaV2Routes,
   mediaFileRoutes,
   defaultImageRoutes,
+  healthRoutes,
+  oembedRoutes,
+  // Before the pages: /@name.rss and /tags/:name.rss also fit their patterns.
+  feedRoutes,
   webPageRoutes,
+  sitePageRoutes,
 ];

@@ -62,6 +62,8 @@ describe("a trailing slash on every route", () => {
     values.username = ["alice"];
     values.handle = ["@alice"];
     values.hashtag = ["wren"];
+    // An account's feed, then a hashtag's (/tags/:feed, /@alice/tagged/:feed).
+    values.feed = ["@alice.rss", "wren.rss"];
     values.group_key = groups.notification_groups.map((g) => g.group_key);
     const host = new URL(server.url).host;
     queries["/api/v1/accounts/lookup"] = "acct=alice";
@@ -98,7 +100,8 @@ describe("a trailing slash on every route", () => {
   }
 
   it("answers a read with a trailing slash as without it", async () => {
-    const routes = everyRoute(server).filter((r) => r.method === "GET");
+    // The root already ends in its only slash.
+    const routes = everyRoute(server).filter((r) => r.method === "GET" && r.path !== "/");
     assert.ok(routes.length > 40, `only ${routes.length} GET routes found`);
     const differences: string[] = [];
     let found = 0;

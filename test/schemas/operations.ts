@@ -9,7 +9,17 @@
  * check such a body itself. Operations Wren does not serve and whose entities it never
  * produces are left out; add a row (and the entity under entities/) when Wren grows one.
  */
-import { arrayOf, entity, integer, object, type Schema, string, uri } from "./json-schema.ts";
+import {
+  arrayOf,
+  entity,
+  integer,
+  nullable,
+  object,
+  oneOf,
+  type Schema,
+  string,
+  uri,
+} from "./json-schema.ts";
 
 /** Documented without a JSON body worth a schema (e.g. `{}` on success). */
 export const EMPTY: unique symbol = Symbol("documented without a JSON body");
@@ -58,6 +68,23 @@ const oauthServerMetadata = object(
     code_challenge_methods_supported: strings,
     response_modes_supported: strings,
   },
+);
+
+/** GET /api/oembed: oEmbed 1.0 "rich" metadata (content/en/methods/oembed.md). */
+const oembed = object(
+  {
+    type: oneOf("rich"),
+    version: oneOf("1.0"),
+    author_name: string,
+    author_url: uri,
+    provider_name: string,
+    provider_url: uri,
+    cache_age: integer,
+    html: string,
+    width: integer,
+    height: nullable(integer),
+  },
+  { title: string },
 );
 
 type Row = [OperationRow["method"], string, string, OperationRow["responses"]];
@@ -355,6 +382,8 @@ const rows: Row[] = [
   ["get", "/api/v2/instance", "getInstanceV2", { 200: one("Instance") }],
   ["get", "/api/v1/instance/peers", "getInstancePeers", { 200: strings }],
   ["get", "/api/v1/instance/rules", "getInstanceRules", { 200: many("Rule") }],
+  ["get", "/api/oembed", "getOembed", { 200: oembed }],
+  ["get", "/health", "getHealth", { 200: EMPTY }],
   ["get", "/api/v1/preferences", "getPreferences", { 200: one("Preferences") }],
   ["get", "/api/v1/custom_emojis", "getCustomEmojis", { 200: many("CustomEmoji") }],
   ["get", "/api/v1/announcements", "getAnnouncements", { 200: many("Announcement") }],

@@ -123,4 +123,21 @@ describe("public web pages in a real browser", () => {
       [],
     );
   });
+
+  it("shows the about page and a hashtag page with their images", async () => {
+    const about = await page.goto(`${f.server.url}/`);
+    assert.equal(about?.status(), 200);
+    await page.waitForLoadState("networkidle");
+    assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), "Wren Test");
+    assert.ok(await page.getByRole("heading", { name: "Sign in" }).isVisible());
+    await page.screenshot({ path: `${SCREENSHOTS}/about.png`, fullPage: true });
+    const tag = await page.goto(`${f.server.url}/tags/birds`);
+    assert.equal(tag?.status(), 200);
+    await scrollThrough();
+    assert.ok(await page.getByText("Hello <world>").isVisible());
+    // The author's avatar and the custom emoji load under the page's CSP.
+    assert.ok((await assertImagesLoaded()) >= 2);
+    await page.screenshot({ path: `${SCREENSHOTS}/tag.png`, fullPage: true });
+    assert.deepEqual(problems, []);
+  });
 });

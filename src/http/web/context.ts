@@ -2,9 +2,10 @@
 
 import type { Account, ImageRef } from "../../domain/account.ts";
 import { type CustomEmoji, emojiImageUrl } from "../../domain/custom-emoji.ts";
+import type { ServiceContext } from "../../services/context.ts";
 import { MISSING_AVATAR_PATH, MISSING_HEADER_PATH } from "../default-images.ts";
 import type { PageAssets } from "./layout.ts";
-import { useImage } from "./layout.ts";
+import { newAssets, useImage } from "./layout.ts";
 
 export interface WebContext {
   /** Origin of the instance, e.g. `https://social.example`. */
@@ -14,6 +15,17 @@ export interface WebContext {
   siteName: string;
   fileUrl(key: string): string;
   assets: PageAssets;
+}
+
+/** A fresh context for one page or feed (its own asset list). */
+export function newWebContext(ctx: ServiceContext): WebContext {
+  return {
+    publicUrl: ctx.settings.publicUrl,
+    domain: ctx.settings.domain,
+    siteName: ctx.settings.title,
+    fileUrl: (key) => ctx.files.url(key),
+    assets: newAssets(),
+  };
 }
 
 /** The static (first-frame) image: the pages have no hover to start an animation. */
@@ -38,7 +50,7 @@ export function emojiUrl(w: WebContext): (emoji: CustomEmoji) => string {
 }
 
 /** `@user@domain`, local accounts included, as Mastodon's pages show it. */
-export function fullHandle(w: WebContext, account: Account): string {
+export function fullHandle(w: Pick<WebContext, "domain">, account: Account): string {
   return `@${account.username}@${account.domain ?? w.domain}`;
 }
 

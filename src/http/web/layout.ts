@@ -44,6 +44,13 @@ export function useMedia(assets: PageAssets, url: string): string | null {
   return url;
 }
 
+/** A feed of what the page shows, announced with <link rel="alternate">. */
+export interface PageFeed {
+  type: "application/rss+xml" | "application/atom+xml";
+  href: string;
+  title: string;
+}
+
 export interface PageMeta {
   title: string;
   description: string;
@@ -54,6 +61,7 @@ export interface PageMeta {
   /** The ActivityPub id of what the page shows, for `rel="alternate"`. */
   activityUri: string | null;
   siteName: string;
+  feeds?: readonly PageFeed[];
   /** Error pages are not for search engines. */
   noindex?: boolean;
 }
@@ -81,6 +89,11 @@ function headTags(meta: PageMeta): string {
   if (meta.activityUri) {
     tags.push(
       `<link rel="alternate" type="application/activity+json" href="${escapeHtml(meta.activityUri)}">`,
+    );
+  }
+  for (const feed of meta.feeds ?? []) {
+    tags.push(
+      `<link rel="alternate" type="${feed.type}" title="${escapeHtml(feed.title)}" href="${escapeHtml(feed.href)}">`,
     );
   }
   if (meta.noindex) tags.push(metaTag("name", "robots", "noindex"));

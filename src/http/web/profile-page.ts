@@ -11,19 +11,12 @@ import {
   shownName,
   type WebContext,
 } from "./context.ts";
+import { feedLinks } from "./feeds.ts";
 import { escapeHtml } from "./html.ts";
 import type { PageMeta } from "./layout.ts";
+import { type PagePaging, pagerHtml } from "./pager.ts";
 import { statusHtml } from "./status-html.ts";
 import { emojifyHtml, emojifyText, htmlToText, truncate } from "./text.ts";
-
-export interface ProfilePaging {
-  /** The page shows statuses older than this id (absent: the newest page). */
-  maxId: string | undefined;
-  /** Id of the oldest status shown when there may be older ones. */
-  olderThan: string | undefined;
-  /** The address the pager links extend (default: the profile's). */
-  base?: string | undefined;
-}
 
 function fieldsHtml(w: WebContext, view: AccountView): string {
   const { fields } = view.account;
@@ -42,21 +35,11 @@ function countsHtml(view: AccountView): string {
   return `<ul class="counts">${item(view.statusesCount, view.statusesCount === 1 ? "post" : "posts")}${item(view.followingCount, "following")}${item(view.followersCount, view.followersCount === 1 ? "follower" : "followers")}</ul>`;
 }
 
-function pagerHtml(view: AccountView, paging: ProfilePaging): string {
-  const base = paging.base ?? view.account.url;
-  const newer = paging.maxId ? `<a href="${escapeHtml(base)}">Newest posts</a>` : "<span></span>";
-  const older = paging.olderThan
-    ? `<a href="${escapeHtml(`${base}?max_id=${encodeURIComponent(paging.olderThan)}`)}" rel="next">Older posts</a>`
-    : "";
-  if (!paging.maxId && !paging.olderThan) return "";
-  return `<nav class="pager" aria-label="Pages">${newer}${older}</nav>`;
-}
-
 export function profilePage(
   w: WebContext,
   view: AccountView,
   statuses: readonly StatusView[],
-  paging: ProfilePaging,
+  paging: PagePaging,
 ): { meta: PageMeta; body: string } {
   const { account } = view;
   const handle = fullHandle(w, account);
@@ -83,7 +66,7 @@ ${countsHtml(view)}
 </section>
 <section class="card" aria-label="Posts">
 ${list}
-${pagerHtml(view, paging)}
+${pagerHtml(paging.base ?? account.url, paging)}
 </section>`;
   const note = htmlToText(account.noteHtml);
   const summary = `${view.statusesCount} posts, ${view.followingCount} following, ${view.followersCount} followers`;
@@ -96,6 +79,7 @@ ${pagerHtml(view, paging)}
       image: avatar,
       activityUri: account.uri,
       siteName: w.siteName,
+      feeds: feedLinks(paging.base ?? account.url, plainName),
     },
     body,
   };

@@ -19,9 +19,9 @@ import { loadResolvedViews, loadStatusViews } from "../../views/status-view.ts";
 import { deletionIsPublic, visibleToAnyone } from "../../views/visibility.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { errorBody } from "../middleware/errors.ts";
-import type { WebContext } from "./context.ts";
+import { newWebContext, type WebContext } from "./context.ts";
 import { errorPage } from "./error-page.ts";
-import { newAssets, type PageMeta, renderDocument, sendPage } from "./layout.ts";
+import { type PageMeta, renderDocument, sendPage } from "./layout.ts";
 import { wantsActivityJson } from "./negotiation.ts";
 import { profilePage } from "./profile-page.ts";
 import { statusPage } from "./status-page.ts";
@@ -35,15 +35,7 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
   const { ctx } = deps;
   const siteName = ctx.settings.title;
 
-  function webContext(): WebContext {
-    return {
-      publicUrl: ctx.settings.publicUrl,
-      domain: ctx.settings.domain,
-      siteName,
-      fileUrl: (key) => ctx.files.url(key),
-      assets: newAssets(),
-    };
-  }
+  const webContext = () => newWebContext(ctx);
 
   function send(c: Context<HttpEnv>, w: WebContext, page: { meta: PageMeta; body: string }) {
     return sendPage(c, 200, renderDocument(page.meta, page.body), w.assets);

@@ -24,7 +24,7 @@ function plural(n: number, one: string, many: string): string {
   return `<strong>${n}</strong> ${n === 1 ? one : many}`;
 }
 
-function mediaFileUrl(w: WebContext, media: MediaAttachment): string | null {
+export function mediaFileUrl(w: WebContext, media: MediaAttachment): string | null {
   if (media.fileKey !== null && media.state === "ready") return w.fileUrl(media.fileKey);
   return media.remoteUrl;
 }

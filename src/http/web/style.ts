@@ -56,6 +56,10 @@ details.sensitive summary{cursor:pointer;color:var(--muted);margin-top:.75rem}
 .meta a{color:inherit}
 .pager{display:flex;justify-content:space-between;padding:1rem 1.25rem;border-top:1px solid var(--line)}
 .empty{padding:1rem 1.25rem;color:var(--muted);margin:0}
+.section{padding:1rem 1.25rem}
+h2{font-size:1.1rem;margin:0 0 .5rem}
+.rules{margin:0;padding-left:1.5rem}
+.rules li{margin:.25rem 0}
 .error-page{padding:2rem 1.25rem;text-align:center}
 .error-page h1{margin-bottom:.5rem}
 img.emoji{height:1.2em;width:1.2em;object-fit:contain;vertical-align:-.2em;margin:0 .05em}

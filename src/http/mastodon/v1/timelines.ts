@@ -1,10 +1,13 @@
 // Timelines: GET /api/v1/timelines/home (a user's follows), /public (everything public, or
-// only local or remote), /tag/:hashtag and /list/:id (a user's list). The services generate the page with its statuses
+// only local or remote), /tag/:hashtag, /list/:id (a user's list) and /link (a trending link's
+// statuses; Wren keeps no preview cards and no link trends, so no URL is trending and every
+// request is answered as Mastodon answers a URL that is not: 404). The services generate the page with its statuses
 // already read; they are hydrated in one batch without reading them again, and the Link header
 // pages by the returned statuses' ids.
 
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import { notFound } from "../../../domain/errors.ts";
 import type { FilterContext } from "../../../domain/filter.ts";
 import { homeTimeline } from "../../../services/timelines/home.ts";
 import { listTimeline } from "../../../services/timelines/list.ts";
@@ -37,6 +40,8 @@ const tagSchema = z.object({
   all: tagList,
   none: tagList,
 });
+
+const linkSchema = z.object({ ...pageFields(20, 40), url: z.string().optional() });
 
 export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): void {
   const { ctx } = deps;
@@ -124,6 +129,18 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
         toIdPage(params),
       );
       return answer(c, entries, viewerId, "public");
+    },
+  );
+
+  // Mastodon lists here the statuses behind a trending preview card and answers 404 for any
+  // other URL (a missing one too). With no cards and no trends, that is every URL; the
+  // parameters are still checked so a malformed request is told so (422).
+  app.get(
+    "/api/v1/timelines/link",
+    access({ optional: true, scopes: ["read:statuses"] }),
+    async (c) => {
+      await readValidParams(c, linkSchema);
+      throw notFound();
     },
   );
 }
