@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
 import type { Visibility } from "../domain/account.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { makeStatus } from "../storage/contract/fixtures.ts";
+import { makeFollow, makeStatus } from "../storage/contract/fixtures.ts";
+import { openJsonFileStorage } from "../storage/json-file/index.ts";
+import type { Storage } from "../storage/ports.ts";
 import { deletionIsPublic, visibleToAnyone, visibleToReader } from "./visibility.ts";
 
 const AUTHOR = "1";
@@ -12,18 +17,22 @@ const STRANGER = "3";
 const status = (visibility: Visibility, deleted = false) =>
   makeStatus({ id: "100", accountId: AUTHOR, visibility, deleted });
 
-/** Just the facts the rule reads: FOLLOWER follows AUTHOR; nobody is blocked. */
-const ctx = {
-  storage: {
-    follows: {
-      findFrom: async (from: string, targets: readonly string[]) =>
-        new Map(from === FOLLOWER ? targets.filter((t) => t === AUTHOR).map((t) => [t, {}]) : []),
-    },
-    blocks: { findTo: async () => new Map() },
-  },
-} as unknown as ServiceContext;
-
 describe("views/visibility", () => {
+  // A real storage holding just the facts the rule reads: FOLLOWER follows AUTHOR.
+  let dir: string;
+  let storage: Storage;
+  let ctx: ServiceContext;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "wren-visibility-"));
+    storage = await openJsonFileStorage(dir);
+    await storage.follows.put(makeFollow({ id: "50", accountId: FOLLOWER, targetId: AUTHOR }));
+    ctx = { storage } as unknown as ServiceContext;
+  });
+  after(async () => {
+    await storage?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it("shows public and unlisted statuses to anyone, never deleted ones", () => {
     assert.equal(visibleToAnyone(status("public")), true);
     assert.equal(visibleToAnyone(status("unlisted")), true);

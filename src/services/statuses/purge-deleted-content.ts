@@ -25,19 +25,29 @@ export async function schedulePurgeDeletedContent(
 
 /** Empties a deleted status down to its tombstone; false when it is not deleted (or is gone). */
 export async function purgeDeletedContent(ctx: ServiceContext, statusId: string): Promise<boolean> {
-  const status = await ctx.storage.statuses.get(statusId);
-  if (!status?.deleted) return false;
-  // Media first: their purge finds them through the status's and its versions' media ids.
-  await purgeDeletedStatusMedia(ctx, status.id);
-  await ctx.storage.statusEdits.deleteByStatus(status.id);
-  await ctx.storage.statuses.put({
-    ...status,
-    text: "",
-    contentHtml: "",
-    spoilerText: "",
-    mentionIds: [],
-    tags: [],
-    mediaIds: [],
-  });
-  return true;
+  const found = await ctx.storage.statuses.get(statusId);
+  if (!found?.deleted) return false;
+  const purge = async () => {
+    // Read again inside the lock: the record may have changed or gone meanwhile.
+    const status = await ctx.storage.statuses.get(statusId);
+    if (!status?.deleted) return false;
+    // Media first: their purge finds them through the status's and its versions' media ids.
+    await purgeDeletedStatusMedia(ctx, status.id);
+    await ctx.storage.statusEdits.deleteByStatus(status.id);
+    await ctx.storage.statuses.put({
+      ...status,
+      text: "",
+      contentHtml: "",
+      spoilerText: "",
+      mentionIds: [],
+      tags: [],
+      mediaIds: [],
+    });
+    return true;
+  };
+  // A remote tombstone may also be forgotten by the retention sweep, under the lock every write
+  // of a remote status takes: a purge outside it could write back a record just removed.
+  return found.local
+    ? purge()
+    : ctx.storage.coordination.withLock(`remote-status:${found.uri}`, purge);
 }
