@@ -4,7 +4,7 @@
 // - statuses: local statuses (not boosts) created that week, by their ids' time; deleted ones
 //   are no longer stored as listable and are not counted;
 // - registrations: local accounts created that week;
-// - logins: Wren records no sign-ins, so 0 (documented in docs/api.md).
+// - logins: Wren records no sign-ins, so 0 (documented in docs/configuration.md).
 
 import { idFromTime } from "../domain/ids.ts";
 import type { ServiceContext } from "../services/context.ts";
