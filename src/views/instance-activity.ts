@@ -46,7 +46,27 @@ async function statusTimes(ctx: ServiceContext, accountId: string, sinceMs: numb
   }
 }
 
+/**
+ * Counting walks every local status of the twelve weeks, too much for each call of a public
+ * endpoint: the weeks are kept an hour in the key–value store, shared by every process, as
+ * Mastodon keeps its answer (a day).
+ */
+const CACHE_KEY = ["wren", "instance", "activity"];
+const CACHE_MS = 60 * 60 * 1000;
+
 export async function loadInstanceActivity(ctx: ServiceContext): Promise<ActivityWeek[]> {
+  const now = ctx.clock.now();
+  const kept = await ctx.storage.kv.get(CACHE_KEY);
+  if (kept && kept.expiresAt !== null && kept.expiresAt > now.toISOString()) {
+    return kept.value as ActivityWeek[];
+  }
+  const weeks = await countActivity(ctx);
+  const expiresAt = new Date(now.getTime() + CACHE_MS).toISOString();
+  await ctx.storage.kv.set({ key: CACHE_KEY, value: weeks, expiresAt });
+  return weeks;
+}
+
+async function countActivity(ctx: ServiceContext): Promise<ActivityWeek[]> {
   const now = ctx.clock.now().getTime();
   const weekZeroStart = now - (now % DAY_MS);
   const oldest = weekZeroStart - (ACTIVITY_WEEKS - 1) * WEEK_MS;

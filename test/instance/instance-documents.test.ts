@@ -217,6 +217,19 @@ describe("instance documents", () => {
       { domain: "spam.example", digest: sha("spam.example"), severity: "suspend" },
     ]);
   });
+
+  it("leaves blocked servers and their subdomains out of the peers", async () => {
+    // Runs after the domain block test: spam.example and bad.example are blocked.
+    const { storage } = server.wren.ctx;
+    for (const [name, domain] of [
+      ["a", "eu.spam.example"],
+      ["b", "bad.example"],
+      ["c", "fine.example"],
+    ] as const) {
+      await storage.accounts.put(remoteAccountRecord(server, name, domain));
+    }
+    assert.deepEqual(await ok(server, "/api/v1/instance/peers"), ["fine.example"]);
+  });
 });
 
 describe("instance activity", () => {
@@ -275,6 +288,9 @@ describe("instance activity", () => {
       weeks.map((w: Json) => w.registrations),
       ["1", "0", "0", "1", "0", "0", "0", "0", "0", "0", "0", "0"],
     );
+    // The weeks are kept an hour: a post made since shows only after that.
+    await post(NOW - 30_000);
+    assert.equal((await ok(server, "/api/v1/instance/activity"))[0].statuses, "1");
   });
 });
 

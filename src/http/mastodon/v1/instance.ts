@@ -6,6 +6,7 @@ import { serializeInstanceV1, serializeRules } from "../../../serialization/mast
 import { serializeActivity } from "../../../serialization/mastodon/instance-documents.ts";
 import { currentRules } from "../../../services/instance/rules.ts";
 import { loadInstanceActivity } from "../../../views/instance-activity.ts";
+import { loadPeers } from "../../../views/instance-peers.ts";
 import { loadInstanceView } from "../../../views/instance-view.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { urlContext } from "../account-json.ts";
@@ -17,11 +18,7 @@ export function instanceV1Routes(app: Hono<HttpEnv>, deps: HttpDeps): void {
     return c.json(serializeInstanceV1(await loadInstanceView(ctx), urlContext(ctx)));
   });
 
-  // The remote domains this server knows accounts of, as Mastodon lists the servers it has met.
-  app.get("/api/v1/instance/peers", async (c) => {
-    const domains = await ctx.storage.accounts.domains();
-    return c.json([...domains].sort());
-  });
+  app.get("/api/v1/instance/peers", async (c) => c.json(await loadPeers(ctx)));
 
   app.get("/api/v1/instance/rules", async (c) => c.json(serializeRules(await currentRules(ctx))));
 
