@@ -4,6 +4,7 @@
 // --format says which; `-` reads standard input.
 
 import { readFileSync } from "node:fs";
+import { DOCUMENT_MAX_BYTES } from "../../domain/instance-documents.ts";
 import { type Command, EXIT_FAILURE, EXIT_OK, UsageError } from "../command.ts";
 import { operate } from "../operate.ts";
 import { readBounded } from "../read-bounded.ts";
@@ -13,7 +14,7 @@ const DOCUMENTS = ["extended-description", "privacy-policy", "terms-of-service"]
 type Document = (typeof DOCUMENTS)[number];
 
 /** One byte over the server's limit, so the server reports an oversized file. */
-const READ_LIMIT = 512 * 1024 + 1;
+const READ_LIMIT = DOCUMENT_MAX_BYTES + 1;
 
 function documentOf(value: string | undefined, help: string): Document {
   if ((DOCUMENTS as readonly string[]).includes(value ?? "")) return value as Document;

@@ -4,6 +4,7 @@
 // Mastodon trusts an admin's site settings), or plain text, turned into paragraphs.
 
 import { unprocessable } from "../../domain/errors.ts";
+import { DOCUMENT_MAX_BYTES } from "../../domain/instance-documents.ts";
 import { plainTextToHtml } from "../../domain/text/plain-text.ts";
 import type { ServiceContext } from "../context.ts";
 
@@ -17,9 +18,6 @@ export interface InstanceDocument {
   content: string;
   updatedAt: string;
 }
-
-/** Larger than any real policy; keeps a mistaken file (an image, a log) out of the store. */
-export const DOCUMENT_MAX_BYTES = 512 * 1024;
 
 const keyOf = (kind: DocumentKind) => ["wren", "instance", "document", kind];
 
