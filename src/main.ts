@@ -111,6 +111,7 @@ export function instanceSettings(config: Config): InstanceSettings {
     maxImageBytes: config.maxImageBytes,
     remoteStatusRetentionDays: config.remoteStatusRetentionDays,
     rules: config.rules,
+    showDomainBlocks: config.showDomainBlocks,
     ffmpeg: {
       ffmpegPath: config.ffmpegPath,
       ffprobePath: config.ffprobePath,

@@ -3,10 +3,11 @@
 
 import { z } from "zod";
 import { type Account, acctOf } from "../domain/account.ts";
-import { ruleText } from "../domain/instance-rules.ts";
+import { type Rule, ruleText } from "../domain/instance-rules.ts";
 import type { Report } from "../domain/report.ts";
 import { htmlToText } from "../domain/text/html.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { currentRules } from "../services/instance/rules.ts";
 import {
   listReports,
   type ReportDetails,
@@ -77,13 +78,13 @@ export interface ReportDetail extends ReportSummary {
   missingStatusIds: string[];
 }
 
-function detailOf(ctx: ServiceContext, details: ReportDetails): ReportDetail {
+function detailOf(rules: readonly Rule[], details: ReportDetails): ReportDetail {
   const { report, accounts, statuses } = details;
   const found = new Set(statuses.map((s) => s.id));
   return {
     ...summaryOf(details),
     targetUri: accounts.get(report.targetAccountId)?.uri ?? null,
-    rules: report.ruleIds.map((id) => ({ id, text: ruleText(ctx.settings.rules, id) ?? "" })),
+    rules: report.ruleIds.map((id) => ({ id, text: ruleText(rules, id) ?? "" })),
     forwardedToDomains: report.forwardedToDomains,
     uri: report.uri,
     statuses: statuses.map((s) => ({
@@ -112,7 +113,7 @@ export const REPORT_OPERATIONS = {
   "report.show": op({
     args: z.object({ id: idArg }),
     async run(ctx: ServiceContext, args) {
-      return detailOf(ctx, await showReport(ctx, args.id));
+      return detailOf(await currentRules(ctx), await showReport(ctx, args.id));
     },
   }),
   "report.resolve": op({

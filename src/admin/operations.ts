@@ -11,6 +11,7 @@ import { createPersonalToken } from "../services/oauth/create-personal-token.ts"
 import { ANNOUNCEMENT_OPERATIONS } from "./operations-announcements.ts";
 import { DOMAIN_OPERATIONS } from "./operations-domains.ts";
 import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
+import { INSTANCE_OPERATIONS } from "./operations-instance.ts";
 import { MEDIA_OPERATIONS } from "./operations-media.ts";
 import { REPORT_OPERATIONS } from "./operations-reports.ts";
 
@@ -64,6 +65,7 @@ export const ADMIN_OPERATIONS = {
   ...MEDIA_OPERATIONS,
   ...DOMAIN_OPERATIONS,
   ...REPORT_OPERATIONS,
+  ...INSTANCE_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;

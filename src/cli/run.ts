@@ -28,8 +28,10 @@ import { dbMigrate } from "./commands/db-migrate.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
+import { instanceClear, instanceSet, instanceShow } from "./commands/instance.ts";
 import { mediaPrune } from "./commands/media.ts";
 import { reportList, reportReopen, reportResolve, reportShow } from "./commands/report.ts";
+import { ruleAdd, ruleList, ruleRemove } from "./commands/rule.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { tokenCreate } from "./commands/token-create.ts";
 import { exportCommand, importCommand } from "./commands/transfer.ts";
@@ -53,6 +55,12 @@ export const COMMANDS: readonly Command[] = [
   reportShow,
   reportResolve,
   reportReopen,
+  ruleAdd,
+  ruleList,
+  ruleRemove,
+  instanceSet,
+  instanceShow,
+  instanceClear,
   doctorCommand,
   dbMigrate,
   exportCommand,
@@ -67,6 +75,8 @@ const GROUP_SUMMARIES: Record<string, string> = {
   media: "Manage uploaded media",
   domain: "Block and unblock other servers",
   report: "Read and resolve reports about accounts",
+  rule: "Manage the server rules",
+  instance: "Publish the about page, privacy policy and terms of service",
   db: "Manage the PostgreSQL database",
 };
 

@@ -20,6 +20,7 @@ import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
 import { filterV1Routes } from "./mastodon/v1/filters.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
+import { instanceDocumentRoutes } from "./mastodon/v1/instance-documents.ts";
 import { listRoutes } from "./mastodon/v1/lists.ts";
 import { markersRoutes } from "./mastodon/v1/markers.ts";
 import { mediaV1Routes } from "./mastodon/v1/media.ts";
@@ -80,6 +81,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   filterV2Routes,
   conversationRoutes,
   instanceV1Routes,
+  instanceDocumentRoutes,
   instanceV2Routes,
   announcementRoutes,
   customEmojiRoutes,

@@ -24,7 +24,10 @@ export interface InstanceSettings {
   maxMediaAttachments: number;
   /** Largest avatar/header upload in bytes. */
   maxImageBytes: number;
+  /** The rules of WREN_RULES, in force until the operator manages them (services/instance/rules.ts). */
   rules: string[];
+  /** Who may read the blocked domains (WREN_SHOW_DOMAIN_BLOCKS); absent: nobody (`disabled`). */
+  showDomainBlocks?: "disabled" | "users" | "all";
   /** Where ffmpeg and ffprobe are, when set (WREN_FFMPEG_PATH, WREN_FFPROBE_PATH). */
   ffmpeg: FfmpegSettings;
   /**

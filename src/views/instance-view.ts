@@ -8,6 +8,7 @@ import {
   MAX_PROFILE_FIELDS,
   NOTE_MAX_LENGTH,
 } from "../domain/account.ts";
+import type { Rule } from "../domain/instance-rules.ts";
 import { CHARACTERS_PER_URL } from "../domain/text/status-text.ts";
 import {
   IMAGE_MATRIX_LIMIT,
@@ -18,6 +19,7 @@ import {
   VIDEO_SIZE_LIMIT,
 } from "../media/limits.ts";
 import type { InstanceSettings, ServiceContext } from "../services/context.ts";
+import { currentRules } from "../services/instance/rules.ts";
 import { type AccountView, loadAccountView } from "./account-view.ts";
 
 /**
@@ -65,6 +67,7 @@ export interface InstanceView {
   contactAccount: AccountView | null;
   /** The setting, else the contact admin's email; none without either. */
   contactEmail: string | undefined;
+  rules: Rule[];
 }
 
 export function instanceLimits(settings: InstanceSettings): InstanceLimits {
@@ -94,10 +97,11 @@ const ACTIVE_WINDOW_MS = 28 * 24 * 60 * 60 * 1000;
 
 export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceView> {
   const { storage } = ctx;
-  const [users, statusCount, domains] = await Promise.all([
+  const [users, statusCount, domains, rules] = await Promise.all([
     storage.users.list(),
     storage.statuses.countLocal(),
     storage.accounts.domains(),
+    currentRules(ctx),
   ]);
   // Active: posted in the last four weeks (Wren keeps no sign-in log). One small read per user.
   const since = ctx.clock.now().getTime() - ACTIVE_WINDOW_MS;
@@ -124,5 +128,6 @@ export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceVie
     activeMonth,
     contactAccount: adminAccount ? await loadAccountView(ctx, adminAccount) : null,
     contactEmail: ctx.settings.contactEmail ?? admin?.email,
+    rules,
   };
 }

@@ -8,6 +8,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { addRule } from "../../src/services/instance/rules.ts";
+import { setTerms } from "../../src/services/instance/terms.ts";
 import {
   createTempDatabase,
   type TempDatabase,
@@ -111,6 +113,13 @@ describe("wren export and wren import", () => {
         body: JSON.stringify({ domain: "spam.example" }),
       });
       assert.equal(blocked.status, 200);
+      // The operator's rules and documents (kept in the key–value store).
+      await addRule(server.wren.ctx, { text: "Be kind", hint: "Always" });
+      await setTerms(server.wren.ctx, {
+        text: "Be good.",
+        format: "text",
+        effectiveDate: "2025-01-01",
+      });
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -179,6 +188,10 @@ describe("wren export and wren import", () => {
       const lists = await copy.request("/api/v1/lists", { token: bobToken });
       const [list] = (await lists.json()) as { id: string; title: string; exclusive: boolean }[];
       assert.deepEqual([list?.title, list?.exclusive], ["Neighbours", true]);
+      const rules = await copy.request("/api/v1/instance/rules");
+      assert.deepEqual(await rules.json(), [{ id: "1", text: "Be kind", hint: "Always" }]);
+      const terms = await copy.request("/api/v1/instance/terms_of_service/2025-01-01");
+      assert.equal(((await terms.json()) as { content: string }).content, "<p>Be good.</p>");
       const members = await copy.request(`/api/v1/lists/${list?.id}/accounts`, {
         token: bobToken,
       });

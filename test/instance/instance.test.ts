@@ -132,12 +132,6 @@ describe("instance endpoints", () => {
     const v1 = await get(server, "/api/v1/instance");
     assert.equal(v1.stats.status_count, 2);
   });
-
-  it("does not offer /api/v1/instance/activity (Mastodon's answer when it is off)", async () => {
-    const res = await server.request("/api/v1/instance/activity");
-    assert.equal(res.status, 404);
-    assert.deepEqual(await res.json(), { error: "Record not found" });
-  });
 });
 
 describe("instance endpoints with default settings", () => {

@@ -47,6 +47,15 @@ const markers: Schema = {
   propertyNames: { enum: ["home", "notifications"] },
   additionalProperties: entity("Marker"),
 };
+/** GET /api/v1/instance/activity: one week, every figure a string (the week's start in Unix seconds). */
+const activityWeek = object({
+  week: { type: "string", pattern: "^[0-9]+$" },
+  statuses: { type: "string", pattern: "^[0-9]+$" },
+  logins: { type: "string", pattern: "^[0-9]+$" },
+  registrations: { type: "string", pattern: "^[0-9]+$" },
+});
+/** GET /api/v1/instance/translation_languages: source language → target languages. */
+const translationLanguages: Schema = { type: "object", additionalProperties: strings };
 /** The unread_count answers. */
 const count = object({ count: integer });
 /** RFC 8414 authorization server metadata (GET /.well-known/oauth-authorization-server). */
@@ -384,6 +393,43 @@ const rows: Row[] = [
   ["get", "/api/v1/instance/rules", "getInstanceRules", { 200: many("Rule") }],
   ["get", "/api/oembed", "getOembed", { 200: oembed }],
   ["get", "/health", "getHealth", { 200: EMPTY }],
+  ["get", "/api/v1/instance/activity", "getInstanceActivity", { 200: arrayOf(activityWeek) }],
+  [
+    "get",
+    "/api/v1/instance/domain_blocks",
+    "getInstanceDomainBlocks",
+    { 200: many("DomainBlock") },
+  ],
+  [
+    "get",
+    "/api/v1/instance/extended_description",
+    "getInstanceExtendedDescription",
+    { 200: one("ExtendedDescription") },
+  ],
+  [
+    "get",
+    "/api/v1/instance/privacy_policy",
+    "getInstancePrivacyPolicy",
+    { 200: one("PrivacyPolicy") },
+  ],
+  [
+    "get",
+    "/api/v1/instance/terms_of_service",
+    "getInstanceTermsOfService",
+    { 200: one("TermsOfService") },
+  ],
+  [
+    "get",
+    "/api/v1/instance/terms_of_service/{date}",
+    "getInstanceTermsOfServiceByDate",
+    { 200: one("TermsOfService") },
+  ],
+  [
+    "get",
+    "/api/v1/instance/translation_languages",
+    "getInstanceTranslationLanguages",
+    { 200: translationLanguages },
+  ],
   ["get", "/api/v1/preferences", "getPreferences", { 200: one("Preferences") }],
   ["get", "/api/v1/custom_emojis", "getCustomEmojis", { 200: many("CustomEmoji") }],
   ["get", "/api/v1/announcements", "getAnnouncements", { 200: many("Announcement") }],

@@ -7,7 +7,8 @@
 //   unauthenticated (public and hashtag timelines, a status, its context, who boosted or
 //   favourited it, an account, its statuses, followers and following, a poll): `public,
 //   max-age=15`, so a proxy or CDN in front may serve it to anyone for 15 seconds;
-// - the server's description (instance, its peers and rules, custom emojis), the same for every
+// - the server's description (instance, its peers, rules, activity and documents, custom
+//   emojis; not the blocked domains, which may depend on the token), the same for every
 //   caller, signed in or not: `public, max-age=300`.
 //
 // Wren keeps those same answers in memory itself, and exactly: a kept answer is served only while
@@ -42,7 +43,7 @@ const PUBLIC_READ =
 
 /** The server's description: no route of it looks at a token, so every caller gets one answer. */
 const SHARED_READ =
-  /^\/api\/(?:v1\/(?:instance(?:\/(?:peers|rules))?|custom_emojis)|v2\/instance)$/;
+  /^\/api\/(?:v1\/(?:instance(?:\/(?:peers|rules|activity|extended_description|privacy_policy|terms_of_service(?:\/[^/]+)?|translation_languages))?|custom_emojis)|v2\/instance)$/;
 
 type Announced = Readonly<Record<string, string>>;
 

@@ -1,7 +1,7 @@
 // InstanceView → Mastodon's Instance entities: version 2 (GET /api/v2/instance) and the older
 // version 1 (GET /api/v1/instance), plus the Rule entity. Pure.
 
-import { ruleIdAt } from "../../domain/instance-rules.ts";
+import type { Rule } from "../../domain/instance-rules.ts";
 import { INSTANCE_VERSION, SOURCE_URL } from "../../domain/software.ts";
 import { escapeHtml } from "../../domain/text/html.ts";
 import type { InstanceView } from "../../views/instance-view.ts";
@@ -13,8 +13,8 @@ export interface RuleJson {
   hint: string;
 }
 
-export function serializeRules(rules: readonly string[]): RuleJson[] {
-  return rules.map((text, index) => ({ id: ruleIdAt(index), text, hint: "" }));
+export function serializeRules(rules: readonly Rule[]): RuleJson[] {
+  return rules.map((rule) => ({ id: rule.id, text: rule.text, hint: rule.hint }));
 }
 
 /** The streaming API lives on the same origin, over WebSockets. */
@@ -116,7 +116,7 @@ export function serializeInstanceV2(view: InstanceView, urls: UrlContext) {
     api_versions: { mastodon: 2 },
     // No address at all (no setting, no admin) leaves `email` out rather than send "".
     contact: { ...contactEmail(view), account: contactAccount(view, urls) },
-    rules: serializeRules(settings.rules),
+    rules: serializeRules(view.rules),
   };
 }
 
@@ -148,6 +148,6 @@ export function serializeInstanceV1(view: InstanceView, urls: UrlContext) {
       polls: pollsConfiguration(view),
     },
     contact_account: contactAccount(view, urls),
-    rules: serializeRules(settings.rules),
+    rules: serializeRules(view.rules),
   };
 }

@@ -8,7 +8,7 @@
 
 import type { Account } from "../../domain/account.ts";
 import { notFound, unprocessable } from "../../domain/errors.ts";
-import { ruleText } from "../../domain/instance-rules.ts";
+import { type Rule, ruleText } from "../../domain/instance-rules.ts";
 import {
   MAX_REPORT_COMMENT,
   REPORT_CATEGORIES,
@@ -16,6 +16,7 @@ import {
   type ReportCategory,
 } from "../../domain/report.ts";
 import type { ServiceContext } from "../context.ts";
+import { currentRules } from "../instance/rules.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 import { repliedToServers } from "./forward-targets.ts";
 
@@ -37,7 +38,7 @@ function isCategory(value: string): value is ReportCategory {
 
 /** The category and rule ids as Mastodon settles them: cited rules mean `violation`. */
 function categoryOf(
-  ctx: ServiceContext,
+  rules: readonly Rule[],
   input: FileReportInput,
 ): { category: ReportCategory; ruleIds: string[] } {
   const ruleIds = [...new Set(input.ruleIds)];
@@ -48,7 +49,7 @@ function categoryOf(
   }
   const category = ruleIds.length > 0 ? "violation" : (input.category ?? "other");
   if (category !== "violation") return { category, ruleIds: [] };
-  const known = (id: string) => ruleText(ctx.settings.rules, id) !== undefined;
+  const known = (id: string) => ruleText(rules, id) !== undefined;
   if (ruleIds.length === 0 || !ruleIds.every(known)) {
     throw unprocessable("Validation failed: Rule ids does not reference valid rules");
   }
@@ -67,7 +68,7 @@ export async function fileReport(
       `Validation failed: Comment is too long (maximum is ${MAX_REPORT_COMMENT} characters)`,
     );
   }
-  const { category, ruleIds } = categoryOf(ctx, input);
+  const { category, ruleIds } = categoryOf(await currentRules(ctx), input);
 
   const wanted = [...new Set(input.statusIds)];
   const found = await ctx.storage.statuses.getMany(wanted);

@@ -23,6 +23,12 @@ import { ErrorEntity, ValidationError } from "./error.ts";
 import { FeaturedTag } from "./featured-tag.ts";
 import { Filter, FilterKeyword, FilterResult, FilterStatus, V1Filter } from "./filter.ts";
 import { Instance } from "./instance.ts";
+import {
+  DomainBlock,
+  ExtendedDescription,
+  PrivacyPolicy,
+  TermsOfService,
+} from "./instance-documents.ts";
 import { List } from "./list.ts";
 import { Marker } from "./marker.ts";
 import { MediaAttachment } from "./media-attachment.ts";
@@ -60,7 +66,9 @@ export const entities: Readonly<Record<string, Schema>> = {
   CredentialAccount,
   CredentialApplication,
   CustomEmoji,
+  DomainBlock,
   Error: ErrorEntity,
+  ExtendedDescription,
   FamiliarFollowers,
   FeaturedTag,
   Field,
@@ -80,6 +88,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   Poll,
   Preferences,
   PreviewCard,
+  PrivacyPolicy,
   Profile,
   Quote,
   QuoteApproval,
@@ -97,6 +106,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   StatusSource,
   StatusTag,
   Tag,
+  TermsOfService,
   Token,
   V1Filter,
   V1Instance,
