@@ -9,7 +9,16 @@
  * check such a body itself. Operations Wren does not serve and whose entities it never
  * produces are left out; add a row (and the entity under entities/) when Wren grows one.
  */
-import { arrayOf, entity, integer, object, type Schema, string, uri } from "./json-schema.ts";
+import {
+  arrayOf,
+  boolean,
+  entity,
+  integer,
+  object,
+  type Schema,
+  string,
+  uri,
+} from "./json-schema.ts";
 
 /** Documented without a JSON body worth a schema (e.g. `{}` on success). */
 export const EMPTY: unique symbol = Symbol("documented without a JSON body");
@@ -320,7 +329,67 @@ const rows: Row[] = [
     "get",
     "/api/v1/notifications/requests",
     "getNotificationRequests",
-    { 200: arrayOf({ type: "object" }) },
+    { 200: many("NotificationRequest") },
+  ],
+  [
+    "get",
+    "/api/v1/notifications/requests/{id}",
+    "getNotificationRequest",
+    { 200: one("NotificationRequest") },
+  ],
+  [
+    "post",
+    "/api/v1/notifications/requests/{id}/accept",
+    "postNotificationRequestAccept",
+    { 200: EMPTY },
+  ],
+  [
+    "post",
+    "/api/v1/notifications/requests/{id}/dismiss",
+    "postNotificationRequestDismiss",
+    { 200: EMPTY },
+  ],
+  [
+    "post",
+    "/api/v1/notifications/requests/accept",
+    "postNotificationRequestsAccept",
+    { 200: EMPTY },
+  ],
+  [
+    "post",
+    "/api/v1/notifications/requests/dismiss",
+    "postNotificationRequestsDismiss",
+    { 200: EMPTY },
+  ],
+  [
+    "get",
+    "/api/v1/notifications/requests/merged",
+    "getNotificationRequestsMerged",
+    { 200: object({ merged: boolean }) },
+  ],
+  [
+    "get",
+    "/api/v1/notifications/policy",
+    "getNotificationPolicy",
+    { 200: one("V1NotificationPolicy") },
+  ],
+  [
+    "patch",
+    "/api/v1/notifications/policy",
+    "patchNotificationPolicy",
+    { 200: one("V1NotificationPolicy") },
+  ],
+  [
+    "get",
+    "/api/v2/notifications/policy",
+    "getNotificationPolicyV2",
+    { 200: one("NotificationPolicy") },
+  ],
+  [
+    "patch",
+    "/api/v2/notifications/policy",
+    "patchNotificationPolicyV2",
+    { 200: one("NotificationPolicy") },
   ],
   ["get", "/api/v1/notifications/{id}", "getNotification", { 200: one("Notification") }],
   ["post", "/api/v1/notifications/{id}/dismiss", "postNotificationDismiss", { 200: EMPTY }],

@@ -16,6 +16,14 @@ interface DataRow {
 export function createNotificationStore(db: PgContext): NotificationStore {
   const { sql } = db;
 
+  // Written to match the partial index of migration 0023 (the requests read the held ones).
+  const filteredSql = (filtered: boolean | undefined) => {
+    if (filtered === undefined) return sql``;
+    return filtered
+      ? sql`and (data->>'filtered') = 'true'`
+      : sql`and (data->>'filtered') is distinct from 'true'`;
+  };
+
   /** The filter's conditions, each `and …`; undefined when nothing can match. */
   const filterSql = (filter: NotificationFilter = {}) => {
     let from: string | undefined;
@@ -28,7 +36,8 @@ export function createNotificationStore(db: PgContext): NotificationStore {
     return sql`
       ${types.length > 0 ? sql`and type = any(${[...types]}::text[])` : sql``}
       ${excluded.length > 0 ? sql`and type <> all(${[...excluded]}::text[])` : sql``}
-      ${from === undefined ? sql`` : sql`and from_account_id = ${from}::int8`}`;
+      ${from === undefined ? sql`` : sql`and from_account_id = ${from}::int8`}
+      ${filteredSql(filter.filtered)}`;
   };
 
   return {
