@@ -143,6 +143,24 @@ describe("notification policy and requests", () => {
     assert.deepEqual(await summary(server, alice), [`reblog:pt_carol:${status.id}`]);
   });
 
+  it("leaves held notifications out of the groups they would join", async () => {
+    const [alice, bob, carol] = await createUsers(server, "gr_alice", "gr_bob", "gr_carol");
+    const status = await postStatus(server, alice, "group me");
+    await act(server, alice, `/api/v1/accounts/${bob.account.id}/follow`);
+    await patch(alice, { for_not_following: "filter" });
+    await act(server, bob, `/api/v1/statuses/${status.id}/favourite`);
+    await act(server, carol, `/api/v1/statuses/${status.id}/favourite`);
+    const grouped = await callV2(server, alice, "/api/v2/notifications?types[]=favourite");
+    const [group] = grouped.notification_groups;
+    assert.equal(grouped.notification_groups.length, 1);
+    assert.equal(group.notifications_count, 1);
+    assert.deepEqual(group.sample_account_ids, [bob.account.id]);
+    const one = await callV2(server, alice, `/api/v2/notifications/${group.group_key}`);
+    assert.deepEqual(one.notification_groups[0].sample_account_ids, [bob.account.id]);
+    const [held] = await requests(alice);
+    await callV2(server, alice, `/api/v2/notifications/ungrouped-${held.id}`, 404);
+  });
+
   it("counts a follower only after three days, and an account as new for thirty", async () => {
     const [alice, bob] = await createUsers(server, "age_alice", "age_bob");
     const status = await postStatus(server, alice, "old enough?");
