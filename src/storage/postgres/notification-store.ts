@@ -1,6 +1,7 @@
 // Notifications on PostgreSQL (migration 0003): each recipient's are a range scan on
 // (account_id, id); the filters are conditions on that scan, so a page still holds `limit`
-// matches. find() uses the (recipient, type, sender, status) index.
+// matches. find() uses the (recipient, type, sender, status) index. Those held back by the
+// notification policy are marked in the `filtered` column (migration 0023).
 
 import type { Notification } from "../../domain/notification.ts";
 import type { NotificationFilter, NotificationStore } from "../ports.ts";
@@ -16,12 +17,10 @@ interface DataRow {
 export function createNotificationStore(db: PgContext): NotificationStore {
   const { sql } = db;
 
-  // Written to match the partial index of migration 0023 (the requests read the held ones).
+  // Written as the partial indexes of migration 0023 are, so the planner can use them.
   const filteredSql = (filtered: boolean | undefined) => {
     if (filtered === undefined) return sql``;
-    return filtered
-      ? sql`and (data->>'filtered') = 'true'`
-      : sql`and (data->>'filtered') is distinct from 'true'`;
+    return filtered ? sql`and filtered` : sql`and not filtered`;
   };
 
   /** The filter's conditions, each `and …`; undefined when nothing can match. */
@@ -50,13 +49,13 @@ export function createNotificationStore(db: PgContext): NotificationStore {
 
     async put(n) {
       await sql`
-        insert into notifications (id, account_id, type, from_account_id, status_id, data)
+        insert into notifications (id, account_id, type, from_account_id, status_id, filtered, data)
         values (${n.id}::int8, ${n.accountId}::int8, ${n.type}, ${n.fromAccountId}::int8,
-          ${n.statusId}::int8, ${jsonb(sql, n)})
+          ${n.statusId}::int8, ${n.filtered === true}, ${jsonb(sql, n)})
         on conflict (id) do update set
           account_id = excluded.account_id, type = excluded.type,
           from_account_id = excluded.from_account_id, status_id = excluded.status_id,
-          data = excluded.data`;
+          filtered = excluded.filtered, data = excluded.data`;
       db.changes.bump("notifications");
     },
 
