@@ -206,6 +206,30 @@ describe("notification policy and requests", () => {
     await post(alice, `/api/v1/notifications/requests/${request.id}/accept`, undefined, 404);
   });
 
+  it("merged is false while an accepted sender still has held notifications", async () => {
+    const [alice, bob] = await createUsers(server, "mg_alice", "mg_bob");
+    const merged = async () =>
+      (
+        await call(server, "GET", "/api/v1/notifications/requests/merged", {
+          token: alice.token,
+        })
+      ).merged;
+    await dm(bob, alice);
+    const [request] = await requests(alice);
+    assert.equal(await merged(), true, "nothing accepted yet");
+    await post(alice, `/api/v1/notifications/requests/${request.id}/accept`);
+    assert.equal(await merged(), true);
+    // As if the release had not run yet (a crash before it; the job runner finishes it).
+    const { storage, ids } = server.wren.ctx;
+    const shown = (await storage.notifications.listFor(alice.account.id, { limit: 1 }))[0];
+    assert.ok(shown);
+    await storage.notifications.put({ ...shown, id: ids.next(), filtered: true });
+    assert.equal(await merged(), false);
+    const [again] = await requests(alice);
+    await post(alice, `/api/v1/notifications/requests/${again.id}/accept`);
+    assert.equal(await merged(), true);
+  });
+
   it("dismissing deletes the held notifications; the sender stays filtered", async () => {
     const [alice, bob] = await createUsers(server, "dm_alice", "dm_bob");
     await dm(bob, alice, "one");

@@ -2,7 +2,8 @@
 // request per sender. A request is not stored on its own: it is read off the held notifications
 // (Notification.filtered), and its id is that of the sender's oldest held one, which stays the
 // same while more arrive. Accepting lets the sender through for good (a NotificationPermission)
-// and puts the held notifications back in the lists; dismissing deletes them.
+// and puts the held notifications back in the lists; dismissing deletes them. Both go through a
+// durable event (request-listener.ts), so a crash half way is finished by the job runner.
 
 import { notFound } from "../../domain/errors.ts";
 import { compareIds } from "../../domain/ids.ts";
@@ -122,9 +123,13 @@ export async function getRequest(
 }
 
 /** Moves the sender's held notifications back into the lists, batch by batch. */
-async function release(ctx: ServiceContext, request: NotificationRequest): Promise<void> {
+export async function releaseHeld(
+  ctx: ServiceContext,
+  recipientId: string,
+  fromAccountId: string,
+): Promise<void> {
   for (;;) {
-    const batch = await heldNotifications(ctx, request.recipientId, request.fromAccountId);
+    const batch = await heldNotifications(ctx, recipientId, fromAccountId);
     if (batch.length === 0) return;
     for (const { filtered: _held, ...notification } of batch) {
       await ctx.storage.notifications.put(notification);
@@ -132,15 +137,22 @@ async function release(ctx: ServiceContext, request: NotificationRequest): Promi
   }
 }
 
-async function discard(ctx: ServiceContext, request: NotificationRequest): Promise<void> {
+export async function discardHeld(
+  ctx: ServiceContext,
+  recipientId: string,
+  fromAccountId: string,
+): Promise<void> {
   for (;;) {
-    const batch = await heldNotifications(ctx, request.recipientId, request.fromAccountId);
+    const batch = await heldNotifications(ctx, recipientId, fromAccountId);
     if (batch.length === 0) return;
     await Promise.all(batch.map((n) => ctx.storage.notifications.delete(n.id)));
   }
 }
 
-/** Accepts the request: the sender's notifications always pass from now on, the held ones show. */
+/**
+ * Accepts the request: the sender's notifications always pass from now on, and the held ones
+ * are shown (by the event's listener, request-listener.ts, retried until done).
+ */
 export async function acceptRequest(
   ctx: ServiceContext,
   request: NotificationRequest,
@@ -155,7 +167,12 @@ export async function acceptRequest(
       createdAt: ctx.clock.now().toISOString(),
     });
   }
-  await release(ctx, request);
+  await ctx.events.publish({
+    type: "notification_request.settled",
+    recipientId,
+    fromAccountId,
+    outcome: "accepted",
+  });
 }
 
 /** Dismisses the request: its notifications are deleted; the sender stays filtered. */
@@ -163,7 +180,26 @@ export async function dismissRequest(
   ctx: ServiceContext,
   request: NotificationRequest,
 ): Promise<void> {
-  await discard(ctx, request);
+  const { recipientId, fromAccountId } = request;
+  await ctx.events.publish({
+    type: "notification_request.settled",
+    recipientId,
+    fromAccountId,
+    outcome: "dismissed",
+  });
+}
+
+/**
+ * Whether every accepted request is merged: no notification is still held from a sender the
+ * recipient accepted (the listener has not finished, or is waiting for a retry).
+ */
+export async function requestsMerged(ctx: ServiceContext, recipientId: string): Promise<boolean> {
+  const senders = [
+    ...new Set((await heldNotifications(ctx, recipientId)).map((n) => n.fromAccountId)),
+  ];
+  if (senders.length === 0) return true;
+  const accepted = await ctx.storage.notificationPermissions.findFrom(recipientId, senders);
+  return accepted.size === 0;
 }
 
 /** The bulk forms: ids that are not the recipient's pending requests are skipped. */

@@ -8,6 +8,7 @@ import {
   dismissRequest,
   getRequest,
   listRequests,
+  requestsMerged,
   settleRequests,
 } from "../../../services/notifications/requests.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
@@ -42,10 +43,9 @@ export function notificationRequestRoutes(
     return c.json(await renderNotificationRequests(ctx, page.requests, viewer.account.id));
   });
 
-  // Accepting is done before its answer, so whatever was accepted is already merged.
-  app.get(`${REQUESTS}/merged`, read, (c) => {
-    requireViewer(c);
-    return c.json({ merged: true });
+  app.get(`${REQUESTS}/merged`, read, async (c) => {
+    const viewer = requireViewer(c);
+    return c.json({ merged: await requestsMerged(ctx, viewer.account.id) });
   });
 
   app.get(REQUEST, read, async (c) => {
