@@ -36,6 +36,16 @@ export type DomainEvent =
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll }
   /** A local user filed a report (received Flags publish nothing: they go nowhere else). */
-  | { type: "report.created"; report: Report };
+  | { type: "report.created"; report: Report }
+  /**
+   * A user accepted (the sender may now always notify them) or dismissed the notification
+   * request of a sender: that sender's held notifications are to be shown, or deleted.
+   */
+  | {
+      type: "notification_request.settled";
+      recipientId: string;
+      fromAccountId: string;
+      outcome: "accepted" | "dismissed";
+    };
 
 export type DomainEventType = DomainEvent["type"];

@@ -32,4 +32,9 @@ export interface Notification {
   /** Notifications with the same key are shown as one group (API v2). */
   groupKey: string;
   createdAt: string;
+  /**
+   * Held back by the recipient's notification policy: out of the lists and counts, shown in
+   * the request of its sender until accepted (cleared) or dismissed (deleted). Absent: not held.
+   */
+  filtered?: boolean;
 }

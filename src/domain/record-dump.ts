@@ -30,6 +30,7 @@ export const RECORD_KINDS = [
   "featuredTags",
   "accountNotes",
   "accountDomainBlocks",
+  "notificationPermissions",
   "notifications",
   "conversations",
   "markers",

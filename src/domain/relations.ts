@@ -46,6 +46,12 @@ export interface AccountNote extends Edge {
  */
 export type AccountDomainBlock = Edge;
 
+/**
+ * A sender whose notifications always reach the user, whatever the notification policy: the
+ * user accepted a request from them (Mastodon's NotificationPermission). `targetId` is the sender.
+ */
+export type NotificationPermission = Edge;
+
 /** Favourites, bookmarks, pins and conversation mutes carry nothing beyond the edge. */
 export type Favourite = Edge & { uri: string | null };
 export type Bookmark = Edge;

@@ -1,4 +1,5 @@
 import type { Visibility } from "./account.ts";
+import type { NotificationPolicy } from "./notification-policy.ts";
 
 export type Role = "user" | "moderator" | "admin";
 
@@ -16,4 +17,6 @@ export interface User {
   defaultLanguage: string | null;
   disabled: boolean;
   createdAt: string;
+  /** How notifications from strangers are treated; absent means Mastodon's defaults. */
+  notificationPolicy?: NotificationPolicy;
 }

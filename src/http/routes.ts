@@ -24,6 +24,8 @@ import { instanceDocumentRoutes } from "./mastodon/v1/instance-documents.ts";
 import { listRoutes } from "./mastodon/v1/lists.ts";
 import { markersRoutes } from "./mastodon/v1/markers.ts";
 import { mediaV1Routes } from "./mastodon/v1/media.ts";
+import { notificationPolicyRoutes } from "./mastodon/v1/notification-policy.ts";
+import { notificationRequestRoutes } from "./mastodon/v1/notification-requests.ts";
 import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
@@ -64,6 +66,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   timelineRoutes,
   tagRoutes,
   featuredTagRoutes,
+  notificationPolicyRoutes,
+  notificationRequestRoutes,
   notificationV1Routes,
   notificationV2Routes,
   searchV2Routes,

@@ -8,6 +8,7 @@ import { domainBlockListener } from "./graph/domain-block-sever.ts";
 import { listMembershipListener } from "./lists/listener.ts";
 import { mediaPurgeListener } from "./media/purge-deleted-status-media.ts";
 import { notificationListener } from "./notifications/listener.ts";
+import { notificationRequestListener } from "./notifications/request-listener.ts";
 
 export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("conversations", conversationListener(ctx));
@@ -15,4 +16,5 @@ export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("media-purge", mediaPurgeListener(ctx));
   ctx.events.subscribe("list-memberships", listMembershipListener(ctx));
   ctx.events.subscribe("domain-block-sever", domainBlockListener(ctx));
+  ctx.events.subscribe("notification-requests", notificationRequestListener(ctx));
 }

@@ -29,6 +29,7 @@ import type {
   FollowRequest,
   IdempotencyRecord,
   Mute,
+  NotificationPermission,
   Pin,
   TagFollow,
 } from "../domain/relations.ts";
@@ -257,6 +258,8 @@ export interface NotificationFilter {
   excludeTypes?: readonly NotificationType[];
   /** Only those caused by this account. */
   fromAccountId?: string;
+  /** true: only those held by the policy (Notification.filtered); false: only the others. */
+  filtered?: boolean;
 }
 
 export interface NotificationStore {
@@ -563,7 +566,8 @@ export type EdgeKind =
   | "featuredTags"
   | "listMembers"
   | "accountNotes"
-  | "accountDomainBlocks";
+  | "accountDomainBlocks"
+  | "notificationPermissions";
 
 /** The edge record of a kind. */
 export type EdgeOf<K extends EdgeKind> = Storage[K] extends EdgeStore<infer E> ? E : never;
@@ -655,6 +659,8 @@ export interface Storage {
   readonly accountNotes: EdgeStore<AccountNote>;
   /** A user's blocks of whole servers: account → domain. */
   readonly accountDomainBlocks: EdgeStore<AccountDomainBlock>;
+  /** Senders whose notifications always pass the policy: user → sender. */
+  readonly notificationPermissions: EdgeStore<NotificationPermission>;
   readonly idempotency: IdempotencyStore;
   readonly polls: PollStore;
   readonly pollVotes: EdgeStore<PollVote>;

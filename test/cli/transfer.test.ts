@@ -1,7 +1,8 @@
 // `wren export` / `wren import`: an instance with accounts, posts, a poll, follows, favourites,
-// a report, a scheduled status, a list, a filter, a private note, a user domain block, a token
-// and its actor keys moves from json-file to json-file and to PostgreSQL and back without a byte
-// changing in the export, and the moved instance still serves the same token and posts.
+// a report, a scheduled status, a list, a filter, a private note, a user domain block, a
+// notification policy with an accepted sender and a held mention, a token and its actor keys
+// moves from json-file to json-file and to PostgreSQL and back without a byte changing in the
+// export, and the moved instance still serves the same token and posts.
 
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -34,7 +35,7 @@ describe("wren export and wren import", () => {
     sourceDir = join(work, "source");
     const server = await startTestServer({ WREN_STORAGE: "json-file" }, { dataDir: sourceDir });
     try {
-      const [alice, bob] = await createUsers(server, "alice", "bob");
+      const [alice, bob, carol, dave] = await createUsers(server, "alice", "bob", "carol", "dave");
       token = alice.token;
       const posted = await server.request("/api/v1/statuses", {
         method: "POST",
@@ -120,6 +121,30 @@ describe("wren export and wren import", () => {
         format: "text",
         effectiveDate: "2025-01-01",
       });
+      // A notification policy, an accepted sender (a permission) and a held private mention.
+      const policy = await server.request("/api/v2/notifications/policy", {
+        method: "PATCH",
+        token: alice.token,
+        headers: json,
+        body: JSON.stringify({ for_new_accounts: "filter" }),
+      });
+      assert.equal(policy.status, 200);
+      for (const sender of [carol, dave]) {
+        await server.request("/api/v1/statuses", {
+          method: "POST",
+          token: sender.token,
+          headers: json,
+          body: JSON.stringify({ status: "@alice hello", visibility: "direct" }),
+        });
+      }
+      const pending = await server.request("/api/v1/notifications/requests", { token });
+      const requests = (await pending.json()) as { id: string; account: { id: string } }[];
+      const fromCarol = requests.find((r) => r.account.id === carol.account.id);
+      const accepted = await server.request(
+        `/api/v1/notifications/requests/${fromCarol?.id}/accept`,
+        { method: "POST", token },
+      );
+      assert.equal(accepted.status, 200);
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -167,6 +192,8 @@ describe("wren export and wren import", () => {
       "filters",
       "accountNotes",
       "accountDomainBlocks",
+      "notificationPermissions",
+      "notifications",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);
@@ -198,6 +225,19 @@ describe("wren export and wren import", () => {
       assert.deepEqual(
         ((await members.json()) as { username: string }[]).map((a) => a.username),
         ["alice"],
+      );
+      const policy = await copy.request("/api/v2/notifications/policy", { token });
+      assert.deepEqual(
+        ((await policy.json()) as { for_new_accounts: string; summary: unknown }).summary,
+        { pending_requests_count: 1, pending_notifications_count: 1 },
+      );
+      const mentions = await copy.request("/api/v1/notifications?types[]=mention", { token });
+      assert.deepEqual(
+        ((await mentions.json()) as { account: { username: string } }[]).map(
+          (n) => n.account.username,
+        ),
+        ["carol"],
+        "the accepted sender's mention is shown, the held one is not",
       );
     } finally {
       await copy.close();

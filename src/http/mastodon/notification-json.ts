@@ -11,9 +11,11 @@ import {
   serializeNotification,
   serializeNotificationGroup,
 } from "../../serialization/mastodon/notification.ts";
+import { serializeNotificationRequest } from "../../serialization/mastodon/notification-policy.ts";
 import { type StatusJson, serializeStatus } from "../../serialization/mastodon/status.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { NotificationGroup } from "../../services/notifications/groups.ts";
+import type { NotificationRequest } from "../../services/notifications/requests.ts";
 import type { ShownNotification } from "../../services/notifications/shown.ts";
 import { loadNotificationParts } from "../../views/notification-view.ts";
 import { urlContext } from "./account-json.ts";
@@ -82,4 +84,24 @@ export async function renderNotificationGroups(
       ),
     ),
   };
+}
+
+/** Notification requests with their senders and last statuses; one whose sender is gone is left out. */
+export async function renderNotificationRequests(
+  ctx: ServiceContext,
+  requests: readonly NotificationRequest[],
+  viewerId: string,
+) {
+  const statusIds = requests.flatMap((r) => (r.lastStatusId ? [r.lastStatusId] : []));
+  const [accounts, statuses] = await Promise.all([
+    ctx.storage.accounts.getMany(requests.map((r) => r.fromAccountId)),
+    ctx.storage.statuses.getMany(statusIds),
+  ]);
+  const parts = await renderParts(ctx, accounts.values(), statuses.values(), viewerId);
+  return requests.flatMap((request) => {
+    const account = parts.accounts.get(request.fromAccountId);
+    if (!account) return [];
+    const status = request.lastStatusId ? parts.statuses.get(request.lastStatusId) : undefined;
+    return [serializeNotificationRequest(request, account, status)];
+  });
 }

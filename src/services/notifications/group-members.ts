@@ -1,6 +1,7 @@
 // The notifications that make up one group, found by key. A grouped key names its type and the
 // hour it started, and a group never spans more than a few hours, so the search reads only that
 // type's notifications back to the group's start; `ungrouped-<id>` is the one notification.
+// Notifications held back by the notification policy belong to no group.
 
 import type { Notification, NotificationType } from "../../domain/notification.ts";
 import type { ServiceContext } from "../context.ts";
@@ -27,7 +28,8 @@ export async function membersOfGroups(
       const notification = await ctx.storage.notifications.get(single[1] as string);
       const inRange =
         upTo === undefined || (notification && BigInt(notification.id) <= BigInt(upTo));
-      if (notification && notification.accountId === recipientId && inRange) {
+      const shown = notification?.accountId === recipientId && notification.filtered !== true;
+      if (notification && shown && inRange) {
         members.set(key, [notification]);
       }
       continue;
@@ -42,7 +44,10 @@ export async function membersOfGroups(
       direction: "down" as const,
       maxId: upTo === undefined ? undefined : idAfter(upTo),
     };
-    for await (const n of walkNotifications(ctx, recipientId, bounds, { types: [type] })) {
+    for await (const n of walkNotifications(ctx, recipientId, bounds, {
+      types: [type],
+      filtered: false,
+    })) {
       if (Date.parse(n.createdAt) < start) break;
       members.get(n.groupKey)?.push(n);
     }

@@ -4,7 +4,8 @@
 // mute that keeps notifications still lets mentions through, as Mastodon's mention filter
 // only counts hiding mutes); new posts via a "notify" follow not from muted accounts; not
 // about a thread the recipient muted or a status they cannot see; and never twice for the same
-// thing. An edit notification is replaced by the newer one, so it moves to the top.
+// thing. An edit notification is replaced by the newer one, so it moves to the top. Then the
+// recipient's notification policy (policy-decision.ts) may drop it or hold it back as filtered.
 
 import type { Notification, NotificationType } from "../../domain/notification.ts";
 import type { Status } from "../../domain/status.ts";
@@ -13,6 +14,7 @@ import { domainBlockedAccounts } from "../graph/blocked-domains.ts";
 import { activeMute } from "../graph/mute-expiry.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 import { groupKeyFor } from "./group-key.ts";
+import { policyAction } from "./policy-decision.ts";
 
 export interface NotificationDraft {
   recipientId: string;
@@ -52,6 +54,8 @@ export async function notify(
   draft: NotificationDraft,
 ): Promise<Notification | undefined> {
   if (await suppressed(ctx, draft)) return undefined;
+  const action = await policyAction(ctx, draft);
+  if (action === "drop") return undefined;
   const { recipientId, type, fromAccountId } = draft;
   const statusId = draft.status?.id ?? null;
   return ctx.storage.coordination.withLock(
@@ -68,7 +72,11 @@ export async function notify(
       const id = ctx.ids.next();
       const createdAt = ctx.clock.now().toISOString();
       const base = { id, accountId: recipientId, type, fromAccountId, statusId, createdAt };
-      const notification: Notification = { ...base, groupKey: await groupKeyFor(ctx, base) };
+      const notification: Notification = {
+        ...base,
+        groupKey: await groupKeyFor(ctx, base),
+        ...(action === "filter" ? { filtered: true } : {}),
+      };
       await ctx.storage.notifications.put(notification);
       return notification;
     },

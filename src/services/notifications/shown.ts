@@ -66,9 +66,11 @@ export interface NotificationQuery {
   fromAccountId?: string | undefined;
 }
 
+/** The store's selection for the lists and counts: never the ones the policy holds back. */
 export function storeFilter(query: NotificationQuery): NotificationFilter {
   return {
     types: query.types,
+    filtered: false,
     ...(query.fromAccountId !== undefined ? { fromAccountId: query.fromAccountId } : {}),
   };
 }

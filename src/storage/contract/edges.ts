@@ -50,6 +50,7 @@ export const EDGE_KINDS: EdgeKind[] = [
     vary: (e) => ({ ...e, comment: "another note" }) as Edge,
   },
   { name: "accountDomainBlocks", make: makeEdge, vary: withTime },
+  { name: "notificationPermissions", make: makeEdge, vary: withTime },
   {
     name: "pollVotes",
     make: makePollVote,

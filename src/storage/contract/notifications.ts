@@ -105,6 +105,24 @@ export function notificationContract(t: ContractContext): void {
       assert.equal(await store().find("1", "favourite", "2", "7"), undefined);
     });
 
+    it("tells the ones held by the policy from the others, in lists and counts", async () => {
+      await sample();
+      const held = async (id: string) =>
+        store().put({ ...((await store().get(id)) as Notification), filtered: true });
+      await held("30");
+      await held("60");
+      assert.deepEqual(await list({ limit: 20 }), ["60", "50", "40", "30", "20", "10"]);
+      assert.deepEqual(await list({ limit: 20 }, { filtered: true }), ["60", "30"]);
+      assert.deepEqual(await list({ limit: 3 }, { filtered: false }), ["50", "40", "20"]);
+      assert.deepEqual(await list({ limit: 20 }, { filtered: true, fromAccountId: "3" }), ["60"]);
+      assert.equal(await store().countFor("1", { limit: 100, filter: { filtered: false } }), 4);
+      assert.equal(await store().countFor("1", { limit: 100, filter: { filtered: true } }), 2);
+      // Let through again (a request accepted): back among the others.
+      await store().put({ ...((await store().get("30")) as Notification), filtered: false });
+      assert.deepEqual(await list({ limit: 20 }, { filtered: true }), ["60"]);
+      assert.equal((await store().find("1", "mention", "3", "100"))?.id, "60");
+    });
+
     it("counts the notifications above since_id, up to the limit, filtered", async () => {
       await sample();
       assert.equal(await store().countFor("1", { limit: 100 }), 6);

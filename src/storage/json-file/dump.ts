@@ -39,6 +39,7 @@ const FOLDERS: Record<RecordKind, string> = {
   featuredTags: "featured-tags",
   accountNotes: "account-notes",
   accountDomainBlocks: "account-domain-blocks",
+  notificationPermissions: "notification-permissions",
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",

@@ -17,6 +17,7 @@ import type {
   Follow,
   FollowRequest,
   Mute,
+  NotificationPermission,
   Pin,
   TagFollow,
 } from "../../domain/relations.ts";
@@ -120,6 +121,7 @@ export async function openJsonFileStorage(
       featuredTags: edges<FeaturedTag>("featured-tags"),
       accountNotes: edges<AccountNote>("account-notes"),
       accountDomainBlocks: edges<AccountDomainBlock>("account-domain-blocks"),
+      notificationPermissions: edges<NotificationPermission>("notification-permissions"),
       idempotency: openIdempotencyStore(root, writer),
       polls: openPollStore(root, writer),
       pollVotes: edges<PollVote>("poll-votes"),

@@ -35,6 +35,8 @@ function filterPredicate(
   }
   const from = filter.fromAccountId;
   if (from !== undefined) tests.push((n) => n.fromAccountId === from);
+  const filtered = filter.filtered;
+  if (filtered !== undefined) tests.push((n) => (n.filtered === true) === filtered);
   if (tests.length === 0) return undefined;
   return (n) => tests.every((test) => test(n));
 }

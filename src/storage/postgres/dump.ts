@@ -41,6 +41,7 @@ const SOURCES: Record<RecordKind, Source> = {
   featuredTags: { table: "edges", orderBy: "id", edgeKind: "featured-tags" },
   accountNotes: { table: "edges", orderBy: "id", edgeKind: "account-notes" },
   accountDomainBlocks: { table: "edges", orderBy: "id", edgeKind: "account-domain-blocks" },
+  notificationPermissions: { table: "edges", orderBy: "id", edgeKind: "notification-permissions" },
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },

@@ -29,6 +29,7 @@ export const EDGE_KINDS: Record<EdgeKind, string> = {
   listMembers: "list-members",
   accountNotes: "account-notes",
   accountDomainBlocks: "account-domain-blocks",
+  notificationPermissions: "notification-permissions",
 };
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;

@@ -18,6 +18,7 @@ import type {
   Follow,
   FollowRequest,
   Mute,
+  NotificationPermission,
   Pin,
   TagFollow,
 } from "../../domain/relations.ts";
@@ -105,6 +106,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       featuredTags: edges<FeaturedTag>("featuredTags"),
       accountNotes: edges<AccountNote>("accountNotes"),
       accountDomainBlocks: edges<AccountDomainBlock>("accountDomainBlocks"),
+      notificationPermissions: edges<NotificationPermission>("notificationPermissions"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
       pollVotes: edges<PollVote>("pollVotes"),

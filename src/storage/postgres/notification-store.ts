@@ -1,6 +1,7 @@
 // Notifications on PostgreSQL (migration 0003): each recipient's are a range scan on
 // (account_id, id); the filters are conditions on that scan, so a page still holds `limit`
-// matches. find() uses the (recipient, type, sender, status) index.
+// matches. find() uses the (recipient, type, sender, status) index. Those held back by the
+// notification policy are marked in the `filtered` column (migration 0023).
 
 import type { Notification } from "../../domain/notification.ts";
 import type { NotificationFilter, NotificationStore } from "../ports.ts";
@@ -16,6 +17,12 @@ interface DataRow {
 export function createNotificationStore(db: PgContext): NotificationStore {
   const { sql } = db;
 
+  // Written as the partial indexes of migration 0023 are, so the planner can use them.
+  const filteredSql = (filtered: boolean | undefined) => {
+    if (filtered === undefined) return sql``;
+    return filtered ? sql`and filtered` : sql`and not filtered`;
+  };
+
   /** The filter's conditions, each `and …`; undefined when nothing can match. */
   const filterSql = (filter: NotificationFilter = {}) => {
     let from: string | undefined;
@@ -28,7 +35,8 @@ export function createNotificationStore(db: PgContext): NotificationStore {
     return sql`
       ${types.length > 0 ? sql`and type = any(${[...types]}::text[])` : sql``}
       ${excluded.length > 0 ? sql`and type <> all(${[...excluded]}::text[])` : sql``}
-      ${from === undefined ? sql`` : sql`and from_account_id = ${from}::int8`}`;
+      ${from === undefined ? sql`` : sql`and from_account_id = ${from}::int8`}
+      ${filteredSql(filter.filtered)}`;
   };
 
   return {
@@ -41,13 +49,13 @@ export function createNotificationStore(db: PgContext): NotificationStore {
 
     async put(n) {
       await sql`
-        insert into notifications (id, account_id, type, from_account_id, status_id, data)
+        insert into notifications (id, account_id, type, from_account_id, status_id, filtered, data)
         values (${n.id}::int8, ${n.accountId}::int8, ${n.type}, ${n.fromAccountId}::int8,
-          ${n.statusId}::int8, ${jsonb(sql, n)})
+          ${n.statusId}::int8, ${n.filtered === true}, ${jsonb(sql, n)})
         on conflict (id) do update set
           account_id = excluded.account_id, type = excluded.type,
           from_account_id = excluded.from_account_id, status_id = excluded.status_id,
-          data = excluded.data`;
+          filtered = excluded.filtered, data = excluded.data`;
       db.changes.bump("notifications");
     },
 

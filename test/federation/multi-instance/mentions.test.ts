@@ -56,17 +56,35 @@ describe("mentions across servers", () => {
     );
   });
 
-  it("delivers a direct message to the mentioned user only, with a notification", async () => {
+  it("delivers a direct message to the mentioned user only, held as a request from a stranger", async () => {
     const posted = await api(a, alice.token, "POST", "/api/v1/statuses", {
       status: `@${handle(b, "dave")} just between us`,
       visibility: "direct",
     });
-    const note = await eventually(() => mentionOfDave(posted.uri));
-    assert.equal(note.status.visibility, "direct");
+    // Dave does not follow alice: by Mastodon's default policy her private mention waits in a
+    // notification request instead of the notifications.
+    const request = await eventually(async () => {
+      const requests = await api(b, dave.token, "GET", "/api/v1/notifications/requests");
+      const found = requests.find((r: Json) => r.last_status?.uri === posted.uri);
+      assert.ok(found, `no request for ${posted.uri}`);
+      return found;
+    });
+    assert.equal(request.account.acct, `alice@${a.domain}`);
+    assert.equal(request.last_status.visibility, "direct");
     const conversations = await api(b, dave.token, "GET", "/api/v1/conversations");
     assert.ok(
       conversations.some((c: Json) => c.last_status?.uri === posted.uri),
       "the message opens a conversation for dave",
     );
+
+    await api(b, dave.token, "PATCH", "/api/v2/notifications/policy", {
+      for_private_mentions: "accept",
+    });
+    const again = await api(a, alice.token, "POST", "/api/v1/statuses", {
+      status: `@${handle(b, "dave")} still between us`,
+      visibility: "direct",
+    });
+    const note = await eventually(() => mentionOfDave(again.uri));
+    assert.equal(note.status.visibility, "direct");
   });
 });

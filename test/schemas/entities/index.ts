@@ -33,6 +33,11 @@ import { List } from "./list.ts";
 import { Marker } from "./marker.ts";
 import { MediaAttachment } from "./media-attachment.ts";
 import { GroupedNotificationsResults, Notification, NotificationGroup } from "./notification.ts";
+import {
+  NotificationPolicy,
+  NotificationRequest,
+  V1NotificationPolicy,
+} from "./notification-policy.ts";
 import { Poll } from "./poll.ts";
 import { Preferences } from "./preferences.ts";
 import { PreviewCard } from "./preview-card.ts";
@@ -84,6 +89,8 @@ export const entities: Readonly<Record<string, Schema>> = {
   MutedAccount,
   Notification,
   NotificationGroup,
+  NotificationPolicy,
+  NotificationRequest,
   PartialAccountWithAvatar,
   Poll,
   Preferences,
@@ -110,5 +117,6 @@ export const entities: Readonly<Record<string, Schema>> = {
   Token,
   V1Filter,
   V1Instance,
+  V1NotificationPolicy,
   ValidationError,
 };
