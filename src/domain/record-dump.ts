@@ -30,6 +30,8 @@ export const RECORD_KINDS = [
   "featuredTags",
   "accountNotes",
   "accountDomainBlocks",
+  "endorsements",
+  "suggestionDismissals",
   "notifications",
   "conversations",
   "markers",

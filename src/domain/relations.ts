@@ -46,6 +46,15 @@ export interface AccountNote extends Edge {
  */
 export type AccountDomainBlock = Edge;
 
+/**
+ * An account a user features on their profile (Mastodon's AccountPin, "endorsement"): the target
+ * is an account the user follows.
+ */
+export type Endorsement = Edge;
+
+/** An account a user dismissed from their follow suggestions: never suggested to them again. */
+export type SuggestionDismissal = Edge;
+
 /** Favourites, bookmarks, pins and conversation mutes carry nothing beyond the edge. */
 export type Favourite = Edge & { uri: string | null };
 export type Bookmark = Edge;

@@ -13,6 +13,7 @@ import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { domainBlockRoutes } from "./mastodon/v1/domain-blocks.ts";
+import { endorsementRoutes } from "./mastodon/v1/endorsements.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
 import { filterV1Routes } from "./mastodon/v1/filters.ts";
@@ -52,6 +53,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   accountRelationRoutes,
   blockMuteRoutes,
   domainBlockRoutes,
+  endorsementRoutes,
   followRequestRoutes,
   accountRoutes,
   profileRoutes,

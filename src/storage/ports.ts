@@ -23,6 +23,7 @@ import type {
   Bookmark,
   ConversationMute,
   Edge,
+  Endorsement,
   Favourite,
   FeaturedTag,
   Follow,
@@ -30,6 +31,7 @@ import type {
   IdempotencyRecord,
   Mute,
   Pin,
+  SuggestionDismissal,
   TagFollow,
 } from "../domain/relations.ts";
 import type { Report } from "../domain/report.ts";
@@ -46,6 +48,17 @@ export interface IdPage {
   sinceId?: string | undefined;
   /** Only ids strictly above; the oldest `limit` of them (results still newest first). */
   minId?: string | undefined;
+}
+
+export interface DirectoryQuery {
+  order: "active" | "new";
+  localOnly: boolean;
+  offset: number;
+  limit: number;
+  /** Accounts the viewer must not see (blocks and mutes). */
+  excludeIds: readonly string[];
+  /** Lower-case remote domains the viewer blocks. */
+  excludeDomains: readonly string[];
 }
 
 export interface AccountStore {
@@ -66,6 +79,12 @@ export interface AccountStore {
   /** Creates or replaces the record (one file per account in json-file). */
   put(account: Account): Promise<void>;
   countLocal(): Promise<number>;
+  /**
+   * The profile directory: discoverable accounts that are not suspended, `order` "new" by id
+   * (newest first), "active" by their newest status (newest first; accounts without one last,
+   * newest account first), leaving out the ids and (remote) domains given.
+   */
+  directory(query: DirectoryQuery): Promise<Account[]>;
   /** Distinct remote domains we know accounts of (the instance's peers). */
   domains(): Promise<string[]>;
 }
@@ -563,7 +582,9 @@ export type EdgeKind =
   | "featuredTags"
   | "listMembers"
   | "accountNotes"
-  | "accountDomainBlocks";
+  | "accountDomainBlocks"
+  | "endorsements"
+  | "suggestionDismissals";
 
 /** The edge record of a kind. */
 export type EdgeOf<K extends EdgeKind> = Storage[K] extends EdgeStore<infer E> ? E : never;
@@ -655,6 +676,10 @@ export interface Storage {
   readonly accountNotes: EdgeStore<AccountNote>;
   /** A user's blocks of whole servers: account → domain. */
   readonly accountDomainBlocks: EdgeStore<AccountDomainBlock>;
+  /** Accounts featured on profiles: account → featured account. */
+  readonly endorsements: EdgeStore<Endorsement>;
+  /** Accounts dismissed from follow suggestions: account → dismissed account. */
+  readonly suggestionDismissals: EdgeStore<SuggestionDismissal>;
   readonly idempotency: IdempotencyStore;
   readonly polls: PollStore;
   readonly pollVotes: EdgeStore<PollVote>;

@@ -50,6 +50,8 @@ export const EDGE_KINDS: EdgeKind[] = [
     vary: (e) => ({ ...e, comment: "another note" }) as Edge,
   },
   { name: "accountDomainBlocks", make: makeEdge, vary: withTime },
+  { name: "endorsements", make: makeEdge, vary: withTime },
+  { name: "suggestionDismissals", make: makeEdge, vary: withTime },
   {
     name: "pollVotes",
     make: makePollVote,

@@ -39,6 +39,8 @@ const FOLDERS: Record<RecordKind, string> = {
   featuredTags: "featured-tags",
   accountNotes: "account-notes",
   accountDomainBlocks: "account-domain-blocks",
+  endorsements: "endorsements",
+  suggestionDismissals: "suggestion-dismissals",
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",

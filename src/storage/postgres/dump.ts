@@ -41,6 +41,8 @@ const SOURCES: Record<RecordKind, Source> = {
   featuredTags: { table: "edges", orderBy: "id", edgeKind: "featured-tags" },
   accountNotes: { table: "edges", orderBy: "id", edgeKind: "account-notes" },
   accountDomainBlocks: { table: "edges", orderBy: "id", edgeKind: "account-domain-blocks" },
+  endorsements: { table: "edges", orderBy: "id", edgeKind: "endorsements" },
+  suggestionDismissals: { table: "edges", orderBy: "id", edgeKind: "suggestion-dismissals" },
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },

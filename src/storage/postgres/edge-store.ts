@@ -29,6 +29,8 @@ export const EDGE_KINDS: Record<EdgeKind, string> = {
   listMembers: "list-members",
   accountNotes: "account-notes",
   accountDomainBlocks: "account-domain-blocks",
+  endorsements: "endorsements",
+  suggestionDismissals: "suggestion-dismissals",
 };
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;

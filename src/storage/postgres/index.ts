@@ -13,12 +13,14 @@ import type {
   Bookmark,
   ConversationMute,
   Edge,
+  Endorsement,
   Favourite,
   FeaturedTag,
   Follow,
   FollowRequest,
   Mute,
   Pin,
+  SuggestionDismissal,
   TagFollow,
 } from "../../domain/relations.ts";
 import type { EdgeKind, EdgeStore, Storage } from "../ports.ts";
@@ -105,6 +107,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       featuredTags: edges<FeaturedTag>("featuredTags"),
       accountNotes: edges<AccountNote>("accountNotes"),
       accountDomainBlocks: edges<AccountDomainBlock>("accountDomainBlocks"),
+      endorsements: edges<Endorsement>("endorsements"),
+      suggestionDismissals: edges<SuggestionDismissal>("suggestionDismissals"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
       pollVotes: edges<PollVote>("pollVotes"),
