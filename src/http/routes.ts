@@ -12,6 +12,7 @@ import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
+import { directoryRoutes } from "./mastodon/v1/directory.ts";
 import { domainBlockRoutes } from "./mastodon/v1/domain-blocks.ts";
 import { endorsementRoutes } from "./mastodon/v1/endorsements.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
@@ -54,6 +55,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   blockMuteRoutes,
   domainBlockRoutes,
   endorsementRoutes,
+  directoryRoutes,
   followRequestRoutes,
   accountRoutes,
   profileRoutes,
