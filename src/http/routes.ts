@@ -38,6 +38,7 @@ import { instanceV2Routes } from "./mastodon/v2/instance.ts";
 import { mediaV2Routes } from "./mastodon/v2/media.ts";
 import { notificationV2Routes } from "./mastodon/v2/notifications.ts";
 import { searchV2Routes } from "./mastodon/v2/search.ts";
+import { suggestionRoutes } from "./mastodon/v2/suggestions.ts";
 import { mediaFileRoutes } from "./media-files.ts";
 import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOAuthMetadataRoutes } from "./oauth/metadata.ts";
@@ -56,6 +57,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   domainBlockRoutes,
   endorsementRoutes,
   directoryRoutes,
+  suggestionRoutes,
   followRequestRoutes,
   accountRoutes,
   profileRoutes,

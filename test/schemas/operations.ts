@@ -159,6 +159,8 @@ const rows: Row[] = [
   ],
   ["get", "/api/v1/directory", "getDirectory", { 200: many("Account") }],
   ["get", "/api/v1/suggestions", "getSuggestions", { 200: many("Account") }],
+  ["get", "/api/v2/suggestions", "getSuggestionsV2", { 200: many("Suggestion") }],
+  ["delete", "/api/v1/suggestions/{account_id}", "deleteSuggestion", { 200: EMPTY }],
 
   // Statuses
   [

@@ -46,6 +46,7 @@ import {
   StatusSource,
   StatusTag,
 } from "./status.ts";
+import { Suggestion } from "./suggestion.ts";
 import { Tag } from "./tag.ts";
 import { Token } from "./token.ts";
 import { V1Instance } from "./v1-instance.ts";
@@ -96,6 +97,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   StatusMention,
   StatusSource,
   StatusTag,
+  Suggestion,
   Tag,
   Token,
   V1Filter,
