@@ -4,7 +4,7 @@
 // Each ended edge publishes the same events as a personal block, so counters and home feeds
 // follow; the outbox bridge sends nothing to a blocked domain.
 
-import type { Edge, Follow } from "../../domain/relations.ts";
+import type { Edge } from "../../domain/relations.ts";
 import type { EdgeStore } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishIf } from "../events.ts";
