@@ -33,6 +33,7 @@ import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { tagRoutes } from "./mastodon/v1/tags.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
+import { trendRoutes } from "./mastodon/v1/trends.ts";
 import { filterV2Routes } from "./mastodon/v2/filters.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
 import { mediaV2Routes } from "./mastodon/v2/media.ts";
@@ -58,6 +59,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   endorsementRoutes,
   directoryRoutes,
   suggestionRoutes,
+  trendRoutes,
   followRequestRoutes,
   accountRoutes,
   profileRoutes,
