@@ -91,8 +91,7 @@ async function recentCandidates(ctx: ServiceContext, now: number): Promise<Statu
       !s.deleted &&
       s.visibility === "public" &&
       s.reblogOfId === null &&
-      author !== undefined &&
-      author.discoverable &&
+      author?.discoverable &&
       !author.suspended &&
       !author.bot
     );
