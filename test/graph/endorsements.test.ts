@@ -111,6 +111,16 @@ describe("endorsements", () => {
       [dave, carol, bob].map((u) => u.account.id),
     );
     assert.deepEqual((await call(server, "GET", path, bob.token)).body.length, 3);
+    // An account deleted by its server (kept suspended) drops out of the list.
+    const { accounts } = server.wren.ctx.storage;
+    const carolRecord = await accounts.get(carol.account.id);
+    assert.ok(carolRecord);
+    await accounts.put({ ...carolRecord, suspended: true });
+    assert.deepEqual(
+      ids((await call(server, "GET", path)).body),
+      [dave, bob].map((u) => u.account.id),
+    );
+    await accounts.put(carolRecord);
     const unknown = await call(server, "GET", "/api/v1/accounts/999999999/endorsements");
     assert.equal(unknown.status, 404);
     assert.deepEqual(

@@ -61,7 +61,9 @@ export async function listEndorsements(
   page: IdPage,
 ): Promise<AccountPage<Endorsement>> {
   const edges = await ctx.storage.endorsements.listFrom(accountId, page);
-  return accountPage(ctx, edges, "targetId");
+  const listed = await accountPage(ctx, edges, "targetId");
+  // A featured account its server since deleted (kept suspended) is no longer shown.
+  return { ...listed, items: listed.items.filter((i) => !i.account.suspended) };
 }
 
 /**
