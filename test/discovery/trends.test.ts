@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { call, type Json } from "../graph/helpers.ts";
+import { call, type Json, parseLink } from "../graph/helpers.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -115,6 +115,14 @@ describe("trends", () => {
       (await get("/api/v1/trends/statuses?limit=1&offset=1")).map((s) => s.id),
       [statusIds.s8],
     );
+    // Offset paging: next while the page is full, prev past the first one.
+    const paged = await call(server, "GET", "/api/v1/trends/statuses?limit=2&offset=1");
+    const links = parseLink(paged.headers.get("link"));
+    assert.equal(links.next?.searchParams.get("offset"), "3");
+    assert.equal(links.next?.searchParams.get("limit"), "2");
+    assert.equal(links.prev?.searchParams.get("offset"), "0");
+    const last = await call(server, "GET", "/api/v1/trends/statuses?limit=5");
+    assert.equal(last.headers.get("link"), null);
   });
 
   it("leaves out the authors a reader blocks", async () => {

@@ -21,7 +21,7 @@ export async function trendingStatuses(
   ctx: ServiceContext,
   viewerId: string | null,
   slice: Slice,
-): Promise<ResolvedEntry[]> {
+): Promise<{ page: ResolvedEntry[]; read: number }> {
   const { statuses } = await currentTrends(ctx);
   const ids = statuses.slice(slice.offset, slice.offset + slice.limit);
   const records = await ctx.storage.statuses.getMany(ids);
@@ -30,5 +30,5 @@ export async function trendingStatuses(
     return status ? [{ account_id: status.accountId, status_id: id }] : [];
   });
   const kept = await keepPublic(ctx, viewerId, entries, { withReplies: false });
-  return kept.filter((e): e is ResolvedEntry => e !== undefined);
+  return { page: kept.filter((e): e is ResolvedEntry => e !== undefined), read: ids.length };
 }

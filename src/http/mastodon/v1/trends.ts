@@ -1,4 +1,4 @@
-// Trends (Mastodon's /api/v1/trends/*): public, offset-paged. GET /api/v1/trends is the
+// Trends (Mastodon's /api/v1/trends/*): public, offset-paged with Link headers. GET /api/v1/trends is the
 // pre-3.5 name of the tag list. Links always answer an empty list: they would trend from preview
 // cards, which Wren does not make yet.
 
@@ -9,6 +9,7 @@ import { storedTagNames } from "../../../views/tag-view.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { jsonText } from "../../json-text.ts";
 import type { Access } from "../../middleware/access.ts";
+import { setOffsetLinkHeader } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { integerParam, limitParam } from "../../schemas.ts";
 import { renderResolvedText } from "../status-json.ts";
@@ -31,6 +32,7 @@ export function trendRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access):
     app.get(path, access({ optional: true }), async (c) => {
       const slice = await readValidParams(c, tagsSchema);
       const names = await trendingTagNames(ctx, slice);
+      setOffsetLinkHeader(c, ctx.settings.publicUrl, { ...slice, count: names.length });
       return c.json(await renderTags(ctx, viewerIdOf(c), storedTagNames(names)));
     });
   }
@@ -38,7 +40,9 @@ export function trendRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access):
   app.get("/api/v1/trends/statuses", access({ optional: true }), async (c) => {
     const slice = await readValidParams(c, statusesSchema);
     const viewerId = viewerIdOf(c);
-    const page = await trendingStatuses(ctx, viewerId, slice);
+    const { page, read } = await trendingStatuses(ctx, viewerId, slice);
+    // The count read, not shown: a page short of the reader's shut-outs still has a next one.
+    setOffsetLinkHeader(c, ctx.settings.publicUrl, { ...slice, count: read });
     return jsonText(c, await renderResolvedText(ctx, page, viewerId, "public"));
   });
 
