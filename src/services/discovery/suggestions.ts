@@ -1,10 +1,10 @@
 // Whom to follow (Mastodon's follow suggestions). Candidates come from two kinds of source,
-// each bounded so one request reads a fixed amount whatever the size of the graph:
+// bounded so that one request reads a fixed amount of the follow graph, however large:
 //   - friends of friends: the accounts followed by the people the viewer most recently followed
 //     (FOLLOWS_READ of them, FOLLOWS_PER_FRIEND follows each), an account featured (endorsed) by
 //     one of them counting ENDORSEMENT_WEIGHT times a plain follow: a deliberate recommendation;
-//   - most followed: the local accounts with the most followers, for everyone (a new user who
-//     follows nobody yet gets these alone).
+//   - most followed: the local accounts with the most followers (one batched count over the
+//     local accounts), for everyone: a new user who follows nobody yet gets these alone.
 // Personal candidates come first, by how many of the viewer's friends point at them, then the
 // most followed. Only discoverable, unsuspended accounts are suggested (an account that did not
 // opt in is never pushed at strangers), and never the viewer, whom they follow or asked to

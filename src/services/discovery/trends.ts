@@ -11,7 +11,8 @@
 //     age; it needs MIN_INTERACTIONS of them, must not be sensitive (nor behind a content
 //     warning) nor a reply, and an author has at most STATUSES_PER_AUTHOR trending statuses.
 // The lists are computed at most once per REFRESH_MS in a process, and only again when storage
-// changed: a trend a minute old is as good, and a popular server's requests cost nothing then.
+// changed or STALE_MS passed (the window slides and scores decay on a quiet server too): a trend
+// a minute old is as good, and a popular server's requests cost nothing then.
 // Links would trend from preview cards; Wren makes none yet, so there are no trending links.
 
 import { compareIds, idFromTime, timeFromId } from "../../domain/ids.ts";
@@ -32,6 +33,7 @@ const STATUSES_PER_AUTHOR = 2;
 const TAGS_KEPT = 100;
 const STATUSES_KEPT = 200;
 const REFRESH_MS = 60_000;
+const STALE_MS = 15 * 60_000;
 
 export interface Trends {
   /** Normalised tag names, most trending first. */
@@ -51,7 +53,8 @@ export async function currentTrends(ctx: ServiceContext): Promise<Trends> {
   const now = ctx.clock.now().getTime();
   const version = ctx.storage.version();
   const kept = computed.get(ctx);
-  if (kept && (kept.version === version || now - kept.at < REFRESH_MS)) return kept;
+  const age = kept ? now - kept.at : Number.POSITIVE_INFINITY;
+  if (kept && (age < REFRESH_MS || (kept.version === version && age < STALE_MS))) return kept;
   const fresh = { ...(await computeTrends(ctx, now)), at: now, version };
   computed.set(ctx, fresh);
   return fresh;
