@@ -34,6 +34,7 @@ const INCLUDED = [
   "test/oauth/**/*.test.ts",
   "test/reports/**/*.test.ts",
   "test/filters/**/*.test.ts",
+  "test/discovery/**/*.test.ts",
   "test/federation/multi-instance/follow.test.ts",
   "test/federation/multi-instance/mentions.test.ts",
   "test/federation/multi-instance/featured-tags.test.ts",

@@ -31,6 +31,8 @@ export const RECORD_KINDS = [
   "accountNotes",
   "accountDomainBlocks",
   "notificationPermissions",
+  "endorsements",
+  "suggestionDismissals",
   "notifications",
   "conversations",
   "markers",

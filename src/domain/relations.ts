@@ -52,6 +52,15 @@ export type AccountDomainBlock = Edge;
  */
 export type NotificationPermission = Edge;
 
+/**
+ * An account a user features on their profile (Mastodon's AccountPin, "endorsement"): the target
+ * is an account the user follows.
+ */
+export type Endorsement = Edge;
+
+/** An account a user dismissed from their follow suggestions: never suggested to them again. */
+export type SuggestionDismissal = Edge;
+
 /** Favourites, bookmarks, pins and conversation mutes carry nothing beyond the edge. */
 export type Favourite = Edge & { uri: string | null };
 export type Bookmark = Edge;

@@ -61,26 +61,50 @@ export function setLinkHeader(
   ids: { newestId: string | undefined; oldestId: string | undefined },
 ): void {
   if (ids.newestId === undefined || ids.oldestId === undefined) return;
-  const { path, query } = requestTarget(c);
-  const search = new URLSearchParams(query);
-  const base = `${originOf(publicUrl)}${path}`;
-  // The list's own filters (only_media, types[]…) carry over; paging ids are replaced, and
-  // anything that cannot be a filter (odd names, long values) is left behind, so a hostile
-  // query cannot blow the header past what clients accept.
-  const carried: [string, string][] = [];
-  for (const [name, value] of search) {
-    if (name === "max_id" || name === "min_id" || name === "since_id") continue;
-    if (!CARRIED_NAME.test(name) || value.length > MAX_CARRIED_VALUE) continue;
-    carried.push([name, value]);
-  }
-  // Built as strings: URL objects per link were a few percent of a timeline request.
-  const link = (rel: "next" | "prev", key: "max_id" | "min_id", id: string) => {
-    const query = new URLSearchParams(carried);
-    query.set(key, id);
-    return `<${base}?${query}>; rel="${rel}"`;
-  };
+  const link = linkMaker(c, publicUrl, ["max_id", "min_id", "since_id"]);
   // Straight onto Node's response: c.header() would make Hono build a web Headers object.
   setResponseHeaders(c, {
     Link: [link("next", "max_id", ids.oldestId), link("prev", "min_id", ids.newestId)].join(", "),
   });
+}
+
+/**
+ * The Link header of a list paged by `offset` (trends): `next` while the page came full, `prev`
+ * past the first page.
+ */
+export function setOffsetLinkHeader(
+  c: Context<HttpEnv>,
+  publicUrl: string,
+  page: { offset: number; limit: number; count: number },
+): void {
+  const link = linkMaker(c, publicUrl, ["offset"]);
+  const links: string[] = [];
+  if (page.count >= page.limit)
+    links.push(link("next", "offset", String(page.offset + page.limit)));
+  if (page.offset > 0) {
+    links.push(link("prev", "offset", String(Math.max(0, page.offset - page.limit))));
+  }
+  if (links.length > 0) setResponseHeaders(c, { Link: links.join(", ") });
+}
+
+/** Builds links to the request's own list with one paging parameter replaced. */
+function linkMaker(c: Context<HttpEnv>, publicUrl: string, pagingNames: readonly string[]) {
+  const { path, query } = requestTarget(c);
+  const search = new URLSearchParams(query);
+  const base = `${originOf(publicUrl)}${path}`;
+  // The list's own filters (only_media, types[]…) carry over; paging parameters are replaced,
+  // and anything that cannot be a filter (odd names, long values) is left behind, so a hostile
+  // query cannot blow the header past what clients accept.
+  const carried: [string, string][] = [];
+  for (const [name, value] of search) {
+    if (pagingNames.includes(name)) continue;
+    if (!CARRIED_NAME.test(name) || value.length > MAX_CARRIED_VALUE) continue;
+    carried.push([name, value]);
+  }
+  // Built as strings: URL objects per link were a few percent of a timeline request.
+  return (rel: "next" | "prev", key: string, value: string) => {
+    const query = new URLSearchParams(carried);
+    query.set(key, value);
+    return `<${base}?${query}>; rel="${rel}"`;
+  };
 }

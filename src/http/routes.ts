@@ -14,7 +14,9 @@ import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
+import { directoryRoutes } from "./mastodon/v1/directory.ts";
 import { domainBlockRoutes } from "./mastodon/v1/domain-blocks.ts";
+import { endorsementRoutes } from "./mastodon/v1/endorsements.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
 import { filterV1Routes } from "./mastodon/v1/filters.ts";
@@ -36,11 +38,13 @@ import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { tagRoutes } from "./mastodon/v1/tags.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
+import { trendRoutes } from "./mastodon/v1/trends.ts";
 import { filterV2Routes } from "./mastodon/v2/filters.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
 import { mediaV2Routes } from "./mastodon/v2/media.ts";
 import { notificationV2Routes } from "./mastodon/v2/notifications.ts";
 import { searchV2Routes } from "./mastodon/v2/search.ts";
+import { suggestionRoutes } from "./mastodon/v2/suggestions.ts";
 import { mediaFileRoutes } from "./media-files.ts";
 import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOAuthMetadataRoutes } from "./oauth/metadata.ts";
@@ -59,6 +63,10 @@ export const ROUTE_MODULES: RouteModule[] = [
   accountRelationRoutes,
   blockMuteRoutes,
   domainBlockRoutes,
+  endorsementRoutes,
+  directoryRoutes,
+  suggestionRoutes,
+  trendRoutes,
   followRequestRoutes,
   accountRoutes,
   profileRoutes,

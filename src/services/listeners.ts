@@ -5,6 +5,7 @@
 import type { ServiceContext } from "./context.ts";
 import { conversationListener } from "./conversations/listener.ts";
 import { domainBlockListener } from "./graph/domain-block-sever.ts";
+import { endorsementListener } from "./graph/endorse.ts";
 import { listMembershipListener } from "./lists/listener.ts";
 import { mediaPurgeListener } from "./media/purge-deleted-status-media.ts";
 import { notificationListener } from "./notifications/listener.ts";
@@ -17,4 +18,5 @@ export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("list-memberships", listMembershipListener(ctx));
   ctx.events.subscribe("domain-block-sever", domainBlockListener(ctx));
   ctx.events.subscribe("notification-requests", notificationRequestListener(ctx));
+  ctx.events.subscribe("endorsements", endorsementListener(ctx));
 }

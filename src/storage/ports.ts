@@ -23,6 +23,7 @@ import type {
   Bookmark,
   ConversationMute,
   Edge,
+  Endorsement,
   Favourite,
   FeaturedTag,
   Follow,
@@ -31,6 +32,7 @@ import type {
   Mute,
   NotificationPermission,
   Pin,
+  SuggestionDismissal,
   TagFollow,
 } from "../domain/relations.ts";
 import type { Report } from "../domain/report.ts";
@@ -47,6 +49,17 @@ export interface IdPage {
   sinceId?: string | undefined;
   /** Only ids strictly above; the oldest `limit` of them (results still newest first). */
   minId?: string | undefined;
+}
+
+export interface DirectoryQuery {
+  order: "active" | "new";
+  localOnly: boolean;
+  offset: number;
+  limit: number;
+  /** Accounts the viewer must not see (blocks and mutes). */
+  excludeIds: readonly string[];
+  /** Lower-case remote domains the viewer blocks. */
+  excludeDomains: readonly string[];
 }
 
 export interface AccountStore {
@@ -67,6 +80,12 @@ export interface AccountStore {
   /** Creates or replaces the record (one file per account in json-file). */
   put(account: Account): Promise<void>;
   countLocal(): Promise<number>;
+  /**
+   * The profile directory: discoverable accounts that are not suspended, `order` "new" by id
+   * (newest first), "active" by their newest status (newest first; accounts without one last,
+   * newest account first), leaving out the ids and (remote) domains given.
+   */
+  directory(query: DirectoryQuery): Promise<Account[]>;
   /** Distinct remote domains we know accounts of (the instance's peers). */
   domains(): Promise<string[]>;
 }
@@ -567,7 +586,9 @@ export type EdgeKind =
   | "listMembers"
   | "accountNotes"
   | "accountDomainBlocks"
-  | "notificationPermissions";
+  | "notificationPermissions"
+  | "endorsements"
+  | "suggestionDismissals";
 
 /** The edge record of a kind. */
 export type EdgeOf<K extends EdgeKind> = Storage[K] extends EdgeStore<infer E> ? E : never;
@@ -661,6 +682,10 @@ export interface Storage {
   readonly accountDomainBlocks: EdgeStore<AccountDomainBlock>;
   /** Senders whose notifications always pass the policy: user → sender. */
   readonly notificationPermissions: EdgeStore<NotificationPermission>;
+  /** Accounts featured on profiles: account → featured account. */
+  readonly endorsements: EdgeStore<Endorsement>;
+  /** Accounts dismissed from follow suggestions: account → dismissed account. */
+  readonly suggestionDismissals: EdgeStore<SuggestionDismissal>;
   readonly idempotency: IdempotencyStore;
   readonly polls: PollStore;
   readonly pollVotes: EdgeStore<PollVote>;

@@ -1,8 +1,9 @@
 // `wren export` / `wren import`: an instance with accounts, posts, a poll, follows, favourites,
 // a report, a scheduled status, a list, a filter, a private note, a user domain block, a
-// notification policy with an accepted sender and a held mention, a token and its actor keys
-// moves from json-file to json-file and to PostgreSQL and back without a byte changing in the
-// export, and the moved instance still serves the same token and posts.
+// notification policy with an accepted sender and a held mention, a featured account, a
+// dismissed suggestion, a token and its actor keys moves from json-file to json-file and to
+// PostgreSQL and back without a byte changing in the export, and the moved instance still
+// serves the same token and posts.
 
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -145,6 +146,17 @@ describe("wren export and wren import", () => {
         { method: "POST", token },
       );
       assert.equal(accepted.status, 200);
+      // A featured account and a dismissed suggestion, each its own record kind too.
+      const endorsed = await server.request(`/api/v1/accounts/${alice.account.id}/endorse`, {
+        method: "POST",
+        token: bob.token,
+      });
+      assert.equal(endorsed.status, 200);
+      const dismissed = await server.request(`/api/v1/suggestions/${bob.account.id}`, {
+        method: "DELETE",
+        token: alice.token,
+      });
+      assert.equal(dismissed.status, 200);
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -194,6 +206,8 @@ describe("wren export and wren import", () => {
       "accountDomainBlocks",
       "notificationPermissions",
       "notifications",
+      "endorsements",
+      "suggestionDismissals",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);

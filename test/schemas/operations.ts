@@ -196,6 +196,14 @@ const rows: Row[] = [
   ],
   ["get", "/api/v1/directory", "getDirectory", { 200: many("Account") }],
   ["get", "/api/v1/suggestions", "getSuggestions", { 200: many("Account") }],
+  ["get", "/api/v2/suggestions", "getSuggestionsV2", { 200: many("Suggestion") }],
+  ["delete", "/api/v1/suggestions/{account_id}", "deleteSuggestion", { 200: EMPTY }],
+  ["get", "/api/v1/trends/tags", "getTrendsTags", { 200: many("Tag") }],
+  // The pre-3.5 name of the tag trends.
+  ["get", "/api/v1/trends", "getTrends", { 200: many("Tag") }],
+  ["get", "/api/v1/trends/statuses", "getTrendsStatuses", { 200: many("Status") }],
+  // Wren has no preview cards, so no TrendsLink: always an empty list.
+  ["get", "/api/v1/trends/links", "getTrendsLinks", { 200: many("PreviewCard") }],
 
   // Statuses
   [

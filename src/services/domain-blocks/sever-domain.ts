@@ -4,7 +4,7 @@
 // Each ended edge publishes the same events as a personal block, so counters and home feeds
 // follow; the outbox bridge sends nothing to a blocked domain.
 
-import type { Follow } from "../../domain/relations.ts";
+import type { Edge } from "../../domain/relations.ts";
 import type { EdgeStore } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishIf } from "../events.ts";
@@ -12,12 +12,12 @@ import { publishIf } from "../events.ts";
 const PAGE = 200;
 
 /** Every edge from (or to) an account, paging newest first (also used by user domain blocks). */
-export async function allEdges(
-  store: EdgeStore<Follow>,
+export async function allEdges<E extends Edge>(
+  store: EdgeStore<E>,
   accountId: string,
   direction: "from" | "to",
-): Promise<Follow[]> {
-  const out: Follow[] = [];
+): Promise<E[]> {
+  const out: E[] = [];
   let maxId: string | undefined;
   for (;;) {
     const page =

@@ -1,4 +1,4 @@
-// The viewer's relationship with many accounts at once (Mastodon's Relationship entity): eight
+// The viewer's relationship with many accounts at once (Mastodon's Relationship entity): nine
 // edge lookups asked together (one statement on a database) and the accounts' servers against
 // the viewer's domain blocks, whatever the number of ids. One result per requested id, in request
 // order; an id with no edges (or no account) gets the default, every flag false.
@@ -24,7 +24,7 @@ export interface RelationshipView {
   mute: Mute | undefined;
   /** The viewer blocks the account's server (a user domain block). */
   domainBlocking: boolean;
-  /** Endorsements are not built yet: always false. */
+  /** The viewer features the account on their profile. */
   endorsed: boolean;
   /** The viewer's private note about the account ("" for none). */
   note: string;
@@ -38,7 +38,7 @@ export async function loadRelationships(
   if (accountIds.length === 0) return [];
   const ids = [...new Set(accountIds)];
   const [
-    [following, followedBy, requested, requestedBy, blocking, blockedBy, muting, notes],
+    [following, followedBy, requested, requestedBy, blocking, blockedBy, muting, notes, endorsed],
     domainBlocked,
   ] = await Promise.all([
     ctx.storage.joined.edges(viewerId, [
@@ -50,6 +50,7 @@ export async function loadRelationships(
       { kind: "blocks", direction: "to", ids },
       { kind: "mutes", direction: "from", ids },
       { kind: "accountNotes", direction: "from", ids },
+      { kind: "endorsements", direction: "from", ids },
     ]),
     domainBlockedAccounts(ctx, viewerId, ids),
   ]);
@@ -64,7 +65,7 @@ export async function loadRelationships(
     blockedBy: blockedBy.has(accountId),
     mute: activeMute(muting.get(accountId), now),
     domainBlocking: domainBlocked.has(accountId),
-    endorsed: false,
+    endorsed: endorsed.has(accountId),
     note: notes.get(accountId)?.comment ?? "",
   }));
 }

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { beforeEach, describe, it } from "node:test";
 import { type ContractContext, ids, sorted, tryToMutate } from "./context.ts";
-import { makeAccount } from "./fixtures.ts";
+import { makeAccount, makeStatus } from "./fixtures.ts";
 
 export function accountContract(t: ContractContext): void {
   describe("accounts", () => {
@@ -156,6 +156,66 @@ export function accountContract(t: ContractContext): void {
       await t.storage.accounts.put(makeAccount({ id: "2" }));
       await t.storage.accounts.put(makeAccount({ id: "3", domain: "remote.example" }));
       assert.equal(await t.storage.accounts.countLocal(), 2);
+    });
+
+    describe("directory", () => {
+      beforeEach(async () => {
+        const put = (fields: Parameters<typeof makeAccount>[0]) =>
+          t.storage.accounts.put(makeAccount({ discoverable: true, ...fields }));
+        await put({ id: "1" });
+        await put({ id: "2", domain: "one.example", username: "a" });
+        await put({ id: "3" });
+        await put({ id: "4", discoverable: false });
+        await put({ id: "5", domain: "two.example", username: "b" });
+        await put({ id: "6", domain: "two.example", username: "c", suspended: true });
+        await put({ id: "7" });
+        // Newest statuses: account 1's, then 5's, then 2's; 3 and 7 have none.
+        const statuses: [string, string, string][] = [
+          ["10", "2", "2025-01-01T00:00:00.000Z"],
+          ["20", "5", "2025-01-02T00:00:00.000Z"],
+          ["30", "1", "2025-01-03T00:00:00.000Z"],
+          ["40", "4", "2025-01-04T00:00:00.000Z"],
+        ];
+        for (const [id, accountId, createdAt] of statuses) {
+          await t.storage.statuses.put(makeStatus({ id, accountId, createdAt }));
+        }
+      });
+      const directory = async (
+        query: Partial<Parameters<typeof t.storage.accounts.directory>[0]>,
+      ) =>
+        ids(
+          await t.storage.accounts.directory({
+            order: "new",
+            localOnly: false,
+            offset: 0,
+            limit: 40,
+            excludeIds: [],
+            excludeDomains: [],
+            ...query,
+          }),
+        );
+
+      it("lists discoverable, unsuspended accounts, newest first", async () => {
+        assert.deepEqual(await directory({}), ["7", "5", "3", "2", "1"]);
+        assert.deepEqual(await directory({ localOnly: true }), ["7", "3", "1"]);
+        assert.deepEqual(await directory({ limit: 2, offset: 1 }), ["5", "3"]);
+      });
+
+      it("orders by the newest status, accounts without one last", async () => {
+        assert.deepEqual(await directory({ order: "active" }), ["1", "5", "2", "7", "3"]);
+        assert.deepEqual(await directory({ order: "active", localOnly: true }), ["1", "7", "3"]);
+        assert.deepEqual(await directory({ order: "active", offset: 2, limit: 2 }), ["2", "7"]);
+      });
+
+      it("leaves out the accounts and domains given", async () => {
+        assert.deepEqual(await directory({ excludeIds: ["7", "1", "x"] }), ["5", "3", "2"]);
+        assert.deepEqual(await directory({ excludeDomains: ["two.example"] }), [
+          "7",
+          "3",
+          "2",
+          "1",
+        ]);
+      });
     });
 
     it("lists the distinct remote domains", async () => {

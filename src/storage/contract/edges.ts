@@ -51,6 +51,8 @@ export const EDGE_KINDS: EdgeKind[] = [
   },
   { name: "accountDomainBlocks", make: makeEdge, vary: withTime },
   { name: "notificationPermissions", make: makeEdge, vary: withTime },
+  { name: "endorsements", make: makeEdge, vary: withTime },
+  { name: "suggestionDismissals", make: makeEdge, vary: withTime },
   {
     name: "pollVotes",
     make: makePollVote,

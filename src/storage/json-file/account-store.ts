@@ -16,7 +16,14 @@ function acctKey(username: string, domain: string | null): string {
 
 const byId = (a: Account, b: Account) => compareIds(a.id, b.id);
 
-export async function openAccountStore(root: string, writer: DurableWriter): Promise<AccountStore> {
+/** When each account's newest status was created (ISO), from the status store. */
+export type LastStatusTimes = (ids: readonly string[]) => Promise<Map<string, string | null>>;
+
+export async function openAccountStore(
+  root: string,
+  writer: DurableWriter,
+  lastStatusTimes: LastStatusTimes,
+): Promise<AccountStore> {
   const byAcct = new UniqueIndex();
   const byUri = new UniqueIndex();
   const remoteDomains = new CountIndex();
@@ -83,6 +90,30 @@ export async function openAccountStore(root: string, writer: DurableWriter): Pro
     },
     async countLocal() {
       return localCount;
+    },
+    async directory({ order, localOnly, offset, limit, excludeIds, excludeDomains }) {
+      // A full scan, as search is: fine for the instance sizes this backend is for.
+      const excluded = new Set(excludeIds);
+      const blockedDomains = new Set(excludeDomains);
+      const listed: Account[] = [];
+      for (const account of records.values()) {
+        if (!account.discoverable || account.suspended) continue;
+        if (localOnly && account.domain !== null) continue;
+        if (excluded.has(account.id)) continue;
+        if (account.domain !== null && blockedDomains.has(account.domain.toLowerCase())) continue;
+        listed.push(account);
+      }
+      const newestFirst = (a: Account, b: Account) => compareIds(b.id, a.id);
+      if (order === "new") return listed.sort(newestFirst).slice(offset, offset + limit);
+      const times = await lastStatusTimes(listed.map((a) => a.id));
+      const timeOf = (a: Account) => times.get(a.id) ?? "";
+      // ISO times of one format compare as text; "" (no status) sorts last.
+      listed.sort((a, b) => {
+        const ta = timeOf(a);
+        const tb = timeOf(b);
+        return ta === tb ? newestFirst(a, b) : ta < tb ? 1 : -1;
+      });
+      return listed.slice(offset, offset + limit);
     },
     async domains() {
       return remoteDomains.keys().sort();

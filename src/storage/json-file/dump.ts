@@ -40,6 +40,8 @@ const FOLDERS: Record<RecordKind, string> = {
   accountNotes: "account-notes",
   accountDomainBlocks: "account-domain-blocks",
   notificationPermissions: "notification-permissions",
+  endorsements: "endorsements",
+  suggestionDismissals: "suggestion-dismissals",
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",

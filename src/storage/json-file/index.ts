@@ -12,6 +12,7 @@ import type {
   Bookmark,
   ConversationMute,
   Edge,
+  Endorsement,
   Favourite,
   FeaturedTag,
   Follow,
@@ -19,13 +20,14 @@ import type {
   Mute,
   NotificationPermission,
   Pin,
+  SuggestionDismissal,
   TagFollow,
 } from "../../domain/relations.ts";
 import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
 import { createInProcessCoordination } from "../in-process/coordination.ts";
 import { joinedReadsOf } from "../in-process/joined-reads.ts";
-import type { Storage } from "../ports.ts";
-import { openAccountStore } from "./account-store.ts";
+import type { StatusStore, Storage } from "../ports.ts";
+import { type LastStatusTimes, openAccountStore } from "./account-store.ts";
 import { openAnnouncementReactionStore } from "./announcement-reaction-store.ts";
 import { openAnnouncementStore } from "./announcement-store.ts";
 import { openAppStore } from "./app-store.ts";
@@ -101,8 +103,14 @@ export async function openJsonFileStorage(
     const writer = new DurableWriter({ faults: options.writeFaults });
     if (inspect) inspectWith(writer, inspect);
     const edges = <E extends Edge>(folder: string) => openEdgeStore<E>(root, writer, folder);
+    // The directory orders accounts by their newest status, which the status store knows.
+    let statusStore: Promise<StatusStore> | undefined;
+    const lastStatusTimes: LastStatusTimes = async (ids) => {
+      const facts = statusStore ? await (await statusStore).accountFacts(ids) : new Map();
+      return new Map(ids.map((id) => [id, facts.get(id)?.lastStatusAt ?? null]));
+    };
     const stores = {
-      accounts: openAccountStore(root, writer),
+      accounts: openAccountStore(root, writer, lastStatusTimes),
       users: openUserStore(root, writer),
       apps: openAppStore(root, writer),
       tokens: openTokenStore(root, writer),
@@ -122,6 +130,8 @@ export async function openJsonFileStorage(
       accountNotes: edges<AccountNote>("account-notes"),
       accountDomainBlocks: edges<AccountDomainBlock>("account-domain-blocks"),
       notificationPermissions: edges<NotificationPermission>("notification-permissions"),
+      endorsements: edges<Endorsement>("endorsements"),
+      suggestionDismissals: edges<SuggestionDismissal>("suggestion-dismissals"),
       idempotency: openIdempotencyStore(root, writer),
       polls: openPollStore(root, writer),
       pollVotes: edges<PollVote>("poll-votes"),
@@ -141,6 +151,7 @@ export async function openJsonFileStorage(
       media: openMediaStore(root, writer),
       kv: openKvStore(root, writer),
     };
+    statusStore = stores.statuses;
     // Opened in parallel; a failure of one still waits for the others before the lock goes.
     const opened = await Promise.allSettled(Object.values(stores));
     const failure = opened.find((r): r is PromiseRejectedResult => r.status === "rejected");

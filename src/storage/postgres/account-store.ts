@@ -86,6 +86,20 @@ export function createAccountStore(db: PgContext): AccountStore {
         select count(*)::int as n from accounts where domain_key = ''`;
       return row?.n ?? 0;
     },
+    async directory({ order, localOnly, offset, limit, excludeIds, excludeDomains }) {
+      if (limit <= 0) return [];
+      const rows = await sql<Row[]>`
+        select a.data from accounts a
+        left join account_status_counts c on c.account_id = a.id
+        where (a.data ->> 'discoverable') = 'true'
+          and coalesce(a.data ->> 'suspended', 'false') <> 'true'
+          ${localOnly ? sql`and a.domain_key = ''` : sql``}
+          and a.id <> all(${rowIds(excludeIds)}::bigint[])
+          and a.domain_key <> all(${excludeDomains as string[]}::text[])
+        order by ${order === "active" ? sql`c.last_status_id desc nulls last,` : sql``} a.id desc
+        limit ${limit} offset ${Math.max(0, offset)}`;
+      return rows.map((row) => row.data);
+    },
     async domains() {
       const rows = await sql<{ domain: string }[]>`
         select distinct domain_key as domain from accounts where domain_key <> ''

@@ -42,6 +42,8 @@ const SOURCES: Record<RecordKind, Source> = {
   accountNotes: { table: "edges", orderBy: "id", edgeKind: "account-notes" },
   accountDomainBlocks: { table: "edges", orderBy: "id", edgeKind: "account-domain-blocks" },
   notificationPermissions: { table: "edges", orderBy: "id", edgeKind: "notification-permissions" },
+  endorsements: { table: "edges", orderBy: "id", edgeKind: "endorsements" },
+  suggestionDismissals: { table: "edges", orderBy: "id", edgeKind: "suggestion-dismissals" },
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },

@@ -30,6 +30,8 @@ export const EDGE_KINDS: Record<EdgeKind, string> = {
   accountNotes: "account-notes",
   accountDomainBlocks: "account-domain-blocks",
   notificationPermissions: "notification-permissions",
+  endorsements: "endorsements",
+  suggestionDismissals: "suggestion-dismissals",
 };
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;

@@ -13,6 +13,7 @@ import type {
   Bookmark,
   ConversationMute,
   Edge,
+  Endorsement,
   Favourite,
   FeaturedTag,
   Follow,
@@ -20,6 +21,7 @@ import type {
   Mute,
   NotificationPermission,
   Pin,
+  SuggestionDismissal,
   TagFollow,
 } from "../../domain/relations.ts";
 import type { EdgeKind, EdgeStore, Storage } from "../ports.ts";
@@ -107,6 +109,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       accountNotes: edges<AccountNote>("accountNotes"),
       accountDomainBlocks: edges<AccountDomainBlock>("accountDomainBlocks"),
       notificationPermissions: edges<NotificationPermission>("notificationPermissions"),
+      endorsements: edges<Endorsement>("endorsements"),
+      suggestionDismissals: edges<SuggestionDismissal>("suggestionDismissals"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
       pollVotes: edges<PollVote>("pollVotes"),

@@ -57,6 +57,7 @@ import {
   StatusSource,
   StatusTag,
 } from "./status.ts";
+import { Suggestion } from "./suggestion.ts";
 import { Tag } from "./tag.ts";
 import { Token } from "./token.ts";
 import { V1Instance } from "./v1-instance.ts";
@@ -112,6 +113,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   StatusMention,
   StatusSource,
   StatusTag,
+  Suggestion,
   Tag,
   TermsOfService,
   Token,

@@ -24,6 +24,8 @@ const EDGE_TARGETS: Record<string, "account" | "status" | "poll"> = {
   blocks: "account",
   mutes: "account",
   "account-notes": "account",
+  endorsements: "account",
+  "suggestion-dismissals": "account",
   favourites: "status",
   bookmarks: "status",
   pins: "status",

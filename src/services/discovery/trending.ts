@@ -1,0 +1,34 @@
+// What one reader is shown of the trends (discovery/trends.ts): a slice of the trending tags, and
+// of the trending statuses those the public timeline would show them (not from accounts they
+// shut out, not hidden by their filters), offset-paged as Mastodon pages trends.
+
+import type { ServiceContext } from "../context.ts";
+import { keepPublic } from "../timelines/public-filter.ts";
+import type { ResolvedEntry } from "../timelines/resolve-entries.ts";
+import { currentTrends } from "./trends.ts";
+
+export interface Slice {
+  offset: number;
+  limit: number;
+}
+
+export async function trendingTagNames(ctx: ServiceContext, slice: Slice): Promise<string[]> {
+  const { tags } = await currentTrends(ctx);
+  return tags.slice(slice.offset, slice.offset + slice.limit);
+}
+
+export async function trendingStatuses(
+  ctx: ServiceContext,
+  viewerId: string | null,
+  slice: Slice,
+): Promise<{ page: ResolvedEntry[]; read: number }> {
+  const { statuses } = await currentTrends(ctx);
+  const ids = statuses.slice(slice.offset, slice.offset + slice.limit);
+  const records = await ctx.storage.statuses.getMany(ids);
+  const entries = ids.flatMap((id) => {
+    const status = records.get(id);
+    return status ? [{ account_id: status.accountId, status_id: id }] : [];
+  });
+  const kept = await keepPublic(ctx, viewerId, entries, { withReplies: false });
+  return { page: kept.filter((e): e is ResolvedEntry => e !== undefined), read: ids.length };
+}
