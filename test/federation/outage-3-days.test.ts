@@ -93,7 +93,12 @@ describe("a peer down for longer than deliveries are held", () => {
     const lost: string[] = [];
     for (let i = 1; i <= POSTS; i++) lost.push(await post(`lost ${i}`));
     assert.equal((await queuedDeliveries(server)).length, POSTS);
-    assert.equal(await circuitState(server, peer.host), "open");
+    // Open, or already probing again: the probe window here is 50 ms of real time, which six
+    // posts on a loaded machine can outlast. Either way the deliveries are held, not sent.
+    assert.ok(
+      ["open", "half-open"].includes((await circuitState(server, peer.host)) ?? "closed"),
+      "the circuit is open",
+    );
 
     const start = clock.now().getTime();
     const triedBefore = peer.attempts.length;
