@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import sharp from "sharp";
+import { fetchStatusCard } from "../../src/services/cards/fetch-card.ts";
+import { createUsers, type TestUser } from "../helpers/accounts.ts";
+import { eventually } from "../helpers/federation.ts";
+import { noisyJpeg } from "../helpers/images.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { call, type Json, post } from "./helpers.ts";
+
+const ARTICLE = `<!doctype html><html lang="en"><head>
+<title>Fallback title</title>
+<meta property="og:title" content="Wrens &amp; their songs">
+<meta property="og:description" content="A field guide to small loud birds.">
+<meta property="og:site_name" content="Bird Notes">
+<meta property="og:image" content="/wren.jpg">
+<meta property="og:image:alt" content="A wren on a branch">
+<script>alert(1)</script></head><body><p>text</p></body></html>`;
+
+/** A little web site: an article with OpenGraph tags, its image, and pages that give no card. */
+async function startSite(): Promise<{ server: Server; origin: string; hits: string[] }> {
+  const image = await noisyJpeg(900, 600);
+  const hits: string[] = [];
+  const server = createServer((req, res) => {
+    hits.push(req.url ?? "");
+    const html = (body: string) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(body);
+    };
+    if (req.url === "/article") return html(ARTICLE);
+    if (req.url === "/wren.jpg") {
+      res.writeHead(200, { "content-type": "image/jpeg" });
+      return res.end(image);
+    }
+    if (req.url === "/broken") {
+      return html(`<meta property="og:title" content="Broken <b>page</b>"><<<</div><meta foo`);
+    }
+    if (req.url === "/untitled") return html("<html><body>nothing here</body></html>");
+    if (req.url === "/json") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end('{"title":"not a page"}');
+    }
+    res.writeHead(404);
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `http://127.0.0.1:${port}`, hits };
+}
+
+describe("preview cards", () => {
+  let site: Awaited<ReturnType<typeof startSite>>;
+  let server: TestServer;
+  let alice: TestUser;
+  before(async () => {
+    site = await startSite();
+    server = await startTestServer({ WREN_ALLOW_PRIVATE_ADDRESSES: "true" });
+    [alice] = await createUsers(server, "alice");
+  });
+  after(async () => {
+    await server.close();
+    await new Promise((resolve) => site.server.close(resolve));
+  });
+
+  it("gives a status the card of its first link, with a re-encoded image", async () => {
+    const status = await post(server, alice, {
+      status: `#birds @alice read ${site.origin}/article and ${site.origin}/untitled`,
+    });
+    assert.equal(status.card, null);
+    const card: Json = await eventually(async () => {
+      const body = await call(server, "GET", `/api/v1/statuses/${status.id}`);
+      assert.ok(body.card, "card not fetched yet");
+      return body.card;
+    });
+    assert.equal(card.url, `${site.origin}/article`);
+    assert.equal(card.type, "link");
+    assert.equal(card.title, "Wrens & their songs");
+    assert.equal(card.description, "A field guide to small loud birds.");
+    assert.equal(card.provider_name, "Bird Notes");
+    assert.equal(card.image_description, "A wren on a branch");
+    assert.equal(card.html, "");
+    assert.ok(card.blurhash);
+    // Shrunk to fit 400×400 and served from here, not hot-linked.
+    assert.equal(card.width, 400);
+    assert.equal(card.height, 267);
+    assert.ok(!card.image.startsWith(site.origin), card.image);
+    const image = await fetch(card.image);
+    assert.equal(image.status, 200);
+    const meta = await sharp(new Uint8Array(await image.arrayBuffer())).metadata();
+    assert.equal(meta.width, 400);
+    assert.equal(meta.format, "jpeg");
+
+    // A second status linking the same page reuses the cached card: no new fetch.
+    const before = site.hits.length;
+    const again = await post(server, alice, { status: `also ${site.origin}/article` });
+    await eventually(async () => {
+      const body = await call(server, "GET", `/api/v1/statuses/${again.id}`);
+      assert.equal(body.card?.title, "Wrens & their songs");
+    });
+    assert.equal(site.hits.length, before);
+  });
+
+  it("gives no card for pages without a title, non-HTML answers, or no link at all", async () => {
+    const ctx = server.wren.ctx;
+    for (const text of [`${site.origin}/untitled`, `${site.origin}/json`, "no link here"]) {
+      const status = await post(server, alice, { status: text });
+      await fetchStatusCard(ctx, status.id);
+      const body = await call(server, "GET", `/api/v1/statuses/${status.id}`);
+      assert.equal(body.card, null, text);
+    }
+  });
+
+  it("reads what it can of broken HTML", async () => {
+    const status = await post(server, alice, { status: `${site.origin}/broken` });
+    await fetchStatusCard(server.wren.ctx, status.id);
+    const body = await call(server, "GET", `/api/v1/statuses/${status.id}`);
+    assert.equal(body.card?.title, "Broken <b>page</b>");
+    assert.equal(body.card?.image, null);
+  });
+
+  it("drops the card when an edit removes the link", async () => {
+    const status = await post(server, alice, { status: `${site.origin}/article` });
+    await fetchStatusCard(server.wren.ctx, status.id);
+    assert.ok((await call(server, "GET", `/api/v1/statuses/${status.id}`)).card);
+    await call(server, "PUT", `/api/v1/statuses/${status.id}`, {
+      token: alice.token,
+      json: { status: "link gone" },
+    });
+    await fetchStatusCard(server.wren.ctx, status.id);
+    assert.equal((await call(server, "GET", `/api/v1/statuses/${status.id}`)).card, null);
+  });
+});
+
+describe("preview cards without private addresses", () => {
+  it("never fetches a page on a private address", async () => {
+    const site = await startSite();
+    const server = await startTestServer();
+    try {
+      const [bob] = await createUsers(server, "bob");
+      const status = await post(server, bob, { status: `${site.origin}/article` });
+      await fetchStatusCard(server.wren.ctx, status.id);
+      const body = await call(server, "GET", `/api/v1/statuses/${status.id}`);
+      assert.equal(body.card, null);
+      assert.deepEqual(site.hits, []);
+    } finally {
+      await server.close();
+      await new Promise((resolve) => site.server.close(resolve));
+    }
+  });
+});
