@@ -131,6 +131,28 @@ describe("preview cards", () => {
     await fetchStatusCard(server.wren.ctx, status.id);
     assert.equal((await call(server, "GET", `/api/v1/statuses/${status.id}`)).card, null);
   });
+
+  it("lists the cards of trending statuses as trending links, each URL once", async () => {
+    const [writer, fan1, fan2] = await createUsers(server, "writer", "fan1", "fan2");
+    await call(server, "PATCH", "/api/v1/accounts/update_credentials", {
+      token: writer.token,
+      json: { discoverable: true },
+    });
+    const linked = await post(server, writer, { status: `look ${site.origin}/article` });
+    const plain = await post(server, writer, { status: "no link" });
+    for (const fan of [fan1, fan2]) {
+      for (const id of [linked.id, plain.id]) {
+        await call(server, "POST", `/api/v1/statuses/${id}/favourite`, { token: fan.token });
+      }
+    }
+    await fetchStatusCard(server.wren.ctx, linked.id);
+    const links = await call(server, "GET", "/api/v1/trends/links");
+    assert.deepEqual(
+      links.map((l: Json) => [l.url, l.title]),
+      [[`${site.origin}/article`, "Wrens & their songs"]],
+    );
+    assert.deepEqual(await call(server, "GET", "/api/v1/trends/links?offset=1"), []);
+  });
 });
 
 describe("preview cards without private addresses", () => {

@@ -19,9 +19,16 @@ export const PREVIEW_CARD_JOB = "preview-card.fetch";
 const PAGE_MAX_BYTES = 1024 * 1024;
 const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 
-/** Enqueues the card job for every new or edited original status with a link. */
+/**
+ * Enqueues the card job for every new or edited original status; a deleted status loses its
+ * link to the card (the card itself stays: other statuses may share it).
+ */
 export function previewCardListener(ctx: ServiceContext): EventListener {
   return async (event: DomainEvent) => {
+    if (event.type === "status.deleted") {
+      await setStatusCard(ctx, event.status.id, null);
+      return;
+    }
     if (event.type !== "status.created" && event.type !== "status.updated") return;
     const { status } = event;
     if (status.reblogOfId !== null || status.deleted) return;

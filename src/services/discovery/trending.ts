@@ -2,6 +2,8 @@
 // of the trending statuses those the public timeline would show them (not from accounts they
 // shut out, not hidden by their filters), offset-paged as Mastodon pages trends.
 
+import type { PreviewCard } from "../../domain/preview-card.ts";
+import { loadStatusCards } from "../cards/card-records.ts";
 import type { ServiceContext } from "../context.ts";
 import { keepPublic } from "../timelines/public-filter.ts";
 import type { ResolvedEntry } from "../timelines/resolve-entries.ts";
@@ -31,4 +33,27 @@ export async function trendingStatuses(
   });
   const kept = await keepPublic(ctx, viewerId, entries, { withReplies: false });
   return { page: kept.filter((e): e is ResolvedEntry => e !== undefined), read: ids.length };
+}
+
+/** Cards are read for this many trending statuses at a time, until the slice is full. */
+const CARD_CHUNK = 40;
+
+/**
+ * Trending links: the cards of the trending statuses, most trending first, each URL once. Wren
+ * keeps no per-link counts: a link trends through the statuses that share it, which the status
+ * trends already bound (distinct authors, public, no sensitive ones).
+ */
+export async function trendingLinks(ctx: ServiceContext, slice: Slice): Promise<PreviewCard[]> {
+  const { statuses } = await currentTrends(ctx);
+  const wanted = slice.offset + slice.limit;
+  const cards = new Map<string, PreviewCard>();
+  for (let at = 0; at < statuses.length && cards.size < wanted; at += CARD_CHUNK) {
+    const ids = statuses.slice(at, at + CARD_CHUNK);
+    const found = await loadStatusCards(ctx, ids);
+    for (const id of ids) {
+      const card = found.get(id);
+      if (card && !cards.has(card.url)) cards.set(card.url, card);
+    }
+  }
+  return [...cards.values()].slice(slice.offset, wanted);
 }
