@@ -1,57 +1,15 @@
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import sharp from "sharp";
 import { fetchStatusCard } from "../../src/services/cards/fetch-card.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { eventually } from "../helpers/federation.ts";
-import { noisyJpeg } from "../helpers/images.ts";
+import { type LinkSite, startSite } from "../helpers/link-site.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { call, type Json, post } from "./helpers.ts";
 
-const ARTICLE = `<!doctype html><html lang="en"><head>
-<title>Fallback title</title>
-<meta property="og:title" content="Wrens &amp; their songs">
-<meta property="og:description" content="A field guide to small loud birds.">
-<meta property="og:site_name" content="Bird Notes">
-<meta property="og:image" content="/wren.jpg">
-<meta property="og:image:alt" content="A wren on a branch">
-<script>alert(1)</script></head><body><p>text</p></body></html>`;
-
-/** A little web site: an article with OpenGraph tags, its image, and pages that give no card. */
-async function startSite(): Promise<{ server: Server; origin: string; hits: string[] }> {
-  const image = await noisyJpeg(900, 600);
-  const hits: string[] = [];
-  const server = createServer((req, res) => {
-    hits.push(req.url ?? "");
-    const html = (body: string) => {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(body);
-    };
-    if (req.url === "/article") return html(ARTICLE);
-    if (req.url === "/wren.jpg") {
-      res.writeHead(200, { "content-type": "image/jpeg" });
-      return res.end(image);
-    }
-    if (req.url === "/broken") {
-      return html(`<meta property="og:title" content="Broken <b>page</b>"><<<</div><meta foo`);
-    }
-    if (req.url === "/untitled") return html("<html><body>nothing here</body></html>");
-    if (req.url === "/json") {
-      res.writeHead(200, { "content-type": "application/json" });
-      return res.end('{"title":"not a page"}');
-    }
-    res.writeHead(404);
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, origin: `http://127.0.0.1:${port}`, hits };
-}
-
 describe("preview cards", () => {
-  let site: Awaited<ReturnType<typeof startSite>>;
+  let site: LinkSite;
   let server: TestServer;
   let alice: TestUser;
   before(async () => {
@@ -61,7 +19,7 @@ describe("preview cards", () => {
   });
   after(async () => {
     await server.close();
-    await new Promise((resolve) => site.server.close(resolve));
+    await site.close();
   });
 
   it("gives a status the card of its first link, with a re-encoded image", async () => {
@@ -168,7 +126,7 @@ describe("preview cards without private addresses", () => {
       assert.deepEqual(site.hits, []);
     } finally {
       await server.close();
-      await new Promise((resolve) => site.server.close(resolve));
+      await site.close();
     }
   });
 });
