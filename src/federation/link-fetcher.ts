@@ -23,10 +23,12 @@ export function createLinkFetcher(settings: {
         },
       );
       const type = response.headers.get("content-type") ?? "";
+      const charset = /;\s*charset\s*=\s*"?([\w.:-]+)/i.exec(type)?.[1]?.toLowerCase() ?? null;
       return {
         url: response.url,
         status: response.status,
         contentType: (type.split(";")[0] ?? "").trim().toLowerCase(),
+        charset,
         body: new Uint8Array(await response.arrayBuffer()),
       };
     },

@@ -12,7 +12,7 @@ import type { ServiceContext } from "../context.ts";
 import type { EventListener } from "../events.ts";
 import { getPreviewCard, putPreviewCard, setStatusCard } from "./card-records.ts";
 import { firstCardLink } from "./first-link.ts";
-import { parsePageDetails } from "./open-graph.ts";
+import { decodePage, parsePageDetails } from "./open-graph.ts";
 
 export const PREVIEW_CARD_JOB = "preview-card.fetch";
 
@@ -73,7 +73,7 @@ async function cardFor(ctx: ServiceContext, url: string): Promise<PreviewCard | 
   try {
     const page = await ctx.links.fetch(url, { accept: "text/html", maxBytes: PAGE_MAX_BYTES });
     if (page.status !== 200 || page.contentType !== "text/html") return cached;
-    html = new TextDecoder("utf-8", { fatal: false }).decode(page.body);
+    html = decodePage(page.body, page.charset);
     finalUrl = page.url;
   } catch {
     return cached;

@@ -8,6 +8,8 @@ export interface FetchedLink {
   status: number;
   /** The media type without parameters, lower case ("" when absent). */
   contentType: string;
+  /** The `charset` parameter of the Content-Type, lower case, or null. */
+  charset: string | null;
   body: Uint8Array;
 }
 

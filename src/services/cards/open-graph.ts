@@ -21,6 +21,20 @@ function cap(value: string | undefined, max: number): string {
   return (value ?? "").replace(/\s+/g, " ").trim().slice(0, max);
 }
 
+/**
+ * The page's text: in the charset its Content-Type names, else the one a `<meta charset>` (or
+ * http-equiv) near the top names, else UTF-8; an unknown charset falls back to UTF-8 too.
+ */
+export function decodePage(body: Uint8Array, charset: string | null): string {
+  const head = new TextDecoder("latin1").decode(body.subarray(0, 2048));
+  const declared = charset ?? /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1] ?? "utf-8";
+  try {
+    return new TextDecoder(declared.toLowerCase()).decode(body);
+  } catch {
+    return new TextDecoder("utf-8").decode(body);
+  }
+}
+
 export function parsePageDetails(html: string): PageDetails {
   const meta = new Map<string, string>();
   let title = "";
