@@ -78,16 +78,20 @@ describe("preview cards", () => {
     assert.equal(body.card?.image, null);
   });
 
-  it("drops the card when an edit removes the link", async () => {
+  it("follows edits: a new first link gets its card, a removed link drops it", async () => {
     const status = await post(server, alice, { status: `${site.origin}/article` });
-    await fetchStatusCard(server.wren.ctx, status.id);
-    assert.ok((await call(server, "GET", `/api/v1/statuses/${status.id}`)).card);
-    await call(server, "PUT", `/api/v1/statuses/${status.id}`, {
-      token: alice.token,
-      json: { status: "link gone" },
-    });
-    await fetchStatusCard(server.wren.ctx, status.id);
-    assert.equal((await call(server, "GET", `/api/v1/statuses/${status.id}`)).card, null);
+    const cardOf = async () =>
+      (await call(server, "GET", `/api/v1/statuses/${status.id}`)).card?.title ?? null;
+    await eventually(async () => assert.equal(await cardOf(), "Wrens & their songs"));
+    const edit = (text: string) =>
+      call(server, "PUT", `/api/v1/statuses/${status.id}`, {
+        token: alice.token,
+        json: { status: text },
+      });
+    await edit(`now ${site.origin}/broken`);
+    await eventually(async () => assert.equal(await cardOf(), "Broken <b>page</b>"));
+    await edit("link gone");
+    await eventually(async () => assert.equal(await cardOf(), null));
   });
 
   it("lists the cards of trending statuses as trending links, each URL once", async () => {
