@@ -114,6 +114,24 @@ describe("preview cards", () => {
       [[`${site.origin}/article`, "Wrens & their songs"]],
     );
     assert.deepEqual(await call(server, "GET", "/api/v1/trends/links?offset=1"), []);
+    // The link timeline lists the statuses behind a trending link, and only such links.
+    const timeline = await call(
+      server,
+      "GET",
+      `/api/v1/timelines/link?url=${encodeURIComponent(`${site.origin}/article`)}`,
+    );
+    assert.deepEqual(
+      timeline.map((s: Json) => s.id),
+      [linked.id],
+    );
+    const other = await call(
+      server,
+      "GET",
+      `/api/v1/timelines/link?url=${encodeURIComponent(`${site.origin}/broken`)}`,
+      {},
+      404,
+    );
+    assert.equal(other.error, "Record not found");
   });
 });
 

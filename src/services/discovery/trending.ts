@@ -2,7 +2,9 @@
 // of the trending statuses those the public timeline would show them (not from accounts they
 // shut out, not hidden by their filters), offset-paged as Mastodon pages trends.
 
+import { compareIds } from "../../domain/ids.ts";
 import type { PreviewCard } from "../../domain/preview-card.ts";
+import type { IdPage } from "../../storage/ports.ts";
 import { loadStatusCards } from "../cards/card-records.ts";
 import type { ServiceContext } from "../context.ts";
 import { keepPublic } from "../timelines/public-filter.ts";
@@ -56,4 +58,35 @@ export async function trendingLinks(ctx: ServiceContext, slice: Slice): Promise<
     }
   }
   return [...cards.values()].slice(slice.offset, wanted);
+}
+
+/**
+ * The statuses behind a trending link (Mastodon's link timeline), newest first and id-paged, as
+ * the reader may see them; undefined when the URL is not a trending link. Only trending statuses
+ * are searched: Wren keeps no index from a card to every status that shows it.
+ */
+export async function linkTimeline(
+  ctx: ServiceContext,
+  viewerId: string | null,
+  url: string,
+  page: IdPage,
+): Promise<ResolvedEntry[] | undefined> {
+  const { statuses } = await currentTrends(ctx);
+  const cards = await loadStatusCards(ctx, statuses);
+  const ids = statuses.filter((id) => cards.get(id)?.url === url);
+  if (ids.length === 0) return undefined;
+  const inPage = ids
+    .filter((id) => page.maxId === undefined || compareIds(id, page.maxId) < 0)
+    .filter((id) => page.sinceId === undefined || compareIds(id, page.sinceId) > 0)
+    .filter((id) => page.minId === undefined || compareIds(id, page.minId) > 0)
+    .sort((a, b) => compareIds(b, a));
+  // min_id pages upwards from it: the oldest ones after it, shown newest first.
+  const chosen = page.minId !== undefined ? inPage.slice(-page.limit) : inPage.slice(0, page.limit);
+  const records = await ctx.storage.statuses.getMany(chosen);
+  const entries = chosen.flatMap((id) => {
+    const status = records.get(id);
+    return status ? [{ account_id: status.accountId, status_id: id }] : [];
+  });
+  const kept = await keepPublic(ctx, viewerId, entries, { withReplies: false });
+  return kept.filter((e): e is ResolvedEntry => e !== undefined);
 }
