@@ -12,6 +12,7 @@ import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
 import { createWrenFederation } from "./federation/federation.ts";
+import { createLinkFetcher } from "./federation/link-fetcher.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
 import { createHttp } from "./http/app.ts";
@@ -250,6 +251,11 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
   });
   // Search with resolve and `@user@host` mentions reach other servers through the federation.
   ctx.remote = createRemoteResolver(federation.federation, ctx);
+  // Preview cards fetch linked pages under the same address guard as the federation.
+  ctx.links = createLinkFetcher({
+    publicUrl: config.publicUrl,
+    allowPrivateAddress: config.allowPrivateAddresses,
+  });
   jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(payload.message as Message));
   const http = createHttp({
     ctx,

@@ -2,6 +2,7 @@
 // they decode the payload and call a service.
 
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
+import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";
 import { MUTE_EXPIRE_JOB, removeLapsedMute } from "../services/graph/mute-expiry.ts";
@@ -84,6 +85,10 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   runner.register(POLL_EXPIRE_JOB, async (payload) => {
     // A payload without a poll id can never succeed: nothing to do rather than retrying.
     if (typeof payload.pollId === "string") await expirePoll(ctx, payload.pollId);
+  });
+  // Page troubles end in "no card" inside the service; what is retried are storage troubles.
+  runner.register(PREVIEW_CARD_JOB, async (payload) => {
+    if (typeof payload.statusId === "string") await fetchStatusCard(ctx, payload.statusId);
   });
   runner.register(PUBLISH_SCHEDULED_JOB, async (payload) => {
     if (typeof payload.scheduledStatusId === "string") {

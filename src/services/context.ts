@@ -6,6 +6,7 @@ import type { IdGenerator } from "../domain/ids.ts";
 import type { FfmpegSettings } from "../media/ffmpeg-location.ts";
 import type { FileHost } from "../media/file-host.ts";
 import type { Storage } from "../storage/ports.ts";
+import type { LinkFetcher } from "./cards/link-fetcher.ts";
 import type { EventBus } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
 import type { RemoteResolver } from "./remote.ts";
@@ -47,4 +48,6 @@ export interface ServiceContext {
   jobs: JobQueue;
   /** Other servers, through the federation (set by main.ts once the federation is built). */
   remote: RemoteResolver;
+  /** Linked pages and their images (preview cards); absent: no cards are fetched. */
+  links?: LinkFetcher;
 }

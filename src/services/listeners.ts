@@ -2,6 +2,7 @@
 // federation outbox). main.ts calls this once per service context. The names are recorded with
 // each event (services/events.ts): renaming a listener orphans the retries of the old name.
 
+import { previewCardListener } from "./cards/fetch-card.ts";
 import type { ServiceContext } from "./context.ts";
 import { conversationListener } from "./conversations/listener.ts";
 import { domainBlockListener } from "./graph/domain-block-sever.ts";
@@ -19,4 +20,5 @@ export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("domain-block-sever", domainBlockListener(ctx));
   ctx.events.subscribe("notification-requests", notificationRequestListener(ctx));
   ctx.events.subscribe("endorsements", endorsementListener(ctx));
+  ctx.events.subscribe("preview-cards", previewCardListener(ctx));
 }

@@ -16,7 +16,9 @@ import type { FilterContext } from "../domain/filter.ts";
 import type { FilterMatch } from "../domain/filter-match.ts";
 import type { MediaAttachment } from "../domain/media.ts";
 import type { OAuthApp } from "../domain/oauth.ts";
+import type { PreviewCard } from "../domain/preview-card.ts";
 import type { Status } from "../domain/status.ts";
+import { loadStatusCards } from "../services/cards/card-records.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { StatusCounts } from "../storage/ports.ts";
 import { type AccountView, loadAccountViews } from "./account-view.ts";
@@ -53,6 +55,8 @@ export interface StatusView {
   media: MediaAttachment[];
   /** Custom emojis used in the text and content warning. */
   emojis: CustomEmoji[];
+  /** The preview card of the status's first link, once fetched (services/cards/). */
+  card: PreviewCard | null;
   /** The viewer's filters that match the status (views/filter-view.ts); empty when anonymous. */
   filtered: FilterMatch[];
 }
@@ -69,6 +73,7 @@ interface Batch {
   polls: Map<string, PollView>;
   media: Map<string, MediaAttachment>;
   emojis: Map<string, CustomEmoji[]>;
+  cards: Map<string, PreviewCard>;
 }
 
 async function viewerSets(
@@ -143,6 +148,7 @@ function buildView(
       batch.emojis.get(status.id) ?? [],
       status.pollId ? batch.polls.get(status.pollId) : undefined,
     ),
+    card: batch.cards.get(status.id) ?? null,
     filtered,
     viewer:
       viewerId === null
@@ -216,7 +222,13 @@ export async function loadResolvedViews(
   const counted = unique.filter((s) => s.reblogOfId === null).map((s) => s.id);
 
   const mediaIds = [...new Set(unique.flatMap((s) => s.mediaIds))];
-  const [accounts, apps, counts, sets, polls, media, filters] = await Promise.all([
+  // Only statuses with a link and no attachments can have a card (services/cards/fetch-card.ts).
+  const linking = unique
+    .filter(
+      (s) => s.reblogOfId === null && s.mediaIds.length === 0 && s.contentHtml.includes("href="),
+    )
+    .map((s) => s.id);
+  const [accounts, apps, counts, sets, polls, media, filters, cards] = await Promise.all([
     storage.accounts.getMany(accountIds),
     appIds.length > 0 ? storage.apps.getMany(appIds) : new Map<string, OAuthApp>(),
     counted.length > 0 ? storage.joined.statusCounts(counted) : new Map<string, StatusCounts>(),
@@ -228,6 +240,7 @@ export async function loadResolvedViews(
     ),
     mediaIds.length > 0 ? storage.media.getMany(mediaIds) : new Map<string, MediaAttachment>(),
     loadViewerFilters(ctx, viewerId),
+    linking.length > 0 ? loadStatusCards(ctx, linking) : new Map<string, PreviewCard>(),
   ]);
   const authorIds = new Set(unique.map((s) => s.accountId));
   const authors = [...accounts.values()].filter((a) => authorIds.has(a.id));
@@ -252,6 +265,7 @@ export async function loadResolvedViews(
     polls,
     media,
     emojis: new Map(unique.map((s, i) => [s.id, emojiLists[i] ?? []])),
+    cards,
   };
 
   const out: StatusView[] = [];

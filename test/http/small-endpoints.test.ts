@@ -1,5 +1,5 @@
 // The small endpoints apps and embedders poll: GET /health, GET /api/oembed (which statuses an
-// embed may quote, and how), GET /api/v1/timelines/link (no trending links: always 404) and
+// embed may quote, and how), GET /api/v1/timelines/link (404 for a link that is not trending) and
 // GET /api/v1/timelines/direct (removed in Mastodon 3.0: 404 as there).
 
 import assert from "node:assert/strict";

@@ -62,6 +62,7 @@ function statusView(fields: Partial<StatusView> = {}): StatusView {
     poll: null,
     media: [],
     emojis: [emoji],
+    card: null,
     filtered: [],
     ...fields,
   };
@@ -141,6 +142,32 @@ describe("StatusTextRenderer", () => {
     });
     const renamedJson = parsed(renderer.status(renamed)) as { account: { display_name: string } };
     assert.equal(renamedJson.account.display_name, "Alice Renamed");
+
+    // The same record gains its preview card once the job has fetched it.
+    const card = {
+      url: "https://example.com/page",
+      title: "A page",
+      description: "",
+      type: "link" as const,
+      authorName: "",
+      authorUrl: "",
+      providerName: "",
+      providerUrl: "",
+      imageKey: null,
+      width: 0,
+      height: 0,
+      blurhash: null,
+      imageDescription: "",
+      fetchedAt: "2026-11-22T00:00:00.000Z",
+    };
+    const carded = statusView({ status: edited.status, card });
+    const cardedJson = parsed(renderer.status(carded)) as { card: { title: string } | null };
+    assert.equal(cardedJson.card?.title, "A page");
+    const refreshed = statusView({
+      status: edited.status,
+      card: { ...card, title: "Renamed page", fetchedAt: "2026-12-22T00:00:00.000Z" },
+    });
+    assert.deepEqual(parsed(renderer.status(refreshed)), serializeStatus(refreshed, urls));
   });
 
   it("writes each viewer's own filter results, never another's cached ones", () => {

@@ -25,6 +25,9 @@ interface ContentMemo {
   emojis: readonly CustomEmoji[];
   appName: string | null;
   appWebsite: string | null;
+  /** The card shown, by URL and fetch time: a card is read anew for every batch. */
+  cardUrl: string | null;
+  cardFetchedAt: string | null;
   /** The content fields as a JSON object's text without its closing brace. */
   open: string;
 }
@@ -121,7 +124,9 @@ export class StatusTextRenderer {
       memo.appWebsite === appWebsite &&
       sameItems(memo.media, view.media) &&
       sameItems(memo.mentions, view.mentions) &&
-      sameItems(memo.emojis, view.emojis)
+      sameItems(memo.emojis, view.emojis) &&
+      memo.cardFetchedAt === (view.card?.fetchedAt ?? null) &&
+      memo.cardUrl === (view.card?.url ?? null)
     ) {
       return memo.open;
     }
@@ -130,6 +135,8 @@ export class StatusTextRenderer {
       media: view.media,
       mentions: view.mentions,
       emojis: view.emojis,
+      cardUrl: view.card?.url ?? null,
+      cardFetchedAt: view.card?.fetchedAt ?? null,
       appName,
       appWebsite,
       open,

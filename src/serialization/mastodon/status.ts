@@ -8,6 +8,7 @@ import { type FilterResultJson, serializeFilterResult } from "./filter.ts";
 import { type MediaAttachmentJson, serializeMediaAttachment } from "./media-attachment.ts";
 import { type MentionJson, serializeMention } from "./mention.ts";
 import { type PollJson, serializePoll } from "./poll.ts";
+import { type PreviewCardJson, serializePreviewCard } from "./preview-card.ts";
 import { serializeTag, type TagJson } from "./tag.ts";
 
 export interface StatusJson {
@@ -32,7 +33,7 @@ export interface StatusJson {
   in_reply_to_account_id: string | null;
   reblog: StatusJson | null;
   poll: PollJson | null;
-  card: null;
+  card: PreviewCardJson | null;
   language: string | null;
   /** The source text: only in the answer to a deletion (for "delete and redraft"). */
   text?: string;
@@ -70,7 +71,7 @@ type LiveField =
 
 /**
  * The fields that change only with the status record itself, its attachments, mentioned
- * accounts, custom emojis and application: what a cache of rendered statuses may keep
+ * accounts, custom emojis, application and card: what a cache of rendered statuses may keep
  * (serialization/mastodon/status-text.ts).
  */
 export type StatusContentJson = Omit<StatusJson, LiveField>;
@@ -95,7 +96,7 @@ export function serializeStatusContent(view: StatusView, urls: UrlContext): Stat
     emojis: serializeCustomEmojis(view.emojis, urls),
     in_reply_to_id: status.inReplyToId,
     in_reply_to_account_id: status.inReplyToAccountId,
-    card: null,
+    card: view.card ? serializePreviewCard(view.card, urls) : null,
     language: status.language,
     edited_at: status.editedAt,
   };

@@ -2,6 +2,10 @@
 // of the trending statuses those the public timeline would show them (not from accounts they
 // shut out, not hidden by their filters), offset-paged as Mastodon pages trends.
 
+import { compareIds } from "../../domain/ids.ts";
+import type { PreviewCard } from "../../domain/preview-card.ts";
+import type { IdPage } from "../../storage/ports.ts";
+import { loadStatusCards } from "../cards/card-records.ts";
 import type { ServiceContext } from "../context.ts";
 import { keepPublic } from "../timelines/public-filter.ts";
 import type { ResolvedEntry } from "../timelines/resolve-entries.ts";
@@ -31,4 +35,58 @@ export async function trendingStatuses(
   });
   const kept = await keepPublic(ctx, viewerId, entries, { withReplies: false });
   return { page: kept.filter((e): e is ResolvedEntry => e !== undefined), read: ids.length };
+}
+
+/** Cards are read for this many trending statuses at a time, until the slice is full. */
+const CARD_CHUNK = 40;
+
+/**
+ * Trending links: the cards of the trending statuses, most trending first, each URL once. Wren
+ * keeps no per-link counts: a link trends through the statuses that share it, which the status
+ * trends already bound (distinct authors, public, no sensitive ones).
+ */
+export async function trendingLinks(ctx: ServiceContext, slice: Slice): Promise<PreviewCard[]> {
+  const { statuses } = await currentTrends(ctx);
+  const wanted = slice.offset + slice.limit;
+  const cards = new Map<string, PreviewCard>();
+  for (let at = 0; at < statuses.length && cards.size < wanted; at += CARD_CHUNK) {
+    const ids = statuses.slice(at, at + CARD_CHUNK);
+    const found = await loadStatusCards(ctx, ids);
+    for (const id of ids) {
+      const card = found.get(id);
+      if (card && !cards.has(card.url)) cards.set(card.url, card);
+    }
+  }
+  return [...cards.values()].slice(slice.offset, wanted);
+}
+
+/**
+ * The statuses behind a trending link (Mastodon's link timeline), newest first and id-paged, as
+ * the reader may see them; undefined when the URL is not a trending link. Only trending statuses
+ * are searched: Wren keeps no index from a card to every status that shows it.
+ */
+export async function linkTimeline(
+  ctx: ServiceContext,
+  viewerId: string | null,
+  url: string,
+  page: IdPage,
+): Promise<ResolvedEntry[] | undefined> {
+  const { statuses } = await currentTrends(ctx);
+  const cards = await loadStatusCards(ctx, statuses);
+  const ids = statuses.filter((id) => cards.get(id)?.url === url);
+  if (ids.length === 0) return undefined;
+  const inPage = ids
+    .filter((id) => page.maxId === undefined || compareIds(id, page.maxId) < 0)
+    .filter((id) => page.sinceId === undefined || compareIds(id, page.sinceId) > 0)
+    .filter((id) => page.minId === undefined || compareIds(id, page.minId) > 0)
+    .sort((a, b) => compareIds(b, a));
+  // min_id pages upwards from it: the oldest ones after it, shown newest first.
+  const chosen = page.minId !== undefined ? inPage.slice(-page.limit) : inPage.slice(0, page.limit);
+  const records = await ctx.storage.statuses.getMany(chosen);
+  const entries = chosen.flatMap((id) => {
+    const status = records.get(id);
+    return status ? [{ account_id: status.accountId, status_id: id }] : [];
+  });
+  const kept = await keepPublic(ctx, viewerId, entries, { withReplies: false });
+  return kept.filter((e): e is ResolvedEntry => e !== undefined);
 }

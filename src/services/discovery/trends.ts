@@ -13,7 +13,7 @@
 // The lists are computed at most once per REFRESH_MS in a process, and only again when storage
 // changed or STALE_MS passed (the window slides and scores decay on a quiet server too): a trend
 // a minute old is as good, and a popular server's requests cost nothing then.
-// Links would trend from preview cards; Wren makes none yet, so there are no trending links.
+// Links trend through these statuses' preview cards (discovery/trending.ts).
 
 import { compareIds, idFromTime, timeFromId } from "../../domain/ids.ts";
 import type { Status } from "../../domain/status.ts";

@@ -12,6 +12,9 @@ import {
   uri,
 } from "../json-schema.ts";
 
+/** A URL, or "" when the page named none (Mastodon's own examples show `"author_url": ""`). */
+const uriOrEmpty = { anyOf: [uri, { type: "string", maxLength: 0 }] };
+
 export const PreviewCard = object(
   {
     url: uri,
@@ -20,13 +23,13 @@ export const PreviewCard = object(
     type: oneOf("link", "photo", "video", "rich"),
     authors: arrayOf(object({ name: string, url: uri }, { account: nullable(entity("Account")) })),
     author_name: string,
-    author_url: uri,
+    author_url: uriOrEmpty,
     provider_name: string,
-    provider_url: uri,
+    provider_url: uriOrEmpty,
     html: string,
     width: integer,
     height: integer,
-    embed_url: uri,
+    embed_url: uriOrEmpty,
   },
   {
     image: nullable(uri),

@@ -9,6 +9,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { notFound } from "../../../domain/errors.ts";
 import type { FilterContext } from "../../../domain/filter.ts";
+import { linkTimeline } from "../../../services/discovery/trending.ts";
 import { homeTimeline } from "../../../services/timelines/home.ts";
 import { listTimeline } from "../../../services/timelines/list.ts";
 import { publicTimeline } from "../../../services/timelines/public.ts";
@@ -132,15 +133,20 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
     },
   );
 
-  // Mastodon lists here the statuses behind a trending preview card and answers 404 for any
-  // other URL (a missing one too). With no cards and no trends, that is every URL; the
-  // parameters are still checked so a malformed request is told so (422).
+  // The statuses behind a trending preview card, as Mastodon lists them; 404 for any other URL
+  // (a missing one too). The parameters are checked first so a malformed request gets a 422.
   app.get(
     "/api/v1/timelines/link",
     access({ optional: true, scopes: ["read:statuses"] }),
     async (c) => {
-      await readValidParams(c, linkSchema);
-      throw notFound();
+      const params = await readValidParams(c, linkSchema);
+      const viewerId = c.get("viewer")?.account?.id ?? null;
+      const entries =
+        params.url === undefined
+          ? undefined
+          : await linkTimeline(ctx, viewerId, params.url, toIdPage(params));
+      if (entries === undefined) throw notFound();
+      return answer(c, entries, viewerId, "public");
     },
   );
 }

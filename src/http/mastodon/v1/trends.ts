@@ -1,10 +1,14 @@
 // Trends (Mastodon's /api/v1/trends/*): public, offset-paged with Link headers. GET /api/v1/trends is the
-// pre-3.5 name of the tag list. Links always answer an empty list: they would trend from preview
-// cards, which Wren does not make yet.
+// pre-3.5 name of the tag list. Links are the preview cards of the trending statuses.
 
 import type { Hono } from "hono";
 import { z } from "zod";
-import { trendingStatuses, trendingTagNames } from "../../../services/discovery/trending.ts";
+import { serializePreviewCard } from "../../../serialization/mastodon/preview-card.ts";
+import {
+  trendingLinks,
+  trendingStatuses,
+  trendingTagNames,
+} from "../../../services/discovery/trending.ts";
 import { storedTagNames } from "../../../views/tag-view.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { jsonText } from "../../json-text.ts";
@@ -12,6 +16,7 @@ import type { Access } from "../../middleware/access.ts";
 import { setOffsetLinkHeader } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { integerParam, limitParam } from "../../schemas.ts";
+import { urlContext } from "../account-json.ts";
 import { renderResolvedText } from "../status-json.ts";
 import { renderTags } from "../tag-json.ts";
 
@@ -47,7 +52,10 @@ export function trendRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access):
   });
 
   app.get("/api/v1/trends/links", access({ optional: true }), async (c) => {
-    await readValidParams(c, tagsSchema);
-    return c.json([]);
+    const slice = await readValidParams(c, tagsSchema);
+    const cards = await trendingLinks(ctx, slice);
+    setOffsetLinkHeader(c, ctx.settings.publicUrl, { ...slice, count: cards.length });
+    const urls = urlContext(ctx);
+    return c.json(cards.map((card) => serializePreviewCard(card, urls)));
   });
 }
