@@ -7,7 +7,6 @@ import type { Announcement, AnnouncementReaction } from "../domain/announcement.
 import type { Conversation } from "../domain/conversation.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import type { CustomFilter } from "../domain/filter.ts";
-import type { IdGenerator } from "../domain/ids.ts";
 import type { Job } from "../domain/job.ts";
 import type { List, ListMember } from "../domain/list.ts";
 import type { Marker, MarkerTimeline } from "../domain/marker.ts";
@@ -39,6 +38,25 @@ import type { Report } from "../domain/report.ts";
 import type { ScheduledStatus } from "../domain/scheduled-status.ts";
 import type { Status, StatusEdit, TimelineEntry } from "../domain/status.ts";
 import type { User } from "../domain/user.ts";
+import type { Coordination } from "./coordination-port.ts";
+import type { JoinedReads } from "./joined-reads-port.ts";
+
+export type {
+  BudgetSpend,
+  Coordination,
+  CounterHit,
+  CounterWindow,
+} from "./coordination-port.ts";
+export type {
+  AccountCounts,
+  EdgeAnswers,
+  EdgeKind,
+  EdgeOf,
+  EdgeQuestion,
+  JoinedReads,
+  StatusCounts,
+  TokenHolder,
+} from "./joined-reads-port.ts";
 
 /** Id-range window of a newest-first list (Mastodon's pagination parameters). */
 export interface IdPage {
@@ -499,161 +517,6 @@ export interface KvStore {
   list(prefix: readonly string[]): Promise<KvEntry[]>;
   /** Removes entries that expired before `now` (ISO); returns how many. */
   pruneExpired(now: string): Promise<number>;
-}
-
-/** One caller's fixed window of a counter (rate limits). */
-export interface CounterWindow {
-  /** What was counted in this window so far, the amount just added included. */
-  used: number;
-  /** When the window ends (ms since the epoch); the next count after it starts a new one. */
-  resetAt: number;
-}
-
-/** The answer to a budget spend: whether it was allowed, and the window as it now stands. */
-export interface BudgetSpend extends CounterWindow {
-  allowed: boolean;
-}
-
-/** One count of Coordination.countInTurn. */
-export interface CounterHit {
-  key: string;
-  amount: number;
-  windowMs: number;
-  /** The most the window may hold: past it, the later hits are left uncounted. */
-  limit: number;
-}
-
-/**
- * What keeps several processes sharing one storage correct where one process alone relied on
- * its memory: keyed locks, shared counters and the id space. json-file is owned by one process
- * (its lock file), so its coordination is in memory; PostgreSQL's holds across processes.
- */
-export interface Coordination {
-  /**
-   * True when this process is the only one using the storage: in-memory state is then exact,
-   * and hot paths (rate limits) may keep it in their own memory instead of asking here.
-   */
-  readonly exclusive: boolean;
-  /**
-   * Runs `work` while holding the lock named `key`: at most one holder per key at a time among
-   * all processes sharing the storage, the others wait in turn. Locks of different keys may be
-   * nested only in one fixed order (as callers already do), or two holders could wait forever.
-   */
-  withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
-  /**
-   * Adds `amount` (0: only reads) to `key`'s count in its current fixed window and returns the
-   * window. A key without a window, or whose window ended at or before `now` (ms), starts a new
-   * one at `now` lasting `windowMs`. Counts of every process add up.
-   */
-  count(key: string, amount: number, windowMs: number, now: number): Promise<CounterWindow>;
-  /**
-   * Takes one unit of the budget `key` (at most `limit` per fixed window of `windowMs` that
-   * starts with the first spend after the last window ended) unless it is spent, in one atomic
-   * step: of racing spends for the last unit, from any process, exactly one is allowed. Kept
-   * like records, so a restart does not reset it. A refused spend takes nothing.
-   */
-  spend(key: string, limit: number, windowMs: number, now: number): Promise<BudgetSpend>;
-  /** Gives back one unit of `key`'s window ending at `resetAt` (a later window is left alone). */
-  refund(key: string, resetAt: number): Promise<void>;
-  /**
-   * Several counts in one step (one statement on a shared database), as if count() were called
-   * for each hit in turn until a window's `used` passed its hit's `limit`: the hits after that
-   * one are not counted, as a request refused by one rate limit is not counted by the next.
-   * Returns the windows counted, in order (a prefix of `hits`). Keys must differ; amounts > 0.
-   */
-  countInTurn(hits: readonly CounterHit[], now: number): Promise<CounterWindow[]>;
-  /**
-   * An id generator (domain/ids.ts) on `now`'s clock whose ids no other process sharing the
-   * storage can make: it mints in this process's share of the id space.
-   */
-  idGenerator(now: () => number): IdGenerator;
-}
-
-/** The edge stores of Storage by name: the kinds the joined edge lookups ask about. */
-export type EdgeKind =
-  | "follows"
-  | "followRequests"
-  | "blocks"
-  | "mutes"
-  | "favourites"
-  | "bookmarks"
-  | "pins"
-  | "conversationMutes"
-  | "pollVotes"
-  | "announcementDismissals"
-  | "tagFollows"
-  | "featuredTags"
-  | "listMembers"
-  | "accountNotes"
-  | "accountDomainBlocks"
-  | "notificationPermissions"
-  | "endorsements"
-  | "suggestionDismissals";
-
-/** The edge record of a kind. */
-export type EdgeOf<K extends EdgeKind> = Storage[K] extends EdgeStore<infer E> ? E : never;
-
-/**
- * One batched edge lookup about one account: "from" asks what the store of `kind` answers to
- * findFrom(account, ids) (edges from the account, by target), "to" what findTo(account, ids)
- * answers (edges to the account, by their account).
- */
-export interface EdgeQuestion<K extends EdgeKind = EdgeKind> {
-  kind: K;
-  direction: "from" | "to";
-  ids: readonly string[];
-}
-
-/** The answers to edge questions, in their order. */
-export type EdgeAnswers<Q extends readonly EdgeQuestion[]> = {
-  [I in keyof Q]: Q[I] extends EdgeQuestion<infer K> ? Map<string, EdgeOf<K>> : never;
-};
-
-/** What authenticating a bearer token reads; each part undefined when missing. */
-export interface TokenHolder {
-  token: AccessToken;
-  app: OAuthApp | undefined;
-  /** For a user token (accountId set): its account and user. */
-  account: Account | undefined;
-  user: User | undefined;
-}
-
-/** The counters shown next to a status. */
-export interface StatusCounts {
-  replies: number;
-  reblogs: number;
-  favourites: number;
-}
-
-/** The counters shown next to an account (its own; a remote server may know better ones). */
-export interface AccountCounts {
-  statuses: number;
-  /** When its newest status was created (ISO), null without one. */
-  lastStatusAt: string | null;
-  followers: number;
-  following: number;
-}
-
-/**
- * Reads of the hot request paths that span several stores. Each is the same as asking the
- * stores named in its comment, but a database answers it in one statement, where asking store
- * by store costs a round trip each (the json-file backend answers from the stores' memory).
- */
-export interface JoinedReads {
-  /** tokens.findByTokenHash, then apps.get(appId), accounts.get and users.get(accountId). */
-  tokenHolder(tokenHash: string): Promise<TokenHolder | undefined>;
-  /** Each question's findFrom / findTo about `accountId`, on the edge store of its kind. */
-  edges<const Q extends readonly EdgeQuestion[]>(
-    accountId: string,
-    questions: Q,
-  ): Promise<EdgeAnswers<Q>>;
-  /** statuses.interactionCounts and favourites.countToMany, for every id given (zeros too). */
-  statusCounts(statusIds: readonly string[]): Promise<Map<string, StatusCounts>>;
-  /**
-   * statuses.accountFacts, follows.countToMany (followers) and follows.countFromMany
-   * (following), for every id given (zeros too).
-   */
-  accountCounts(accountIds: readonly string[]): Promise<Map<string, AccountCounts>>;
 }
 
 export interface Storage {

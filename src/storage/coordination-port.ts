@@ -1,0 +1,72 @@
+// The storage port that keeps several processes sharing one storage correct (locks, counters,
+// budgets, ids): part of ports.ts, kept apart for its size. Imports only domain/.
+
+import type { IdGenerator } from "../domain/ids.ts";
+
+/** One caller's fixed window of a counter (rate limits). */
+export interface CounterWindow {
+  /** What was counted in this window so far, the amount just added included. */
+  used: number;
+  /** When the window ends (ms since the epoch); the next count after it starts a new one. */
+  resetAt: number;
+}
+
+/** The answer to a budget spend: whether it was allowed, and the window as it now stands. */
+export interface BudgetSpend extends CounterWindow {
+  allowed: boolean;
+}
+
+/** One count of Coordination.countInTurn. */
+export interface CounterHit {
+  key: string;
+  amount: number;
+  windowMs: number;
+  /** The most the window may hold: past it, the later hits are left uncounted. */
+  limit: number;
+}
+
+/**
+ * What keeps several processes sharing one storage correct where one process alone relied on
+ * its memory: keyed locks, shared counters and the id space. json-file is owned by one process
+ * (its lock file), so its coordination is in memory; PostgreSQL's holds across processes.
+ */
+export interface Coordination {
+  /**
+   * True when this process is the only one using the storage: in-memory state is then exact,
+   * and hot paths (rate limits) may keep it in their own memory instead of asking here.
+   */
+  readonly exclusive: boolean;
+  /**
+   * Runs `work` while holding the lock named `key`: at most one holder per key at a time among
+   * all processes sharing the storage, the others wait in turn. Locks of different keys may be
+   * nested only in one fixed order (as callers already do), or two holders could wait forever.
+   */
+  withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Adds `amount` (0: only reads) to `key`'s count in its current fixed window and returns the
+   * window. A key without a window, or whose window ended at or before `now` (ms), starts a new
+   * one at `now` lasting `windowMs`. Counts of every process add up.
+   */
+  count(key: string, amount: number, windowMs: number, now: number): Promise<CounterWindow>;
+  /**
+   * Takes one unit of the budget `key` (at most `limit` per fixed window of `windowMs` that
+   * starts with the first spend after the last window ended) unless it is spent, in one atomic
+   * step: of racing spends for the last unit, from any process, exactly one is allowed. Kept
+   * like records, so a restart does not reset it. A refused spend takes nothing.
+   */
+  spend(key: string, limit: number, windowMs: number, now: number): Promise<BudgetSpend>;
+  /** Gives back one unit of `key`'s window ending at `resetAt` (a later window is left alone). */
+  refund(key: string, resetAt: number): Promise<void>;
+  /**
+   * Several counts in one step (one statement on a shared database), as if count() were called
+   * for each hit in turn until a window's `used` passed its hit's `limit`: the hits after that
+   * one are not counted, as a request refused by one rate limit is not counted by the next.
+   * Returns the windows counted, in order (a prefix of `hits`). Keys must differ; amounts > 0.
+   */
+  countInTurn(hits: readonly CounterHit[], now: number): Promise<CounterWindow[]>;
+  /**
+   * An id generator (domain/ids.ts) on `now`'s clock whose ids no other process sharing the
+   * storage can make: it mints in this process's share of the id space.
+   */
+  idGenerator(now: () => number): IdGenerator;
+}
