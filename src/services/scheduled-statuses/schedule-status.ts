@@ -3,7 +3,6 @@
 // of a mistake while still there, its parameters are stored, the media it names is held for it
 // (no other post can take it meanwhile) and a job on the durable queue publishes it at the time.
 
-import { notFound } from "../../domain/errors.ts";
 import type { ScheduledStatus } from "../../domain/scheduled-status.ts";
 import type { ServiceContext } from "../context.ts";
 import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
@@ -12,6 +11,7 @@ import { checkPollParams, checkPollWithoutMedia } from "../polls/poll-params.ts"
 import { checkText, normalizeLanguage } from "../statuses/compose-text.ts";
 import { type CreateStatusInput, loadParent } from "../statuses/create-status.ts";
 import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyHash } from "../statuses/idempotency.ts";
+import { loadPoster } from "../statuses/load-poster.ts";
 import { PUBLISH_SCHEDULED_JOB } from "./publish-job.ts";
 import { checkScheduleTime, withScheduleLock } from "./schedule-time.ts";
 
@@ -63,11 +63,8 @@ async function schedule(
   at: Date,
 ): Promise<ScheduledStatus> {
   const { accountId } = input;
-  const [account, user] = await Promise.all([
-    ctx.storage.accounts.get(accountId),
-    ctx.storage.users.get(accountId),
-  ]);
-  if (!account || !user) throw notFound();
+  // Only a local user may schedule (404 otherwise), as only one may post.
+  await loadPoster(ctx, accountId);
   const mediaIds = input.mediaIds ?? [];
   if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
   const poll = input.poll ? checkPollParams(input.poll) : null;

@@ -4,7 +4,7 @@
 // status made the first time.
 
 import type { Visibility } from "../../domain/account.ts";
-import { AppError, notFound } from "../../domain/errors.ts";
+import { AppError } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -14,6 +14,7 @@ import { createPoll } from "../polls/create-poll.ts";
 import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
 import { composeText, normalizeLanguage } from "./compose-text.ts";
 import { type PostSlot, withIdempotency } from "./idempotency.ts";
+import { loadPoster } from "./load-poster.ts";
 import { visibleStatuses } from "./visibility.ts";
 
 export interface CreateStatusInput {
@@ -59,11 +60,7 @@ async function post(
   slot: PostSlot,
 ): Promise<Status> {
   const { accountId } = input;
-  const [account, user] = await Promise.all([
-    ctx.storage.accounts.get(accountId),
-    ctx.storage.users.get(accountId),
-  ]);
-  if (!account || !user) throw notFound();
+  const { account, user } = await loadPoster(ctx, accountId);
 
   const mediaIds = input.mediaIds ?? [];
   if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);

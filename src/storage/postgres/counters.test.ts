@@ -8,9 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import postgres from "postgres";
 import { makeFavourite, makeFollow, makeStatus } from "../contract/fixtures.ts";
-import type { Storage } from "../ports.ts";
-import { openPostgresStorage } from "./index.ts";
-import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
+import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 /** A small deterministic generator (the same sequence on every run). */
 function randomFrom(seed: number): (n: number) => number {
@@ -22,23 +20,13 @@ function randomFrom(seed: number): (n: number) => number {
 }
 
 describe("postgres counters kept by triggers", () => {
-  let database: TempDatabase;
-  let one: Storage;
-  let two: Storage;
+  const processes = twoProcessesOnOneDatabase(4);
   let raw: postgres.Sql;
-
-  before(async () => {
-    database = await createTempDatabase();
-    one = await openPostgresStorage({ url: database.url, poolMax: 4 });
-    two = await openPostgresStorage({ url: database.url, poolMax: 4 });
-    raw = postgres(database.url, { max: 1, onnotice: () => {} });
+  before(() => {
+    raw = postgres(processes.database.url, { max: 1, onnotice: () => {} });
   });
-
   after(async () => {
     await raw?.end();
-    await one?.close();
-    await two?.close();
-    await database?.drop();
   });
 
   it("match count(*) over the rows after a mixed run of writes from two processes", async () => {
@@ -47,7 +35,7 @@ describe("postgres counters kept by triggers", () => {
     const statusIds: string[] = [];
     let nextId = 100;
     for (let step = 0; step < 400; step++) {
-      const storage = step % 2 === 0 ? one : two;
+      const storage = step % 2 === 0 ? processes.a : processes.b;
       const accountId = accounts[next(accounts.length)] as string;
       const target = statusIds.length > 0 ? statusIds[next(statusIds.length)] : undefined;
       const action = next(9);
@@ -86,17 +74,17 @@ describe("postgres counters kept by triggers", () => {
       }
     }
 
-    const facts = await one.statuses.accountFacts(accounts);
+    const facts = await processes.a.statuses.accountFacts(accounts);
     for (const accountId of accounts) {
       const [row] = await raw<{ n: number; last: string | null }[]>`
         select count(*)::int as n, (select data->>'createdAt' from statuses
           where account_id = ${accountId}::int8 and not deleted order by id desc limit 1) as last
         from statuses where account_id = ${accountId}::int8 and not deleted`;
       assert.deepEqual(facts.get(accountId), { count: row?.n, lastStatusAt: row?.last }, accountId);
-      assert.equal(await two.statuses.countByAccount(accountId), row?.n);
+      assert.equal(await processes.b.statuses.countByAccount(accountId), row?.n);
     }
-    const interactions = await two.statuses.interactionCounts(statusIds);
-    const favourites = await one.favourites.countToMany(statusIds);
+    const interactions = await processes.b.statuses.interactionCounts(statusIds);
+    const favourites = await processes.a.favourites.countToMany(statusIds);
     for (const id of statusIds) {
       const [row] = await raw<{ replies: number; reblogs: number; favourites: number }[]>`
         select
@@ -107,13 +95,13 @@ describe("postgres counters kept by triggers", () => {
           (select count(*)::int from edges where kind = 'favourites' and target_id = ${id})
             as favourites`;
       assert.deepEqual(interactions.get(id), { replies: row?.replies, reblogs: row?.reblogs }, id);
-      assert.equal(await one.statuses.countReplies(id), row?.replies, `replies of ${id}`);
-      assert.equal(await one.statuses.countReblogs(id), row?.reblogs, `reblogs of ${id}`);
+      assert.equal(await processes.a.statuses.countReplies(id), row?.replies, `replies of ${id}`);
+      assert.equal(await processes.a.statuses.countReblogs(id), row?.reblogs, `reblogs of ${id}`);
       assert.equal(favourites.get(id), row?.favourites, `favourites of ${id}`);
     }
-    const followers = await two.follows.countToMany(accounts);
-    const following = await two.follows.countFromMany(accounts);
-    const favouritesGiven = await two.favourites.countFromMany(accounts);
+    const followers = await processes.b.follows.countToMany(accounts);
+    const following = await processes.b.follows.countFromMany(accounts);
+    const favouritesGiven = await processes.b.favourites.countFromMany(accounts);
     for (const accountId of accounts) {
       const [row] = await raw<{ followers: number; following: number; given: number }[]>`
         select
@@ -125,8 +113,8 @@ describe("postgres counters kept by triggers", () => {
             as given`;
       assert.equal(followers.get(accountId), row?.followers, accountId);
       assert.equal(following.get(accountId), row?.following, accountId);
-      assert.equal(await one.follows.countTo(accountId), row?.followers, accountId);
-      assert.equal(await one.follows.countFrom(accountId), row?.following, accountId);
+      assert.equal(await processes.a.follows.countTo(accountId), row?.followers, accountId);
+      assert.equal(await processes.a.follows.countFrom(accountId), row?.following, accountId);
       assert.equal(favouritesGiven.get(accountId), row?.given, accountId);
     }
     // The run did reach every case it means to check.
@@ -139,15 +127,19 @@ describe("postgres counters kept by triggers", () => {
   });
 
   it("moves an edge's counts when a put gives its id another pair", async () => {
-    await one.favourites.put(makeFavourite({ id: "9000", accountId: "20", targetId: "900" }));
-    await two.favourites.put(makeFavourite({ id: "9000", accountId: "20", targetId: "901" }));
+    await processes.a.favourites.put(
+      makeFavourite({ id: "9000", accountId: "20", targetId: "900" }),
+    );
+    await processes.b.favourites.put(
+      makeFavourite({ id: "9000", accountId: "20", targetId: "901" }),
+    );
     assert.deepEqual(
-      await one.favourites.countToMany(["900", "901"]),
+      await processes.a.favourites.countToMany(["900", "901"]),
       new Map([
         ["900", 0],
         ["901", 1],
       ]),
     );
-    assert.equal(await one.favourites.countFrom("20"), 1);
+    assert.equal(await processes.a.favourites.countFrom("20"), 1);
   });
 });

@@ -3,12 +3,10 @@
 // same object for an unchanged status, read after read, and a new one after a write.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { makeStatus } from "../contract/fixtures.ts";
-import type { Storage } from "../ports.ts";
-import { openPostgresStorage } from "./index.ts";
 import { createRecordIdentities } from "./record-identities.ts";
-import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
+import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 describe("record identities", () => {
   it("answers the kept object for unchanged text and a new one for changed text", () => {
@@ -27,31 +25,17 @@ describe("record identities", () => {
 });
 
 describe("postgres status identities", () => {
-  let database: TempDatabase;
-  let one: Storage;
-  let two: Storage;
-
-  before(async () => {
-    database = await createTempDatabase();
-    one = await openPostgresStorage({ url: database.url, poolMax: 2 });
-    two = await openPostgresStorage({ url: database.url, poolMax: 2 });
-  });
-
-  after(async () => {
-    await one?.close();
-    await two?.close();
-    await database?.drop();
-  });
+  const processes = twoProcessesOnOneDatabase(2);
 
   it("hands out one object per unchanged status, and a new one once another process edits it", async () => {
-    await one.statuses.put(makeStatus({ id: "10", accountId: "1", text: "first" }));
-    const read = await two.statuses.get("10");
+    await processes.a.statuses.put(makeStatus({ id: "10", accountId: "1", text: "first" }));
+    const read = await processes.b.statuses.get("10");
     assert.equal(read?.text, "first");
-    assert.equal(await two.statuses.get("10"), read);
-    assert.equal((await two.statuses.getMany(["10"])).get("10"), read);
-    assert.equal((await two.statuses.listByAccount("1", { limit: 5 }))[0], read);
-    await one.statuses.put(makeStatus({ id: "10", accountId: "1", text: "edited" }));
-    const again = await two.statuses.get("10");
+    assert.equal(await processes.b.statuses.get("10"), read);
+    assert.equal((await processes.b.statuses.getMany(["10"])).get("10"), read);
+    assert.equal((await processes.b.statuses.listByAccount("1", { limit: 5 }))[0], read);
+    await processes.a.statuses.put(makeStatus({ id: "10", accountId: "1", text: "edited" }));
+    const again = await processes.b.statuses.get("10");
     assert.notEqual(again, read);
     assert.equal(again?.text, "edited");
   });

@@ -3,14 +3,12 @@
 // one's memo through the change notification (an account renamed, a token revoked).
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { makeAccount, makeToken } from "../contract/fixtures.ts";
-import type { Storage } from "../ports.ts";
 import { createChanges, parseChange } from "./changes.ts";
-import { openPostgresStorage } from "./index.ts";
 import { createRecordMemo } from "./record-memo.ts";
-import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
+import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 /** A load that counts its calls and answers `{ n }` with the call's number. */
 function countingLoad() {
@@ -86,21 +84,7 @@ describe("record memo", () => {
 });
 
 describe("postgres record memos across processes", () => {
-  let database: TempDatabase;
-  let one: Storage;
-  let two: Storage;
-
-  before(async () => {
-    database = await createTempDatabase();
-    one = await openPostgresStorage({ url: database.url, poolMax: 4 });
-    two = await openPostgresStorage({ url: database.url, poolMax: 4 });
-  });
-
-  after(async () => {
-    await one?.close();
-    await two?.close();
-    await database?.drop();
-  });
+  const processes = twoProcessesOnOneDatabase(4);
 
   /** Polls `read` until `done` holds of its answer (the notification's trip), or fails. */
   async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
@@ -113,26 +97,26 @@ describe("postgres record memos across processes", () => {
   }
 
   it("sees its own writes at once and another process's once notified", async () => {
-    await one.accounts.put(makeAccount({ id: "1", displayName: "Before" }));
-    assert.equal((await two.accounts.get("1"))?.displayName, "Before");
-    assert.equal((await two.accounts.getMany(["1"])).get("1")?.displayName, "Before");
-    await one.accounts.put(makeAccount({ id: "1", displayName: "After" }));
-    assert.equal((await one.accounts.get("1"))?.displayName, "After");
+    await processes.a.accounts.put(makeAccount({ id: "1", displayName: "Before" }));
+    assert.equal((await processes.b.accounts.get("1"))?.displayName, "Before");
+    assert.equal((await processes.b.accounts.getMany(["1"])).get("1")?.displayName, "Before");
+    await processes.a.accounts.put(makeAccount({ id: "1", displayName: "After" }));
+    assert.equal((await processes.a.accounts.get("1"))?.displayName, "After");
     await eventually(
-      () => two.accounts.get("1"),
+      () => processes.b.accounts.get("1"),
       (a) => a?.displayName === "After",
     );
-    assert.equal((await two.accounts.getMany(["1"])).get("1")?.displayName, "After");
+    assert.equal((await processes.b.accounts.getMany(["1"])).get("1")?.displayName, "After");
   });
 
   it("lets a token revoked through one process stop working in the other", async () => {
     const token = makeToken({ id: "5", tokenHash: "hash-5", accountId: "1" });
-    await one.tokens.put(token);
-    assert.equal((await two.tokens.findByTokenHash("hash-5"))?.revokedAt ?? null, null);
+    await processes.a.tokens.put(token);
+    assert.equal((await processes.b.tokens.findByTokenHash("hash-5"))?.revokedAt ?? null, null);
     const revokedAt = "2026-11-26T08:00:00.000Z";
-    await one.tokens.put({ ...token, revokedAt });
+    await processes.a.tokens.put({ ...token, revokedAt });
     await eventually(
-      () => two.tokens.findByTokenHash("hash-5"),
+      () => processes.b.tokens.findByTokenHash("hash-5"),
       (t) => t?.revokedAt === revokedAt,
     );
   });
