@@ -502,6 +502,8 @@ export interface KvEntry {
  */
 export interface KvStore {
   get(key: readonly string[]): Promise<KvEntry | undefined>;
+  /** The entries of `keys`, in the same order (undefined where absent): one read for a page. */
+  getMany(keys: readonly (readonly string[])[]): Promise<(KvEntry | undefined)[]>;
   /** Creates or replaces the entry. */
   set(entry: KvEntry): Promise<void>;
   /** Removes the entry; false when there was none. */
