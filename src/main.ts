@@ -148,7 +148,7 @@ export function createServices(
   // From the storage: with several processes on one database, each mints in its own id slot.
   const ids = storage.coordination.idGenerator(() => clock.now().getTime());
   const jobs = createJobRunner(storage.jobs, clock, { leaseMs: config.jobLeaseSeconds * 1000 });
-  const queue = createDurableQueue(storage.jobs, clock, ids, () => jobs.wake());
+  const queue = createDurableQueue(storage.jobs, clock, ids, (runAt) => jobs.wake(runAt));
   const ctx: ServiceContext = {
     storage,
     clock,

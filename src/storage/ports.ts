@@ -476,8 +476,9 @@ export interface JobStore {
    * Calls `listener` when jobs may have been added or made due by another process (new jobs, a
    * group moved), so idle runners look at once instead of at their next poll; returns the
    * unsubscribe. A backend of one process may never call it (the queue wakes its own runner).
+   * `runAt` (ISO), when known, is when the earliest of the new jobs falls due.
    */
-  watch(listener: () => void): () => void;
+  watch(listener: (runAt?: string) => void): () => void;
   /**
    * Moves the waiting jobs of `group` that are due after `runAt` (ISO) to `runAt`; returns how
    * many moved. A job already due or claimed is left alone (a runner may be running it), and one
