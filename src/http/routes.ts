@@ -9,7 +9,9 @@ import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
+import { annualReportRoutes } from "./mastodon/v1/annual-reports.ts";
 import { registerAppsRoutes } from "./mastodon/v1/apps.ts";
+import { asyncRefreshRoutes } from "./mastodon/v1/async-refreshes.ts";
 import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
@@ -21,6 +23,7 @@ import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
 import { filterV1Routes } from "./mastodon/v1/filters.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
+import { identityProofRoutes } from "./mastodon/v1/identity-proofs.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
 import { instanceDocumentRoutes } from "./mastodon/v1/instance-documents.ts";
 import { listRoutes } from "./mastodon/v1/lists.ts";
@@ -69,6 +72,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   trendRoutes,
   followRequestRoutes,
   accountRoutes,
+  identityProofRoutes,
   profileRoutes,
   accountStatusesRoutes,
   timelineRoutes,
@@ -88,6 +92,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   markersRoutes,
   preferencesRoutes,
   reportRoutes,
+  annualReportRoutes,
+  asyncRefreshRoutes,
   listRoutes,
   filterV1Routes,
   filterV2Routes,
