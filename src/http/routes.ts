@@ -41,6 +41,7 @@ import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { tagRoutes } from "./mastodon/v1/tags.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
+import { translationRoutes } from "./mastodon/v1/translations.ts";
 import { trendRoutes } from "./mastodon/v1/trends.ts";
 import { filterV2Routes } from "./mastodon/v2/filters.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
@@ -85,6 +86,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   searchV2Routes,
   statusRoutes,
   statusActionRoutes,
+  translationRoutes,
   scheduledStatusRoutes,
   favouritesRoutes,
   bookmarksRoutes,
