@@ -55,10 +55,11 @@ describe("annual reports", () => {
     const clock = movableClock("2025-06-01T12:00:00.000Z");
     const s = await startTestServer({}, { clock });
     server = s;
-    const [alice, bob, carol] = [
+    const [alice, bob, carol, dave] = [
       await createUserWithToken(s, "alice"),
       await createUserWithToken(s, "bob"),
       await createUserWithToken(s, "carol"),
+      await createUserWithToken(s, "dave"),
     ];
     // Last year's activity must not count in this year's report.
     await post(s, alice, { status: "an old #Cats post" });
@@ -73,6 +74,7 @@ describe("annual reports", () => {
     await post(s, alice, { status: "@bob hi", in_reply_to_id: bobs.id });
     await call(s, "POST", `/api/v1/statuses/${bobs.id}/reblog`, { token: alice.token });
     await call(s, "POST", `/api/v1/statuses/${popular.id}/reblog`, { token: bob.token });
+    await post(s, dave, { status: "only for friends #Cats", visibility: "private" });
 
     // Before the campaign (December 10th–31st) no report can be generated.
     assert.equal(await state(s, alice, "2026"), "ineligible");
@@ -86,6 +88,9 @@ describe("annual reports", () => {
     // Only the current campaign's year, and only users with something to report.
     assert.equal(await state(s, alice, "2025"), "ineligible");
     assert.equal(await state(s, carol, "2026"), "ineligible");
+    // Eligibility as Mastodon's: a public or quiet public status, and a status with a hashtag.
+    assert.equal(await state(s, bob, "2026"), "ineligible");
+    assert.equal(await state(s, dave, "2026"), "ineligible");
     await call(s, "GET", `${REPORTS}/2026`, { token: alice.token }, 404);
 
     await s.wren.jobs.stop();

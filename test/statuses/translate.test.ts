@@ -140,6 +140,9 @@ describe("translation with a LibreTranslate-compatible service", () => {
         api_key: API_KEY,
       },
     ]);
+    // Kept a day: asked again (by anyone), the service is not asked again.
+    assert.deepEqual(await translate(server, alice, status.id, { lang: "de" }), translation);
+    assert.equal(standIn.requests.length, 1);
   });
 
   it("translates media descriptions, and a boost as the boosted status", async () => {
@@ -203,7 +206,8 @@ describe("translation with a LibreTranslate-compatible service", () => {
   });
 
   it("answers 503 when the service refuses", async () => {
-    const status = await post(server, alice, { status: "Hello", language: "en" });
+    // Text of its own: no kept translation stands in for the service.
+    const status = await post(server, alice, { status: "Hello, busy world", language: "en" });
     standIn.failWith = 429;
     try {
       const error = await translate(server, bob, status.id, { lang: "de" }, 503);

@@ -27,7 +27,7 @@ const refreshKey = (accountId: string, year: number) => `wrapstodon:${accountId}
 
 async function eligibleNow(ctx: ServiceContext, accountId: string, year: number) {
   if (year !== campaignYear(ctx.clock.now())) return false;
-  return isEligible(await gatherYearActivity(ctx, accountId, year));
+  return isEligible(ctx, accountId, year);
 }
 
 /** The state of the account's report of `year`, and the refresh while it is generated. */

@@ -23,25 +23,37 @@ export interface YearActivity {
   followersGained: number;
 }
 
-/** The records created within the year, walking `list` from the year's end backwards. */
-async function recordsOfYear<T extends { id: string; createdAt: string }>(
+/**
+ * Visits the records created within the year, newest first, walking `list` from the year's end
+ * backwards, until `visit` answers false.
+ */
+async function walkYear<T extends { id: string; createdAt: string }>(
   list: (page: IdPage) => Promise<T[]>,
   year: number,
-): Promise<T[]> {
+  visit: (record: T) => boolean,
+): Promise<void> {
   const { start, end } = yearBounds(year);
   const [from, until] = [start.toISOString(), end.toISOString()];
-  const floor = idFromTime(start);
-  const found: T[] = [];
+  const floor = BigInt(idFromTime(start));
   let maxId = idFromTime(end);
   for (;;) {
     const page = await list({ limit: PAGE, maxId });
     for (const record of page) {
-      if (record.createdAt >= from && record.createdAt < until) found.push(record);
+      if (record.createdAt >= from && record.createdAt < until && !visit(record)) return;
     }
     const last = page.at(-1);
-    if (!last || page.length < PAGE || BigInt(last.id) < BigInt(floor)) return found;
+    if (!last || page.length < PAGE || BigInt(last.id) < floor) return;
     maxId = last.id;
   }
+}
+
+async function recordsOfYear<T extends { id: string; createdAt: string }>(
+  list: (page: IdPage) => Promise<T[]>,
+  year: number,
+): Promise<T[]> {
+  const found: T[] = [];
+  await walkYear(list, year, (record) => found.push(record) > 0);
+  return found;
 }
 
 export async function gatherYearActivity(
@@ -63,10 +75,26 @@ function distributable(status: Status): boolean {
 
 /**
  * Mastodon's eligibility: every part of the report must have something to show, i.e. the year
- * has a public or quiet public status (the top status) and a status with a hashtag.
+ * has a public or quiet public status (the top status) and a status with a hashtag. The walk
+ * stops as soon as both are found: clients ask for the state often.
  */
-export function isEligible(activity: YearActivity): boolean {
-  return activity.statuses.some(distributable) && activity.statuses.some((s) => s.tags.length > 0);
+export async function isEligible(
+  ctx: ServiceContext,
+  accountId: string,
+  year: number,
+): Promise<boolean> {
+  let shared = false;
+  let tagged = false;
+  await walkYear(
+    (page) => ctx.storage.statuses.listByAccount(accountId, page),
+    year,
+    (status) => {
+      shared ||= distributable(status);
+      tagged ||= status.tags.length > 0;
+      return !(shared && tagged);
+    },
+  );
+  return shared && tagged;
 }
 
 /** The most boosted of the year's own public statuses; the newest wins a tie. */

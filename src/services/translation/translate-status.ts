@@ -2,13 +2,15 @@
 // Mastodon's TranslateStatusService and TranslationService::LibreTranslate do them: the status's
 // content, content warning, poll options and media descriptions go to the service in one
 // request; only language pairs the service offers are translated (a status is never
-// "translated" into its own language), and the pairs are kept a day in the key–value store.
+// "translated" into its own language). The pairs and the translations are kept a day in the
+// key–value store, shared by every process (expired entries are pruned by the kv-prune job).
 
+import { createHash } from "node:crypto";
 import { AppError, forbidden } from "../../domain/errors.ts";
 import { escapeHtml } from "../../domain/text/html.ts";
 import type { ServiceContext } from "../context.ts";
 import { loadVisibleStatus } from "../statuses/visibility.ts";
-import { TranslationUnavailableError, type Translator } from "./translator.ts";
+import { type TranslatedText, TranslationUnavailableError, type Translator } from "./translator.ts";
 
 /** Source language → target languages; `und` holds every target (statuses of unknown language). */
 export type LanguagePairs = Record<string, string[]>;
@@ -26,7 +28,10 @@ export interface StatusTranslation {
 }
 
 const LANGUAGES_KEY = ["wren", "translation", "languages"];
+const TRANSLATIONS = ["wren", "translation", "texts"];
+/** How long the pairs and each translation are kept (Mastodon keeps both in its cache too). */
 const LANGUAGES_TTL_MS = 24 * 60 * 60_000;
+const TRANSLATION_TTL_MS = 24 * 60 * 60_000;
 
 /** 503 with the reason, as Mastodon answers when translation cannot be done now. */
 function unavailable(message: string): AppError {
@@ -47,14 +52,45 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+function unexpired(entry: { expiresAt: string | null } | undefined, now: Date): boolean {
+  return entry !== undefined && (entry.expiresAt === null || entry.expiresAt > now.toISOString());
+}
+
+/**
+ * The service's translation of the texts, kept a day by what was asked (the same post asked
+ * again by anyone, or another with the same texts, costs the service nothing).
+ */
+async function translateTexts(
+  ctx: ServiceContext,
+  translator: Translator,
+  texts: string[],
+  source: string | null,
+  target: string,
+): Promise<TranslatedText[]> {
+  const digest = createHash("sha256")
+    .update(JSON.stringify([source, target, texts]))
+    .digest();
+  const key = [...TRANSLATIONS, digest.toString("base64url")];
+  const now = ctx.clock.now();
+  const cached = await ctx.storage.kv.get(key);
+  if (unexpired(cached, now) && Array.isArray(cached?.value)) {
+    return cached.value as TranslatedText[];
+  }
+  const results = await guarded(() => translator.translate(texts, source, target));
+  await ctx.storage.kv.set({
+    key,
+    value: results,
+    expiresAt: new Date(now.getTime() + TRANSLATION_TTL_MS).toISOString(),
+  });
+  return results;
+}
+
 /** The pairs the configured service offers ({} without one), asked of it at most once a day. */
 export async function translationLanguages(ctx: ServiceContext): Promise<LanguagePairs> {
   if (!ctx.translator) return {};
   const now = ctx.clock.now();
   const cached = await ctx.storage.kv.get(LANGUAGES_KEY);
-  if (cached && (cached.expiresAt === null || cached.expiresAt > now.toISOString())) {
-    return cached.value as LanguagePairs;
-  }
+  if (cached && unexpired(cached, now)) return cached.value as LanguagePairs;
   const translator = ctx.translator;
   const languages = await guarded(() => translator.languages());
   const pairs: LanguagePairs = {};
@@ -102,7 +138,7 @@ export async function translateStatus(
   const options = poll?.options.map((option) => escapeHtml(option.title)) ?? [];
   texts.push(...options, ...described.map((m) => escapeHtml(m.description)));
   const results =
-    texts.length === 0 ? [] : await guarded(() => translator.translate(texts, source, target));
+    texts.length === 0 ? [] : await translateTexts(ctx, translator, texts, source, target);
   let next = 0;
   const take = (present: boolean): string => (present ? (results[next++]?.text ?? "") : "");
   const content = take(status.contentHtml !== "");
