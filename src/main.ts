@@ -12,6 +12,7 @@ import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
 import { createWrenFederation } from "./federation/federation.ts";
+import { createLibreTranslate } from "./federation/libre-translate.ts";
 import { createLinkFetcher } from "./federation/link-fetcher.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
@@ -256,6 +257,13 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     publicUrl: config.publicUrl,
     allowPrivateAddress: config.allowPrivateAddresses,
   });
+  if (config.translationUrl) {
+    ctx.translator = createLibreTranslate({
+      url: config.translationUrl,
+      apiKey: config.translationApiKey,
+      publicUrl: config.publicUrl,
+    });
+  }
   jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(payload.message as Message));
   const http = createHttp({
     ctx,

@@ -10,6 +10,7 @@ import type { LinkFetcher } from "./cards/link-fetcher.ts";
 import type { EventBus } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
 import type { RemoteResolver } from "./remote.ts";
+import type { Translator } from "./translation/translator.ts";
 
 export interface InstanceSettings {
   /** Origin of every URL and ActivityPub id, e.g. `https://social.example`. */
@@ -50,4 +51,6 @@ export interface ServiceContext {
   remote: RemoteResolver;
   /** Linked pages and their images (preview cards); absent: no cards are fetched. */
   links?: LinkFetcher;
+  /** The operator's translation service (WREN_TRANSLATION_URL); absent: no translation. */
+  translator?: Translator;
 }

@@ -68,6 +68,8 @@ export interface InstanceView {
   /** The setting, else the contact admin's email; none without either. */
   contactEmail: string | undefined;
   rules: Rule[];
+  /** Whether a translation service is configured (statuses can be translated). */
+  translationEnabled: boolean;
 }
 
 export function instanceLimits(settings: InstanceSettings): InstanceLimits {
@@ -129,5 +131,6 @@ export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceVie
     contactAccount: adminAccount ? await loadAccountView(ctx, adminAccount) : null,
     contactEmail: ctx.settings.contactEmail ?? admin?.email,
     rules,
+    translationEnabled: ctx.translator !== undefined,
   };
 }

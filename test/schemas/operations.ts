@@ -57,6 +57,12 @@ const activityWeek = object({
 });
 /** GET /api/v1/instance/translation_languages: source language → target languages. */
 const translationLanguages: Schema = { type: "object", additionalProperties: strings };
+/** GET /api/v1/annual_reports/:year/state. */
+const annualReportState = object({
+  state: oneOf("available", "generating", "eligible", "ineligible"),
+});
+/** GET /api/v1_alpha/async_refreshes/:id. */
+const asyncRefresh = object({ async_refresh: entity("AsyncRefresh") });
 /** The unread_count answers. */
 const count = object({ count: integer });
 /** RFC 8414 authorization server metadata (GET /.well-known/oauth-authorization-server). */
@@ -140,6 +146,13 @@ const rows: Row[] = [
   ["delete", "/api/v1/profile/header", "deleteProfileHeader", { 200: one("CredentialAccount") }],
   ["get", "/api/v1/accounts/{id}", "getAccount", { 200: one("Account") }],
   ["get", "/api/v1/accounts/{id}/statuses", "getAccountStatuses", { 200: many("Status") }],
+  // Removed with Keybase proofs; still answered, always with an empty list.
+  [
+    "get",
+    "/api/v1/accounts/{id}/identity_proofs",
+    "getAccountIdentityProofs",
+    { 200: { type: "array", maxItems: 0 } },
+  ],
   ["get", "/api/v1/accounts/{id}/followers", "getAccountFollowers", { 200: many("Account") }],
   ["get", "/api/v1/accounts/{id}/following", "getAccountFollowing", { 200: many("Account") }],
   ["get", "/api/v1/accounts/{id}/lists", "getAccountLists", { 200: many("List") }],
@@ -229,6 +242,7 @@ const rows: Row[] = [
   ["get", "/api/v1/statuses/{id}/context", "getStatusContext", { 200: one("Context") }],
   ["get", "/api/v1/statuses/{id}/history", "getStatusHistory", { 200: many("StatusEdit") }],
   ["get", "/api/v1/statuses/{id}/source", "getStatusSource", { 200: one("StatusSource") }],
+  ["post", "/api/v1/statuses/{id}/translate", "postStatusTranslate", { 200: one("Translation") }],
   ["get", "/api/v1/statuses/{id}/reblogged_by", "getStatusRebloggedBy", { 200: many("Account") }],
   ["get", "/api/v1/statuses/{id}/favourited_by", "getStatusFavouritedBy", { 200: many("Account") }],
   ["get", "/api/v1/statuses/{id}/quotes", "getStatusQuotes", { 200: many("Status") }],
@@ -356,6 +370,29 @@ const rows: Row[] = [
     { 200: many("FeaturedTag") },
   ],
   ["post", "/api/v1/reports", "createReport", { 200: one("Report") }],
+
+  // Annual reports ("Wrapstodon")
+  ["get", "/api/v1/annual_reports", "getAnnualReports", { 200: one("WrappedAnnualReports") }],
+  [
+    "get",
+    "/api/v1/annual_reports/{year}",
+    "getAnnualReportsByYear",
+    { 200: one("WrappedAnnualReports") },
+  ],
+  [
+    "post",
+    "/api/v1/annual_reports/{year}/generate",
+    "postAnnualReportGenerate",
+    { 200: EMPTY, 202: EMPTY },
+  ],
+  ["post", "/api/v1/annual_reports/{year}/read", "postAnnualReportRead", { 200: EMPTY }],
+  [
+    "get",
+    "/api/v1/annual_reports/{year}/state",
+    "getAnnualReportState",
+    { 200: annualReportState },
+  ],
+  ["get", "/api/v1_alpha/async_refreshes/{id}", "getAsyncRefreshV1Alpha", { 200: asyncRefresh }],
 
   // Notifications
   ["get", "/api/v1/notifications", "getNotifications", { 200: many("Notification") }],

@@ -15,6 +15,7 @@ import {
   Role,
 } from "./account.ts";
 import { Announcement, Reaction } from "./announcement.ts";
+import { AnnualReport, AsyncRefresh, WrappedAnnualReports } from "./annual-report.ts";
 import { Application, CredentialApplication } from "./application.ts";
 import { Context } from "./context.ts";
 import { Conversation } from "./conversation.ts";
@@ -60,13 +61,16 @@ import {
 import { Suggestion } from "./suggestion.ts";
 import { Tag } from "./tag.ts";
 import { Token } from "./token.ts";
+import { Translation } from "./translation.ts";
 import { V1Instance } from "./v1-instance.ts";
 
 export const entities: Readonly<Record<string, Schema>> = {
   Account,
   AccountRole,
   Announcement,
+  AnnualReport,
   Application,
+  AsyncRefresh,
   Context,
   Conversation,
   CredentialAccount,
@@ -117,8 +121,10 @@ export const entities: Readonly<Record<string, Schema>> = {
   Tag,
   TermsOfService,
   Token,
+  Translation,
   V1Filter,
   V1Instance,
   V1NotificationPolicy,
   ValidationError,
+  WrappedAnnualReports,
 };
