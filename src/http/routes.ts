@@ -12,6 +12,7 @@ import { announcementRoutes } from "./mastodon/v1/announcements.ts";
 import { registerAppsRoutes } from "./mastodon/v1/apps.ts";
 import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
+import { collectionRoutes } from "./mastodon/v1/collections.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { directoryRoutes } from "./mastodon/v1/directory.ts";
@@ -89,6 +90,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   preferencesRoutes,
   reportRoutes,
   listRoutes,
+  collectionRoutes,
   filterV1Routes,
   filterV2Routes,
   conversationRoutes,

@@ -16,6 +16,14 @@ import {
 } from "./account.ts";
 import { Announcement, Reaction } from "./announcement.ts";
 import { Application, CredentialApplication } from "./application.ts";
+import {
+  Collection,
+  CollectionItem,
+  Collections,
+  CollectionWithAccounts,
+  WrappedCollection,
+  WrappedCollectionItem,
+} from "./collection.ts";
 import { Context } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { CustomEmoji } from "./custom-emoji.ts";
@@ -67,6 +75,10 @@ export const entities: Readonly<Record<string, Schema>> = {
   AccountRole,
   Announcement,
   Application,
+  Collection,
+  CollectionItem,
+  Collections,
+  CollectionWithAccounts,
   Context,
   Conversation,
   CredentialAccount,
@@ -121,4 +133,6 @@ export const entities: Readonly<Record<string, Schema>> = {
   V1Instance,
   V1NotificationPolicy,
   ValidationError,
+  WrappedCollection,
+  WrappedCollectionItem,
 };
