@@ -1,6 +1,7 @@
 // Mastodon's Collection and CollectionItem entities (4.6), from a viewer-tailored CollectionView.
-// Pure. A collection's `uri` names it under its owner's actor; Wren serves no HTML page for it
-// yet, so `url` is null.
+// Pure. A collection's `uri` names it under its owner's actor, where Mastodon keeps its
+// featured collections; collections are not federated yet (ADR 0023), and Wren serves no HTML
+// page for one, so `url` is null.
 
 import type { CollectionItem } from "../../domain/collection.ts";
 import { normalizeTag } from "../../domain/text/hashtags.ts";
@@ -44,7 +45,7 @@ export function serializeCollectionItem(item: CollectionItem): CollectionItemJso
 }
 
 export function collectionUri(ownerUri: string, collectionId: string): string {
-  return `${ownerUri}/collections/${collectionId}`;
+  return `${ownerUri}/featured_collections/${collectionId}`;
 }
 
 export function serializeCollection(view: CollectionView, publicUrl: string): CollectionJson {
