@@ -317,7 +317,7 @@ describe("collections", () => {
     for (const c of made) await call(server, "DELETE", `/api/v1/collections/${c.id}`, fay.token);
   });
 
-  it("hides items of accounts the viewer blocks and of accounts that are gone", async () => {
+  it("tailors items: pending ones to the owner alone, none of accounts the viewer blocks or that are gone", async () => {
     const collection = await create(ann, {
       name: "Hiding",
       account_ids: [ben.account.id, eve.account.id],
@@ -342,6 +342,27 @@ describe("collections", () => {
       eve.account.id,
     ]);
     await accounts.put(benRecord);
+
+    // A pending item (a remote account not yet answering, in Mastodon) shows to the owner alone.
+    const stored = await server.wren.ctx.storage.collections.get(collection.id);
+    assert.ok(stored);
+    await server.wren.ctx.storage.collections.put({
+      ...stored,
+      items: stored.items.map((i) =>
+        i.accountId === eve.account.id ? { ...i, state: "pending" as const } : i,
+      ),
+    });
+    const byOwner = await show(collection.id, ann.token);
+    assert.deepEqual(
+      byOwner.body.collection.items.map((i: Json) => [i.account_id, i.state]),
+      [
+        [ben.account.id, "accepted"],
+        [eve.account.id, "pending"],
+      ],
+    );
+    assert.deepEqual(accountIds((await show(collection.id, ben.token)).body.collection.items), [
+      ben.account.id,
+    ]);
     await call(server, "DELETE", `/api/v1/collections/${collection.id}`, ann.token);
   });
 
