@@ -396,6 +396,54 @@ describe("collections", () => {
     );
   });
 
+  it("tells a local account it was featured, and its featured accounts of a new name", async () => {
+    const ivy = await createUserWithToken(server, "ivy");
+    await profile(ivy, { discoverable: true });
+    const notifications = async () => {
+      const res = await call(server, "GET", "/api/v1/notifications", ivy.token);
+      assert.equal(res.status, 200);
+      assertMatchesResponse("GET", "/api/v1/notifications", 200, res.body);
+      return res.body as Json[];
+    };
+    const made = await create(ann, { name: "Friends", account_ids: [ivy.account.id] });
+    const [added] = await notifications();
+    assert.equal(added.type, "added_to_collection");
+    assert.equal(added.account.id, ann.account.id);
+    assert.equal(added.collection.id, made.id);
+    assert.deepEqual(accountIds(added.collection.items), [ivy.account.id]);
+    const typed = await call(
+      server,
+      "GET",
+      "/api/v1/notifications?types[]=added_to_collection",
+      ivy.token,
+    );
+    assert.deepEqual(
+      typed.body.map((n: Json) => n.id),
+      [added.id],
+    );
+    const grouped = await call(server, "GET", "/api/v2/notifications", ivy.token);
+    assert.equal(grouped.status, 200);
+    assertMatchesResponse("GET", "/api/v2/notifications", 200, grouped.body);
+    assert.deepEqual(
+      grouped.body.notification_groups.map((g: Json) => g.type),
+      ["added_to_collection"],
+    );
+
+    // A new name is told; a new flag alone is not.
+    const path = `/api/v1/collections/${made.id}`;
+    await call(server, "PATCH", path, ann.token, { sensitive: true });
+    assert.equal((await notifications()).length, 1);
+    await call(server, "PATCH", path, ann.token, { name: "Best friends" });
+    const [update] = await notifications();
+    assert.deepEqual([update.type, update.collection.name], ["collection_update", "Best friends"]);
+
+    // Featuring oneself tells no one; a deleted collection takes its notifications with it.
+    await create(ivy, { name: "Me", account_ids: [ivy.account.id] });
+    assert.equal((await notifications()).length, 2);
+    await call(server, "DELETE", path, ann.token);
+    assert.deepEqual(await notifications(), []);
+  });
+
   it("enforces read:collections and write:collections, and a user token for writing", async () => {
     const reader = await createUserWithToken(server, "reader", ["read:collections"]);
     const writer = await createUserWithToken(server, "writer", ["write:collections"]);

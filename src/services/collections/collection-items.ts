@@ -35,8 +35,18 @@ export async function addCollectionItem(
       throw unprocessable(TOO_MANY_ITEMS);
     }
     const now = ctx.clock.now().toISOString();
-    added = { id: ctx.ids.next(), accountId: target.id, state: "accepted", createdAt: now };
-    return { ...collection, items: [...collection.items, added], updatedAt: now };
+    const item: CollectionItem = {
+      id: ctx.ids.next(),
+      accountId: target.id,
+      state: "accepted",
+      createdAt: now,
+    };
+    added = item;
+    const changed = { ...collection, items: [...collection.items, item], updatedAt: now };
+    return {
+      collection: changed,
+      events: [{ type: "collection.item_added", collection: changed, item }],
+    };
   });
   return added as CollectionItem;
 }
@@ -55,7 +65,9 @@ export async function removeCollectionItem(
 ): Promise<void> {
   await changeCollection(ctx, collectionId, ownedBy(viewerId), (collection) => {
     itemOf(collection, itemId);
-    return { ...collection, items: collection.items.filter((i) => i.id !== itemId) };
+    return {
+      collection: { ...collection, items: collection.items.filter((i) => i.id !== itemId) },
+    };
   });
 }
 
@@ -72,10 +84,12 @@ export async function revokeCollectionItem(
     collectionId,
     (collection) => itemOf(collection, itemId).accountId === viewerId,
     (collection) => ({
-      ...collection,
-      items: collection.items.map((i) =>
-        i.id === itemId ? { ...i, state: "revoked" as const } : i,
-      ),
+      collection: {
+        ...collection,
+        items: collection.items.map((i) =>
+          i.id === itemId ? { ...i, state: "revoked" as const } : i,
+        ),
+      },
     }),
   );
 }

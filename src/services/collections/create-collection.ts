@@ -11,6 +11,7 @@ import {
 } from "../../domain/collection.ts";
 import { notFound, unprocessable } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAllAround } from "../events.ts";
 import { applyCollectionInput, type CollectionInput, DEFAULT_FIELDS } from "./collection-fields.ts";
 import { requireFeatureable } from "./featureable.ts";
 
@@ -57,7 +58,12 @@ export async function createCollection(
       createdAt: now,
       updatedAt: now,
     };
-    await ctx.storage.collections.put(collection);
+    const events = items.map((item) => ({
+      type: "collection.item_added" as const,
+      collection,
+      item,
+    }));
+    await publishAllAround(ctx.events, events, () => ctx.storage.collections.put(collection));
     return collection;
   });
 }

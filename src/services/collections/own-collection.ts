@@ -5,7 +5,9 @@
 
 import type { Collection } from "../../domain/collection.ts";
 import { forbidden, notFound } from "../../domain/errors.ts";
+import type { DomainEvent } from "../../domain/events.ts";
 import type { ServiceContext } from "../context.ts";
+import { publishAllAround } from "../events.ts";
 import { collectionsLockKey } from "./create-collection.ts";
 
 export const NOT_ALLOWED = "This action is not allowed";
@@ -17,23 +19,24 @@ export async function findCollection(ctx: ServiceContext, id: string): Promise<C
 }
 
 /**
- * Runs `change` on the collection under its owner's lock, after `allowed` passed on it; stores
- * and returns what `change` gives (undefined: nothing to store).
+ * Runs `change` on the collection under its owner's lock, after `allowed` passed on it, and
+ * stores what it gives with the events that announce the change (recorded with the write).
  */
 export async function changeCollection(
   ctx: ServiceContext,
   id: string,
   allowed: (collection: Collection) => boolean,
-  change: (collection: Collection) => Promise<Collection | undefined> | Collection | undefined,
+  change: (collection: Collection) => { collection: Collection; events?: DomainEvent[] },
 ): Promise<Collection> {
   const first = await findCollection(ctx, id);
   return ctx.storage.coordination.withLock(collectionsLockKey(first.accountId), async () => {
     const collection = await findCollection(ctx, id);
     if (!allowed(collection)) throw forbidden(NOT_ALLOWED);
-    const changed = await change(collection);
-    if (!changed) return collection;
-    await ctx.storage.collections.put(changed);
-    return changed;
+    const changed = change(collection);
+    await publishAllAround(ctx.events, changed.events ?? [], () =>
+      ctx.storage.collections.put(changed.collection),
+    );
+    return changed.collection;
   });
 }
 

@@ -14,11 +14,19 @@ export function updateCollection(
   id: string,
   input: CollectionInput,
 ): Promise<Collection> {
-  return changeCollection(ctx, id, ownedBy(viewerId), (collection) => ({
-    ...collection,
-    ...applyCollectionInput(collection, input),
-    updatedAt: ctx.clock.now().toISOString(),
-  }));
+  return changeCollection(ctx, id, ownedBy(viewerId), (collection) => {
+    const changed = {
+      ...collection,
+      ...applyCollectionInput(collection, input),
+      updatedAt: ctx.clock.now().toISOString(),
+    };
+    // Mastodon tells the featured accounts only of a new name or description.
+    const told = changed.name !== collection.name || changed.description !== collection.description;
+    return {
+      collection: changed,
+      events: told ? [{ type: "collection.updated", collection: changed }] : [],
+    };
+  });
 }
 
 export async function deleteCollection(
