@@ -28,6 +28,7 @@ const INCLUDED = [
   "test/graph/**/*.test.ts",
   "test/markers/**/*.test.ts",
   "test/lists/**/*.test.ts",
+  "test/collections/**/*.test.ts",
   "test/conversations/**/*.test.ts",
   "test/search/**/*.test.ts",
   "test/tags/**/*.test.ts",

@@ -38,6 +38,7 @@ export const RECORD_KINDS = [
   "markers",
   "lists",
   "listMembers",
+  "collections",
   "filters",
   "announcements",
   "announcementDismissals",

@@ -14,6 +14,7 @@ import { registerAppsRoutes } from "./mastodon/v1/apps.ts";
 import { asyncRefreshRoutes } from "./mastodon/v1/async-refreshes.ts";
 import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
+import { collectionRoutes } from "./mastodon/v1/collections.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { directoryRoutes } from "./mastodon/v1/directory.ts";
@@ -97,6 +98,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   annualReportRoutes,
   asyncRefreshRoutes,
   listRoutes,
+  collectionRoutes,
   filterV1Routes,
   filterV2Routes,
   conversationRoutes,

@@ -117,6 +117,19 @@ export async function confirmEvent(
       if (!status || status.deleted) return undefined;
       return { ...event, poll };
     }
+    case "collection.item_added": {
+      // The item is still in the collection, still accepted (revoked or removed since: moot).
+      const collection = await storage.collections.get(event.collection.id);
+      const item = collection?.items.find((i) => i.id === event.item.id);
+      if (!collection || item?.state !== "accepted") return undefined;
+      return { ...event, collection, item };
+    }
+    case "collection.updated": {
+      // This update or a later one (which tells the newer name with its own event).
+      const collection = await storage.collections.get(event.collection.id);
+      if (!collection || collection.updatedAt < event.collection.updatedAt) return undefined;
+      return { ...event, collection };
+    }
     default:
       // Published without a write of their own (a refused remote follow): nothing to check.
       return event;

@@ -38,9 +38,11 @@ import type { Report } from "../domain/report.ts";
 import type { ScheduledStatus } from "../domain/scheduled-status.ts";
 import type { Status, StatusEdit, TimelineEntry } from "../domain/status.ts";
 import type { User } from "../domain/user.ts";
+import type { CollectionStore } from "./collection-port.ts";
 import type { Coordination } from "./coordination-port.ts";
 import type { JoinedReads } from "./joined-reads-port.ts";
 
+export type { CollectionStore } from "./collection-port.ts";
 export type {
   BudgetSpend,
   Coordination,
@@ -567,6 +569,8 @@ export interface Storage {
   readonly lists: ListStore;
   /** Who is in which list: list id → member account id. */
   readonly listMembers: EdgeStore<ListMember>;
+  /** Users' collections of featured accounts, with their items. */
+  readonly collections: CollectionStore;
   readonly filters: FilterStore;
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;

@@ -157,6 +157,18 @@ const rows: Row[] = [
   ["get", "/api/v1/accounts/{id}/following", "getAccountFollowing", { 200: many("Account") }],
   ["get", "/api/v1/accounts/{id}/lists", "getAccountLists", { 200: many("List") }],
   ["get", "/api/v1/accounts/{id}/endorsements", "getAccountEndorsements", { 200: many("Account") }],
+  [
+    "get",
+    "/api/v1/accounts/{account_id}/collections",
+    "getAccountCollections",
+    { 200: one("Collections") },
+  ],
+  [
+    "get",
+    "/api/v1/accounts/{account_id}/in_collections",
+    "getAccountInCollections",
+    { 200: one("Collections") },
+  ],
   ["post", "/api/v1/accounts/{id}/follow", "postAccountFollow", { 200: one("Relationship") }],
   ["post", "/api/v1/accounts/{id}/unfollow", "postAccountUnfollow", { 200: one("Relationship") }],
   [
@@ -293,6 +305,28 @@ const rows: Row[] = [
   ["get", "/api/v1/lists/{id}/accounts", "getListAccounts", { 200: many("Account") }],
   ["post", "/api/v1/lists/{id}/accounts", "postListAccounts", { 200: EMPTY }],
   ["delete", "/api/v1/lists/{id}/accounts", "deleteListAccounts", { 200: EMPTY }],
+  ["post", "/api/v1/collections", "createCollection", { 200: one("WrappedCollection") }],
+  ["get", "/api/v1/collections/{id}", "getCollection", { 200: one("CollectionWithAccounts") }],
+  ["patch", "/api/v1/collections/{id}", "updateCollection", { 200: one("WrappedCollection") }],
+  ["delete", "/api/v1/collections/{id}", "deleteCollection", { 200: EMPTY }],
+  [
+    "post",
+    "/api/v1/collections/{collection_id}/items",
+    "postCollectionItems",
+    { 200: one("WrappedCollectionItem") },
+  ],
+  [
+    "delete",
+    "/api/v1/collections/{collection_id}/items/{id}",
+    "deleteCollectionItem",
+    { 200: EMPTY },
+  ],
+  [
+    "post",
+    "/api/v1/collections/{collection_id}/items/{id}/revoke",
+    "postCollectionsByCollectionIdItemsByIdRevoke",
+    { 200: EMPTY },
+  ],
   ["get", "/api/v1/markers", "getMarkers", { 200: markers }],
   ["post", "/api/v1/markers", "createMarker", { 200: markers }],
   ["get", "/api/v1/bookmarks", "getBookmarks", { 200: many("Status") }],
@@ -557,6 +591,8 @@ const rows: Row[] = [
 /** A refused sign-up names what is wrong with each attribute. */
 const richerErrors: Record<string, Record<number, Schema>> = {
   "post /api/v1/accounts": { 422: entity("ValidationError") },
+  "post /api/v1/collections": { 422: entity("ValidationError") },
+  "patch /api/v1/collections/{id}": { 422: entity("ValidationError") },
 };
 
 export const operations: readonly OperationRow[] = rows.map(

@@ -47,6 +47,7 @@ const FOLDERS: Record<RecordKind, string> = {
   markers: "markers",
   lists: "lists",
   listMembers: "list-members",
+  collections: "collections",
   filters: "filters",
   announcements: "announcements",
   announcementDismissals: "announcement-dismissals",

@@ -17,6 +17,14 @@ import {
 import { Announcement, Reaction } from "./announcement.ts";
 import { AnnualReport, AsyncRefresh, WrappedAnnualReports } from "./annual-report.ts";
 import { Application, CredentialApplication } from "./application.ts";
+import {
+  Collection,
+  CollectionItem,
+  Collections,
+  CollectionWithAccounts,
+  WrappedCollection,
+  WrappedCollectionItem,
+} from "./collection.ts";
 import { Context } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { CustomEmoji } from "./custom-emoji.ts";
@@ -71,6 +79,10 @@ export const entities: Readonly<Record<string, Schema>> = {
   AnnualReport,
   Application,
   AsyncRefresh,
+  Collection,
+  CollectionItem,
+  Collections,
+  CollectionWithAccounts,
   Context,
   Conversation,
   CredentialAccount,
@@ -127,4 +139,6 @@ export const entities: Readonly<Record<string, Schema>> = {
   V1NotificationPolicy,
   ValidationError,
   WrappedAnnualReports,
+  WrappedCollection,
+  WrappedCollectionItem,
 };
