@@ -219,6 +219,31 @@ function listenUrlOf(server: ReturnType<typeof serve>, tls: boolean): string {
   return `${tls ? "https" : "http"}://${host}:${address.port}`;
 }
 
+/**
+ * Builds the federation over the services: it subscribes the outbox to their events, and the
+ * services reach other servers through it (search with resolve, mentions, moves) and fetch
+ * linked pages under the same address guard. Also for commands that run without a server and
+ * need either (their activities wait in the durable queue for the server).
+ */
+export function attachFederation(
+  config: Config,
+  ctx: ServiceContext,
+): ReturnType<typeof createWrenFederation> {
+  const federation = createWrenFederation(ctx, {
+    allowPrivateAddress: config.allowPrivateAddresses,
+    delivery: {
+      firstRetryMs: config.deliveryRetrySeconds * 1000,
+      probeMs: config.deliveryProbeSeconds * 1000,
+    },
+  });
+  ctx.remote = createRemoteResolver(federation.federation, ctx);
+  ctx.links = createLinkFetcher({
+    publicUrl: config.publicUrl,
+    allowPrivateAddress: config.allowPrivateAddresses,
+  });
+  return federation;
+}
+
 export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {
   const tls = await readTlsFiles(config);
   const storage = await openStorage(config, options);
@@ -243,20 +268,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       throw error;
     });
   }
-  const federation = createWrenFederation(ctx, {
-    allowPrivateAddress: config.allowPrivateAddresses,
-    delivery: {
-      firstRetryMs: config.deliveryRetrySeconds * 1000,
-      probeMs: config.deliveryProbeSeconds * 1000,
-    },
-  });
-  // Search with resolve and `@user@host` mentions reach other servers through the federation.
-  ctx.remote = createRemoteResolver(federation.federation, ctx);
-  // Preview cards fetch linked pages under the same address guard as the federation.
-  ctx.links = createLinkFetcher({
-    publicUrl: config.publicUrl,
-    allowPrivateAddress: config.allowPrivateAddresses,
-  });
+  const federation = attachFederation(config, ctx);
   if (config.translationUrl) {
     ctx.translator = createLibreTranslate({
       url: config.translationUrl,

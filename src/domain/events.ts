@@ -34,6 +34,8 @@ export type DomainEvent =
   /** A user blocked a whole server: its follows with the user end (graph/domain-block-sever.ts). */
   | { type: "account.domain_blocked"; block: AccountDomainBlock }
   | { type: "account.updated"; account: Account }
+  /** A local account moved to `target` (its record now names it in `movedTo`). */
+  | { type: "account.moved"; account: Account; target: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll }
   /** A local user filed a report (received Flags publish nothing: they go nowhere else). */

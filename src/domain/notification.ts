@@ -10,7 +10,9 @@ export type NotificationType =
   | "poll"
   | "update"
   | "added_to_collection"
-  | "collection_update";
+  | "collection_update"
+  /** Someone the recipient followed moved to another account (`fromAccountId`: the old one). */
+  | "move";
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention",
@@ -23,6 +25,7 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "update",
   "added_to_collection",
   "collection_update",
+  "move",
 ];
 
 export interface Notification {

@@ -100,6 +100,12 @@ export async function confirmEvent(
       if (!stored || stored.updatedAt < event.account.updatedAt) return undefined;
       return { ...event, account: stored };
     }
+    case "account.moved": {
+      // The record names this target still (a later move has its own event).
+      const stored = await storage.accounts.get(event.account.id);
+      if (!stored || stored.movedTo !== event.target.uri) return undefined;
+      return { ...event, account: stored };
+    }
     case "poll.voted": {
       // The voter's vote edge holds these choices (a multiple-choice voter may add more later).
       const [vote, poll] = await Promise.all([

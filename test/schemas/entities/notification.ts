@@ -31,6 +31,9 @@ const types = [
   "quoted_update",
   "added_to_collection",
   "collection_update",
+  // Not Mastodon's (it no longer notifies moves) but Pleroma's and Akkoma's, which apps built on
+  // megalodon know: Wren tells followers that an account they followed moved (issue 20).
+  "move",
 ];
 
 /** Attributes of notification types Wren never sends (reports, moderation, …): only shape-checked. */
