@@ -1,9 +1,8 @@
 // Timelines: GET /api/v1/timelines/home (a user's follows), /public (everything public, or
-// only local or remote), /tag/:hashtag, /list/:id (a user's list) and /link (a trending link's
-// statuses; Wren keeps no preview cards and no link trends, so no URL is trending and every
-// request is answered as Mastodon answers a URL that is not: 404). The services generate the page with its statuses
-// already read; they are hydrated in one batch without reading them again, and the Link header
-// pages by the returned statuses' ids.
+// only local or remote), /tag/:hashtag, /list/:id (a user's list) and /link (the statuses behind
+// a trending link's preview card; any other URL is answered 404, as Mastodon does). The services
+// generate the page with its statuses already read; they are hydrated in one batch without
+// reading them again, and the Link header pages by the returned statuses' ids.
 
 import type { Context, Hono } from "hono";
 import { z } from "zod";
