@@ -33,6 +33,8 @@ export type DomainEvent =
   /** A user blocked a whole server: its follows with the user end (graph/domain-block-sever.ts). */
   | { type: "account.domain_blocked"; block: AccountDomainBlock }
   | { type: "account.updated"; account: Account }
+  /** Someone signed up (the API or the web page); the staff are told. */
+  | { type: "account.signed_up"; account: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll }
   /** A local user filed a report (received Flags publish nothing: they go nowhere else). */

@@ -8,7 +8,9 @@ export type NotificationType =
   | "follow_request"
   | "favourite"
   | "poll"
-  | "update";
+  | "update"
+  /** Someone signed up (to admins and moderators; `fromAccountId` is the new account). */
+  | "admin.sign_up";
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention",
@@ -19,6 +21,7 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "favourite",
   "poll",
   "update",
+  "admin.sign_up",
 ];
 
 export interface Notification {

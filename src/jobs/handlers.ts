@@ -2,6 +2,7 @@
 // they decode the payload and call a service.
 
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
+import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../services/accounts/send-account-mail.ts";
 import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";
@@ -90,6 +91,8 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   runner.register(PREVIEW_CARD_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await fetchStatusCard(ctx, payload.statusId);
   });
+  // A mail server that refuses or cannot be reached is tried again with the queue's backoff.
+  runner.register(ACCOUNT_MAIL_JOB, (payload) => sendAccountMail(ctx, payload));
   runner.register(PUBLISH_SCHEDULED_JOB, async (payload) => {
     if (typeof payload.scheduledStatusId === "string") {
       await publishScheduledStatus(ctx, payload.scheduledStatusId);

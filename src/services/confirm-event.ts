@@ -100,6 +100,11 @@ export async function confirmEvent(
       if (!stored || stored.updatedAt < event.account.updatedAt) return undefined;
       return { ...event, account: stored };
     }
+    case "account.signed_up": {
+      // Not rejected (deleted) since.
+      const stored = await storage.accounts.get(event.account.id);
+      return stored ? { ...event, account: stored } : undefined;
+    }
     case "poll.voted": {
       // The voter's vote edge holds these choices (a multiple-choice voter may add more later).
       const [vote, poll] = await Promise.all([

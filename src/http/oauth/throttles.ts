@@ -143,3 +143,27 @@ export function tokenThrottles(
   );
   return [perAddress, accountThrottle(deps).sharedBy("token")];
 }
+
+/**
+ * For the account forms under /auth (sign-up, password reset): per client address, on the
+ * sign-in page's limit, so nobody makes accounts or sends mails without bound from one machine.
+ */
+export function formThrottle(deps: HttpDeps, name: string): MiddlewareHandler<HttpEnv> {
+  return rateLimit(
+    {
+      name,
+      ...limitOf(deps, deps.limits.loginRateLimit),
+      key: byAddress,
+      refuse: (c) =>
+        htmlResponse(
+          c,
+          429,
+          errorPage(
+            "Too many attempts",
+            "There have been too many attempts. Wait a few minutes, then try again.",
+          ),
+        ),
+    },
+    deps.ctx,
+  );
+}

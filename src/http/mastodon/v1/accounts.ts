@@ -47,6 +47,7 @@ const signUpSchema = z.object({
   agreement: booleanParam.optional().default(false),
   locale: z.string().optional(),
   reason: z.string().optional(),
+  invite_code: z.string().optional(),
   date_of_birth: z.string().optional(),
 });
 
@@ -115,6 +116,7 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
       agreement: params.agreement,
       locale: params.locale,
       reason: params.reason,
+      inviteCode: params.invite_code,
     });
     return c.json(serializeToken(issued.token, issued.secret, issued.refreshSecret));
   });
