@@ -186,9 +186,19 @@ export const registerAccountPageRoutes: RouteModule = (app: Hono<HttpEnv>, deps:
     );
   });
 
-  app.get("/auth/password/new", async (c) =>
-    htmlResponse(c, 200, forgotPasswordPage({ csrf: await csrfFor(c), email: "" })),
-  );
+  app.get("/auth/password/new", async (c) => {
+    if (!ctx.mailer) {
+      return htmlResponse(
+        c,
+        404,
+        errorPage(
+          "Password reset",
+          "Password reset by email is not available on this server: ask its operator to set a new password.",
+        ),
+      );
+    }
+    return htmlResponse(c, 200, forgotPasswordPage({ csrf: await csrfFor(c), email: "" }));
+  });
 
   app.post("/auth/password/new", resetThrottle, async (c) => {
     const params = await formParams(c);
