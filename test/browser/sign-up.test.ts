@@ -69,7 +69,9 @@ describe("the sign-up page in a real browser", () => {
     await page.getByRole("button", { name: "Sign up" }).click();
     assert.match(page.url(), /\/auth\/sign_up$/);
     assert.equal(
-      await page.getByLabel("Username").evaluate((e) => (e as HTMLInputElement).validity.valid),
+      await page
+        .getByLabel("Username")
+        .evaluate((e) => (e as unknown as { validity: { valid: boolean } }).validity.valid),
       false,
     );
 
