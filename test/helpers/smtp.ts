@@ -15,10 +15,15 @@ export interface TestSmtp {
   mails: ReceivedMail[];
   /** The next mail to `address` not yet returned (waits for it). */
   nextMailTo(address: string): Promise<ReceivedMail>;
+  /** Resolves once `count` mails in all have been refused. */
+  refusals(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startTestSmtp(): Promise<TestSmtp> {
+/** `refuseFirst`: that many mails are answered 451 (try again later), as a busy server does. */
+export async function startTestSmtp(options: { refuseFirst?: number } = {}): Promise<TestSmtp> {
+  let toRefuse = options.refuseFirst ?? 0;
+  let refused = 0;
   const mails: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const waiters: (() => void)[] = [];
@@ -30,6 +35,13 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
+        if (toRefuse > 0) {
+          toRefuse -= 1;
+          refused += 1;
+          for (const wake of waiters.splice(0)) wake();
+          callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
+          return;
+        }
         mails.push({
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString("utf8"),
@@ -54,6 +66,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         }
         await new Promise<void>((resolve) => waiters.push(resolve));
       }
+    },
+    async refusals(count) {
+      while (refused < count) await new Promise<void>((resolve) => waiters.push(resolve));
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -10,6 +10,7 @@ import type { InviteSummary } from "../../src/admin/operations-sign-ups.ts";
 import { createAppToken, createUserWithToken } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { openSignInForm, registerApp, signIn } from "../oauth/helpers.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked against the schemas
 type Json = any;
@@ -82,6 +83,17 @@ describe("sign-up with WREN_REGISTRATIONS=approval", () => {
         ["waiting"],
       );
     }
+
+    // Nor can it authorize an app on the sign-in page.
+    const app = await registerApp(server);
+    const { browser, fields } = await openSignInForm(server, app, { scope: "read" });
+    const refusedSignIn = await signIn(browser, fields, {
+      login: "waiting",
+      password: "a long enough password",
+      decision: "approve",
+    });
+    assert.equal(refusedSignIn.status, 401);
+    assert.match(await refusedSignIn.text(), /Your login is currently pending approval/);
 
     const pending = (await runAdminOperation(server.wren.ctx, "account.pending", {})) as Json[];
     assert.deepEqual(
@@ -208,5 +220,32 @@ describe("invites with WREN_REGISTRATIONS=closed", () => {
     assert.equal(v2.registrations.approval_required, false);
     const v1: Json = await (await server.request("/api/v1/instance")).json();
     assert.equal(v1.registrations, false);
+  });
+});
+
+describe("sign-up throttling", () => {
+  it("counts the API's and the page's sign-ups per address, on the login limit", async () => {
+    const server = await startTestServer({
+      WREN_REGISTRATIONS: "open",
+      WREN_LOGIN_RATE_LIMIT_REQUESTS: "2",
+    });
+    try {
+      const { token } = await createAppToken(server, ["write"]);
+      assert.equal((await signUp(server, token, person("first"))).status, 200);
+      // A refused form counts too: attempts are limited, not successes.
+      assert.equal((await signUp(server, token, person("bad name"))).status, 422);
+      const third = await signUp(server, token, person("third"));
+      assert.equal(third.status, 429);
+      assert.deepEqual(await third.json(), { error: "Too many requests" });
+      const page = await server.request("/auth/sign_up", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "username=fourth",
+      });
+      assert.equal(page.status, 429);
+      assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+    } finally {
+      await server.close();
+    }
   });
 });

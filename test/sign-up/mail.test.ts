@@ -191,6 +191,38 @@ describe("sign-up mails with WREN_SMTP_URL", () => {
   });
 });
 
+describe("a mail server that refuses at first", () => {
+  it("gets the mail again from the job queue, whose link then works", async () => {
+    const smtp = await startTestSmtp({ refuseFirst: 1 });
+    let now = Date.now();
+    const server = await startTestServer(
+      { WREN_REGISTRATIONS: "open", WREN_SMTP_URL: smtp.url },
+      { clock: { now: () => new Date(now) } },
+    );
+    try {
+      const { token } = await createAppToken(server, ["read", "write"]);
+      const res = await post(server, "/api/v1/accounts", token, person("patient"));
+      assert.equal(res.status, 200);
+      await smtp.refusals(1);
+      assert.equal(smtp.mails.length, 0);
+      // The refusal reaches the job a moment after the server sent it; the queue's first retry
+      // is due ten seconds after that. Move the clock on until the retry has run.
+      const delivered = smtp.nextMailTo("patient@mail.example");
+      while (smtp.mails.length === 0) {
+        now += 11_000;
+        await server.wren.jobs.runDue();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const mail = await delivered;
+      const page = await fetch(linkIn(mail, `${server.url}/auth/confirmation?`));
+      assert.equal(page.status, 200);
+    } finally {
+      await server.close();
+      await smtp.close();
+    }
+  });
+});
+
 describe("without WREN_SMTP_URL", () => {
   it("confirms new accounts at once and offers no password reset", async () => {
     const server = await startTestServer({ WREN_REGISTRATIONS: "open" });

@@ -21,7 +21,7 @@ import type { HttpDeps, HttpEnv } from "../env.ts";
 import { errorPage } from "../oauth/authorize-pages.ts";
 import { csrfKey, csrfTokenValid, ensureCsrfCookie, issueCsrfToken } from "../oauth/csrf.ts";
 import { htmlResponse } from "../oauth/html.ts";
-import { formThrottle } from "../oauth/throttles.ts";
+import { formThrottle, signUpThrottle } from "../oauth/throttles.ts";
 import { type Params, readParams } from "../params.ts";
 import {
   forgotPasswordPage,
@@ -127,7 +127,7 @@ export const registerAccountPageRoutes: RouteModule = (app: Hono<HttpEnv>, deps:
     showSignUp(c, 200, { inviteCode: c.req.query("invite_code") || null }),
   );
 
-  app.post("/auth/sign_up", formThrottle(deps, "sign-up-address"), async (c) => {
+  app.post("/auth/sign_up", signUpThrottle(deps), async (c) => {
     const params = await formParams(c);
     if (params instanceof Response) return params;
     const inviteCode = text(params, "invite_code") || null;

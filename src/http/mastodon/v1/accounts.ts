@@ -15,6 +15,7 @@ import { updateCredentials } from "../../../services/accounts/update-credentials
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
 import { requireViewer } from "../../middleware/access.ts";
+import { signUpThrottle } from "../../oauth/throttles.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, idParam, integerParam, limitParam, listParam } from "../../schemas.ts";
 import { renderAccount, renderAccounts, renderCredentialAccount } from "../account-json.ts";
@@ -103,23 +104,28 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
     },
   );
 
-  app.post("/api/v1/accounts", access({ scopes: ["write:accounts"] }), async (c) => {
-    // Any token with write:accounts; Mastodon documents an app token, and the new user's token
-    // is issued to the same app.
-    const viewer = c.get("viewer");
-    if (!viewer) throw unauthorized();
-    const params = await readValidParams(c, signUpSchema);
-    const { issued } = await signUp(ctx, viewer.app, {
-      username: params.username,
-      email: params.email,
-      password: params.password,
-      agreement: params.agreement,
-      locale: params.locale,
-      reason: params.reason,
-      inviteCode: params.invite_code,
-    });
-    return c.json(serializeToken(issued.token, issued.secret, issued.refreshSecret));
-  });
+  app.post(
+    "/api/v1/accounts",
+    signUpThrottle(deps),
+    access({ scopes: ["write:accounts"] }),
+    async (c) => {
+      // Any token with write:accounts; Mastodon documents an app token, and the new user's token
+      // is issued to the same app.
+      const viewer = c.get("viewer");
+      if (!viewer) throw unauthorized();
+      const params = await readValidParams(c, signUpSchema);
+      const { issued } = await signUp(ctx, viewer.app, {
+        username: params.username,
+        email: params.email,
+        password: params.password,
+        agreement: params.agreement,
+        locale: params.locale,
+        reason: params.reason,
+        inviteCode: params.invite_code,
+      });
+      return c.json(serializeToken(issued.token, issued.secret, issued.refreshSecret));
+    },
+  );
 
   app.get("/api/v1/accounts", access({ optional: true, scopes: ["read:accounts"] }), async (c) => {
     const { id } = await readValidParams(c, manySchema);
