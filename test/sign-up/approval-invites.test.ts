@@ -84,6 +84,20 @@ describe("sign-up with WREN_REGISTRATIONS=approval", () => {
       );
     }
 
+    // Until approved the account does not exist to others, as on Mastodon.
+    const stored = await server.wren.ctx.storage.accounts.findByUsername("waiting", null);
+    const host = new URL(server.url).host;
+    const visible = async () =>
+      Promise.all(
+        [
+          `/api/v1/accounts/${stored?.id}`,
+          "/api/v1/accounts/lookup?acct=waiting",
+          "/@waiting",
+          `/.well-known/webfinger?resource=acct:waiting@${host}`,
+        ].map(async (path) => (await server.request(path)).status),
+      );
+    assert.deepEqual(await visible(), [404, 404, 404, 404]);
+
     // Nor can it authorize an app on the sign-in page.
     const app = await registerApp(server);
     const { browser, fields } = await openSignInForm(server, app, { scope: "read" });
@@ -109,6 +123,7 @@ describe("sign-up with WREN_REGISTRATIONS=approval", () => {
     });
     assert.equal(after.status, 200);
     assert.equal(((await after.json()) as Json).username, "waiting");
+    assert.deepEqual(await visible(), [200, 200, 200, 200]);
   });
 
   it("rejecting deletes the account, its token and the staff's notification", async () => {

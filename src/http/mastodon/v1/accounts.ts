@@ -8,6 +8,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { notFound, unauthorized, unprocessable } from "../../../domain/errors.ts";
 import { serializeToken } from "../../../serialization/mastodon/token.ts";
+import { listedAccount } from "../../../services/accounts/listed-account.ts";
 import { lookupAccount } from "../../../services/accounts/lookup-account.ts";
 import { searchAccounts } from "../../../services/accounts/search-accounts.ts";
 import { signUp } from "../../../services/accounts/sign-up.ts";
@@ -146,7 +147,7 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
     "/api/v1/accounts/:id{[0-9]+}",
     access({ optional: true, scopes: ["read:accounts"] }),
     async (c) => {
-      const account = await ctx.storage.accounts.get(c.req.param("id"));
+      const account = await listedAccount(ctx, await ctx.storage.accounts.get(c.req.param("id")));
       if (!account) throw notFound();
       return c.json(await renderAccount(ctx, account));
     },
