@@ -149,6 +149,14 @@ describe("sign-up with WREN_REGISTRATIONS=approval", () => {
     assert.equal(again.status, 200);
   });
 
+  it("the about page links to the sign-up page", async () => {
+    const about = await (await server.request("/")).text();
+    assert.match(about, /href="\/auth\/sign_up"/);
+    const form = await server.request("/auth/sign_up");
+    assert.equal(form.status, 200);
+    assert.match(await form.text(), /Why do you want to join\?/);
+  });
+
   it("an invite skips the approval and the reason", async () => {
     const { url } = await invite(server);
     const code = url.split("/invite/")[1];
@@ -227,6 +235,21 @@ describe("invites with WREN_REGISTRATIONS=closed", () => {
     });
     const [relationship]: Json = await rel.json();
     assert.equal(relationship.following, true);
+  });
+
+  it("the sign-up page is closed without an invite, and open with one", async () => {
+    const closed = await server.request("/auth/sign_up");
+    assert.equal(closed.status, 403);
+    assert.match(await closed.text(), /not taking new accounts/);
+    assert.doesNotMatch(await (await server.request("/")).text(), /\/auth\/sign_up/);
+    const { code } = await invite(server);
+    const link = await server.request(`/invite/${code}`, { redirect: "manual" });
+    assert.equal(link.status, 302);
+    const form = await server.request(link.headers.get("location") as string);
+    assert.equal(form.status, 200);
+    const html = await form.text();
+    assert.match(html, new RegExp(`name="invite_code" value="${code}"`));
+    assert.doesNotMatch(html, /Why do you want to join/);
   });
 
   it("the instance endpoints say sign-ups are closed", async () => {
