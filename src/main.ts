@@ -21,6 +21,7 @@ import type { HttpLimits } from "./http/env.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
+import { createSmtpMailer } from "./mail/smtp-mailer.ts";
 import type { FileHost } from "./media/file-host.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
 import { createS3Host } from "./media/s3.ts";
@@ -164,6 +165,14 @@ export function createServices(
     }),
     jobs: queue,
     remote: offlineRemote,
+    ...(config.smtpUrl
+      ? {
+          mailer: createSmtpMailer({
+            url: config.smtpUrl,
+            from: config.smtpFrom ?? `notifications@${new URL(config.publicUrl).hostname}`,
+          }),
+        }
+      : {}),
   };
   subscribeListeners(ctx);
   registerJobHandlers(jobs, ctx);

@@ -22,6 +22,7 @@ const INCLUDED = [
   "test/statuses/**/*.test.ts",
   "test/timelines/**/*.test.ts",
   "test/accounts/**/*.test.ts",
+  "test/sign-up/**/*.test.ts",
   "test/interactions/**/*.test.ts",
   "test/notifications/**/*.test.ts",
   "test/polls/**/*.test.ts",

@@ -39,6 +39,14 @@ import { mediaPrune } from "./commands/media.ts";
 import { reportList, reportReopen, reportResolve, reportShow } from "./commands/report.ts";
 import { ruleAdd, ruleList, ruleRemove } from "./commands/rule.ts";
 import { serveCommand } from "./commands/serve.ts";
+import {
+  accountApprove,
+  accountPending,
+  accountReject,
+  inviteCreate,
+  inviteList,
+  inviteRevoke,
+} from "./commands/sign-ups.ts";
 import { tokenCreate } from "./commands/token-create.ts";
 import { exportCommand, importCommand } from "./commands/transfer.ts";
 
@@ -50,6 +58,12 @@ export const COMMANDS: readonly Command[] = [
   accountAliasRemove,
   accountAliasList,
   accountMove,
+  accountPending,
+  accountApprove,
+  accountReject,
+  inviteCreate,
+  inviteList,
+  inviteRevoke,
   tokenCreate,
   emojiAdd,
   emojiList,
@@ -80,6 +94,7 @@ export const COMMANDS: readonly Command[] = [
 const GROUP_SUMMARIES: Record<string, string> = {
   account: "Manage local accounts",
   token: "Manage access tokens",
+  invite: "Make and revoke invite links",
   emoji: "Manage custom emojis",
   announcement: "Manage announcements",
   media: "Manage uploaded media",

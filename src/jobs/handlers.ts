@@ -6,6 +6,7 @@ import {
   ANNUAL_REPORT_JOB,
   generateAnnualReport,
 } from "../services/annual-reports/annual-reports.ts";
+import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../services/accounts/send-account-mail.ts";
 import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";
@@ -100,6 +101,8 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
       await generateAnnualReport(ctx, accountId, year);
     }
   });
+  // A mail server that refuses or cannot be reached is tried again with the queue's backoff.
+  runner.register(ACCOUNT_MAIL_JOB, (payload) => sendAccountMail(ctx, payload));
   runner.register(PUBLISH_SCHEDULED_JOB, async (payload) => {
     if (typeof payload.scheduledStatusId === "string") {
       await publishScheduledStatus(ctx, payload.scheduledStatusId);

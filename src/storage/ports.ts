@@ -99,6 +99,11 @@ export interface AccountStore {
   ): Promise<Account[]>;
   /** Creates or replaces the record (one file per account in json-file). */
   put(account: Account): Promise<void>;
+  /**
+   * Removes the record; false when there was none. Only for an account nothing refers to yet
+   * (a rejected sign-up): its statuses, relations and media are not touched.
+   */
+  remove(id: string): Promise<boolean>;
   countLocal(): Promise<number>;
   /**
    * The profile directory: discoverable accounts that are not suspended, `order` "new" by id
@@ -117,6 +122,8 @@ export interface UserStore {
   /** Case-insensitive. */
   findByEmail(email: string): Promise<User | undefined>;
   put(user: User): Promise<void>;
+  /** Removes the record; false when there was none. */
+  remove(accountId: string): Promise<boolean>;
   count(): Promise<number>;
   /** Every local user (small: one per local account). */
   list(): Promise<User[]>;

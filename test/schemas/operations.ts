@@ -127,6 +127,7 @@ const rows: Row[] = [
 
   // Accounts
   ["post", "/api/v1/accounts", "createAccount", { 200: one("Token") }],
+  ["post", "/api/v1/emails/confirmations", "createEmailConfirmations", { 200: EMPTY }],
   ["get", "/api/v1/accounts", "getAccounts", { 200: many("Account") }],
   [
     "get",

@@ -58,6 +58,6 @@ describe("the direct timeline", () => {
     const writer = await createUserWithToken(server, "erin", ["write"]);
     const refused = await server.request(PATH, { token: writer.token });
     assert.equal(refused.status, 403);
-    assert.ok((await refused.json()).error);
+    assert.ok(((await refused.json()) as { error?: string }).error);
   });
 });
