@@ -14,6 +14,7 @@ import { type Clock, systemClock } from "./domain/clock.ts";
 import { createWrenFederation } from "./federation/federation.ts";
 import { createLinkFetcher } from "./federation/link-fetcher.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
+import { createPushSender } from "./federation/push-sender.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
 import { createHttp } from "./http/app.ts";
 import type { HttpLimits } from "./http/env.ts";
@@ -256,6 +257,8 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     publicUrl: config.publicUrl,
     allowPrivateAddress: config.allowPrivateAddresses,
   });
+  // Web Push messages go to the endpoints apps gave, under the same guard.
+  ctx.push = createPushSender(ctx, { allowPrivateAddress: config.allowPrivateAddresses });
   jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(payload.message as Message));
   const http = createHttp({
     ctx,

@@ -23,6 +23,8 @@ import {
 } from "../services/media/purge-deleted-status-media.ts";
 import { POLL_EXPIRE_JOB } from "../services/polls/create-poll.ts";
 import { expirePoll } from "../services/polls/expire-poll.ts";
+import { deliverPush, PUSH_MAX_ATTEMPTS } from "../services/push/deliver-push.ts";
+import { PUSH_JOB } from "../services/push/hold-pushes.ts";
 import { PUBLISH_SCHEDULED_JOB } from "../services/scheduled-statuses/publish-job.ts";
 import { publishScheduledStatus } from "../services/scheduled-statuses/publish-scheduled.ts";
 import { DELETE_REBLOGS_JOB, finishDeletingReblogs } from "../services/statuses/delete-reblogs.ts";
@@ -90,6 +92,18 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   runner.register(PREVIEW_CARD_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await fetchStatusCard(ctx, payload.statusId);
   });
+  // 408, 429 and 5xx answers and unreachable push services are retried (10 s, 40 s, 160 s,
+  // 640 s); a dead subscription is removed inside deliverPush.
+  runner.register(
+    PUSH_JOB,
+    async (payload) => {
+      const { notificationId, tokenId } = payload;
+      if (typeof notificationId === "string" && typeof tokenId === "string") {
+        await deliverPush(ctx, notificationId, tokenId);
+      }
+    },
+    { maxAttempts: PUSH_MAX_ATTEMPTS },
+  );
   runner.register(PUBLISH_SCHEDULED_JOB, async (payload) => {
     if (typeof payload.scheduledStatusId === "string") {
       await publishScheduledStatus(ctx, payload.scheduledStatusId);

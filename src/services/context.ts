@@ -9,6 +9,7 @@ import type { Storage } from "../storage/ports.ts";
 import type { LinkFetcher } from "./cards/link-fetcher.ts";
 import type { EventBus } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
+import type { PushSender } from "./push/push-sender.ts";
 import type { RemoteResolver } from "./remote.ts";
 
 export interface InstanceSettings {
@@ -50,4 +51,6 @@ export interface ServiceContext {
   remote: RemoteResolver;
   /** Linked pages and their images (preview cards); absent: no cards are fetched. */
   links?: LinkFetcher;
+  /** Subscribers' push services (Web Push); absent: nothing is pushed. */
+  push?: PushSender;
 }

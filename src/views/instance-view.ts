@@ -20,6 +20,7 @@ import {
 } from "../media/limits.ts";
 import type { InstanceSettings, ServiceContext } from "../services/context.ts";
 import { currentRules } from "../services/instance/rules.ts";
+import { vapidKeys } from "../services/push/vapid-keys.ts";
 import { type AccountView, loadAccountView } from "./account-view.ts";
 
 /**
@@ -68,6 +69,8 @@ export interface InstanceView {
   /** The setting, else the contact admin's email; none without either. */
   contactEmail: string | undefined;
   rules: Rule[];
+  /** The public VAPID key apps subscribe to Web Push with. */
+  vapidPublicKey: string;
 }
 
 export function instanceLimits(settings: InstanceSettings): InstanceLimits {
@@ -97,11 +100,12 @@ const ACTIVE_WINDOW_MS = 28 * 24 * 60 * 60 * 1000;
 
 export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceView> {
   const { storage } = ctx;
-  const [users, statusCount, domains, rules] = await Promise.all([
+  const [users, statusCount, domains, rules, vapid] = await Promise.all([
     storage.users.list(),
     storage.statuses.countLocal(),
     storage.accounts.domains(),
     currentRules(ctx),
+    vapidKeys(ctx),
   ]);
   // Active: posted in the last four weeks (Wren keeps no sign-in log). One small read per user.
   const since = ctx.clock.now().getTime() - ACTIVE_WINDOW_MS;
@@ -129,5 +133,6 @@ export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceVie
     contactAccount: adminAccount ? await loadAccountView(ctx, adminAccount) : null,
     contactEmail: ctx.settings.contactEmail ?? admin?.email,
     rules,
+    vapidPublicKey: vapid.publicKey,
   };
 }

@@ -61,6 +61,7 @@ import { Suggestion } from "./suggestion.ts";
 import { Tag } from "./tag.ts";
 import { Token } from "./token.ts";
 import { V1Instance } from "./v1-instance.ts";
+import { WebPushSubscription } from "./web-push-subscription.ts";
 
 export const entities: Readonly<Record<string, Schema>> = {
   Account,
@@ -121,4 +122,5 @@ export const entities: Readonly<Record<string, Schema>> = {
   V1Instance,
   V1NotificationPolicy,
   ValidationError,
+  WebPushSubscription,
 };
