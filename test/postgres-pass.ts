@@ -27,6 +27,7 @@ const INCLUDED = [
   "test/polls/**/*.test.ts",
   "test/graph/**/*.test.ts",
   "test/markers/**/*.test.ts",
+  "test/push/**/*.test.ts",
   "test/lists/**/*.test.ts",
   "test/conversations/**/*.test.ts",
   "test/search/**/*.test.ts",

@@ -151,8 +151,8 @@ function decryptAesgcm(subscriber: Subscriber, push: ReceivedPush): Buffer {
   return padded.subarray(2 + padded.readUInt16BE(0));
 }
 
-/** The message's JSON, decrypted with the coding its Content-Encoding names. */
-export function decrypt(subscriber: Subscriber, push: ReceivedPush): Record<string, unknown> {
+/** The message's text, decrypted with the coding its Content-Encoding names. */
+export function decrypt(subscriber: Subscriber, push: ReceivedPush): string {
   const coding = push.headers["content-encoding"];
   const plain =
     coding === "aes128gcm"
@@ -160,7 +160,7 @@ export function decrypt(subscriber: Subscriber, push: ReceivedPush): Record<stri
       : coding === "aesgcm"
         ? decryptAesgcm(subscriber, push)
         : assert.fail(`unknown Content-Encoding ${coding}`);
-  return JSON.parse(plain.toString("utf8")) as Record<string, unknown>;
+  return plain.toString("utf8");
 }
 
 /**

@@ -240,6 +240,45 @@ describe("push subscription methods", () => {
     assert.deepEqual((await send("GET", alice.token)).body, good.body);
   });
 
+  it("moves the subscription to the token a refresh issues", async () => {
+    const { app, clientSecret } = await registerApp(server.wren.ctx, {
+      clientName: "Refreshing",
+      redirectUris: "urn:ietf:wg:oauth:2.0:oob",
+      scopes: "read push",
+    });
+    const issued = await issueAccessToken(server.wren.ctx, {
+      app,
+      accountId: alice.account.id,
+      scopes: ["read", "push"],
+      withRefreshToken: true,
+    });
+    const made = await send("POST", issued.secret, subscribeForm("https://push.example/moved"));
+    const refresh = async (refreshToken: string, scope: string) => {
+      const res = await server.request("/oauth/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          refresh_token: refreshToken,
+          client_id: app.clientId,
+          client_secret: clientSecret,
+          scope,
+        }).toString(),
+      });
+      assert.equal(res.status, 200);
+      return (await res.json()) as Json;
+    };
+    const renewed = await refresh(issued.refreshSecret as string, "read push");
+    const moved = await send("GET", renewed.access_token);
+    assert.equal(moved.status, 200);
+    assert.deepEqual(moved.body, made.body);
+    assert.equal((await send("GET", issued.secret)).status, 401);
+    // A refresh without the push scope ends the subscription.
+    await refresh(renewed.refresh_token, "read");
+    const left = await server.wren.ctx.storage.pushSubscriptions.listByAccount(alice.account.id);
+    assert.ok(left.every((s) => s.endpoint !== "https://push.example/moved"));
+  });
+
   it("removes the subscription when its token is revoked", async () => {
     const { app, clientSecret } = await registerApp(server.wren.ctx, {
       clientName: "Revoked",

@@ -10,6 +10,7 @@ import type {
   PushPolicy,
   PushSubscription,
 } from "../../domain/push-subscription.ts";
+import { scopesAdmit } from "../../domain/scopes.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** What the client may change after subscribing (Mastodon's `data`). */
@@ -110,6 +111,28 @@ export async function updatePushSubscription(
   };
   await ctx.storage.pushSubscriptions.put(updated);
   return updated;
+}
+
+/**
+ * A refreshed token takes over the subscription of the one it replaces (the app did not ask to
+ * stop receiving pushes), unless the new grant no longer holds the `push` scope.
+ */
+export async function moveToRefreshedToken(
+  ctx: ServiceContext,
+  oldTokenId: string,
+  issued: { token: AccessToken; secret: string },
+): Promise<void> {
+  const subscription = await ctx.storage.pushSubscriptions.get(oldTokenId);
+  if (!subscription) return;
+  if (scopesAdmit(issued.token.scopes, ["push"])) {
+    await ctx.storage.pushSubscriptions.put({
+      ...subscription,
+      tokenId: issued.token.id,
+      accessToken: issued.secret,
+      updatedAt: ctx.clock.now().toISOString(),
+    });
+  }
+  await ctx.storage.pushSubscriptions.delete(oldTokenId);
 }
 
 /** Removes the token's subscription; nothing to do when it has none (revoked, unsubscribed). */
