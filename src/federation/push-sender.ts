@@ -5,8 +5,6 @@
 // chose, so private and loopback addresses are refused unless the test setting allows them.
 
 import webpush from "web-push";
-import type { Account } from "../domain/account.ts";
-import type { Status } from "../domain/status.ts";
 import { serializePushNotification } from "../serialization/mastodon/push-notification.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { PushMessage, PushSender } from "../services/push/push-sender.ts";
@@ -35,7 +33,7 @@ function vapidSubject(settings: ServiceContext["settings"]): string {
 }
 
 export function createPushSender(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, "settings" | "files">,
   settings: { allowPrivateAddress: boolean; timeoutMs?: number },
 ): PushSender {
   const urls = { publicUrl: ctx.settings.publicUrl, fileUrl: (key: string) => ctx.files.url(key) };
@@ -47,6 +45,7 @@ export function createPushSender(
   /** The VAPID headers for the push service at `endpoint`, signed anew once an hour. */
   function vapidHeaders(endpoint: string, vapid: PushMessage["vapid"], coding: Coding) {
     const audience = new URL(endpoint).origin;
+    // The system clock, not ctx.clock: push services check the JWT's expiry against theirs.
     const key = `${coding} ${vapid.publicKey} ${audience}`;
     const now = Date.now();
     const kept = signed.get(key);
@@ -65,33 +64,22 @@ export function createPushSender(
     return headers;
   }
 
-  async function payloadOf(message: PushMessage): Promise<string> {
-    const { notification, subscription } = message;
-    const [from, status, user] = await Promise.all([
-      ctx.storage.accounts.get(notification.fromAccountId),
-      notification.statusId ? ctx.storage.statuses.get(notification.statusId) : undefined,
-      ctx.storage.users.get(notification.accountId),
-    ]);
-    if (!from) throw new Error(`account ${notification.fromAccountId} not found`);
-    return serializePushNotification(
-      {
-        notification,
-        accessToken: subscription.accessToken,
-        locale: user?.locale || "en",
-        from: from as Account,
-        status: (status as Status | undefined) ?? null,
-      },
-      urls,
-    );
-  }
-
   return {
     async send(message) {
       const { subscription, vapid } = message;
       const coding: Coding = subscription.standard ? "aes128gcm" : "aesgcm";
       const details = webpush.generateRequestDetails(
         { endpoint: subscription.endpoint, keys: subscription.keys },
-        await payloadOf(message),
+        serializePushNotification(
+          {
+            notification: message.notification,
+            accessToken: subscription.accessToken,
+            locale: message.locale,
+            from: message.from,
+            status: message.status,
+          },
+          urls,
+        ),
         { TTL: message.ttlSeconds, urgency: message.urgency, contentEncoding: coding },
       );
       const headers: Record<string, string> = {};

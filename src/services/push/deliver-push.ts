@@ -39,6 +39,7 @@ export async function deliverPush(
     storage.pushSubscriptions.get(tokenId),
     storage.tokens.get(tokenId),
   ]);
+  // Nothing to push: the notification was never written (see hold-pushes.ts), or was filtered.
   if (!notification || notification.filtered || !subscription) return;
   if (subscription.accountId !== notification.accountId) return;
   if (!token || token.revokedAt !== null) {
@@ -46,22 +47,28 @@ export async function deliverPush(
     await storage.pushSubscriptions.delete(tokenId);
     return;
   }
-  if (notification.statusId !== null) {
-    const status = await storage.statuses.get(notification.statusId);
-    if (!status || status.deleted) return;
-  }
+  const [from, status, user] = await Promise.all([
+    storage.accounts.get(notification.fromAccountId),
+    notification.statusId === null ? null : storage.statuses.get(notification.statusId),
+    storage.users.get(notification.accountId),
+  ]);
+  // What it was about is gone since (Mastodon checks the same).
+  if (!from || status === undefined || status?.deleted) return;
   if (!ctx.push || !(await pushable(ctx, subscription, notification))) return;
-  const { status } = await ctx.push.send({
+  const answer = await ctx.push.send({
     subscription,
     notification,
+    from,
+    status,
+    locale: user?.locale || "en",
     vapid: await vapidKeys(ctx),
     ttlSeconds: PUSH_TTL_SECONDS,
     urgency: PUSH_URGENCY,
   });
-  if (status >= 200 && status < 300) return;
-  if (!dead(status)) throw new PushRetry(`push service answered ${status}`);
+  if (answer.status >= 200 && answer.status < 300) return;
+  if (!dead(answer.status)) throw new PushRetry(`push service answered ${answer.status}`);
   logger.info("Push service answered {status}: subscription of token {tokenId} removed", {
-    status,
+    status: answer.status,
     tokenId,
   });
   // Only if it is still the subscription the message was for (not one made again since).

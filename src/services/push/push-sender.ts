@@ -3,8 +3,10 @@
 // signs the request with the VAPID key and posts it under the guarded fetch (private addresses
 // refused). Contexts without it (CLI, unit tests) push nothing.
 
+import type { Account } from "../../domain/account.ts";
 import type { Notification } from "../../domain/notification.ts";
 import type { PushSubscription } from "../../domain/push-subscription.ts";
+import type { Status } from "../../domain/status.ts";
 import type { VapidKeys } from "./vapid-keys.ts";
 
 /** RFC 8030 §5.3. */
@@ -13,6 +15,11 @@ export type PushUrgency = "very-low" | "low" | "normal" | "high";
 export interface PushMessage {
   subscription: PushSubscription;
   notification: Notification;
+  /** Who caused it, and the status it is about (null for follows). */
+  from: Account;
+  status: Status | null;
+  /** The recipient's language. */
+  locale: string;
   vapid: VapidKeys;
   /** How long the push service keeps the message for an offline subscriber (seconds). */
   ttlSeconds: number;
