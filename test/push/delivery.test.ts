@@ -250,4 +250,24 @@ describe("Web Push delivery", () => {
     await server.wren.jobs.runDue();
     assert.equal(pushesTo("phone").length, 9, "no push for a notification never written");
   });
+
+  it("honours the follower and none policies, as changed by PUT", async () => {
+    const put = (policy: string) =>
+      call(server, "PUT", "/api/v1/push/subscription", {
+        token: phoneToken,
+        json: { data: { alerts: { mention: true }, policy } },
+      });
+    await put("follower");
+    const before = pushesTo("phone").length;
+    // bob does not follow alice: his mention is not pushed; carol, who follows her now, is.
+    await postStatus(server, bob, "@alice from bob");
+    await act(server, carol, `/api/v1/accounts/${alice.account.id}/follow`);
+    await postStatus(server, carol, "@alice from a follower");
+    const push = last(await received("phone", before + 1));
+    assert.equal(JSON.parse(decrypt(phone, push)).title, "You were mentioned by carol");
+    await put("none");
+    await postStatus(server, carol, "@alice nobody hears this");
+    await server.wren.jobs.runDue();
+    assert.equal(pushesTo("phone").length, before + 1);
+  });
 });
