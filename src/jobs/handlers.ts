@@ -23,7 +23,7 @@ import {
 } from "../services/media/purge-deleted-status-media.ts";
 import { POLL_EXPIRE_JOB } from "../services/polls/create-poll.ts";
 import { expirePoll } from "../services/polls/expire-poll.ts";
-import { deliverPush, PUSH_MAX_ATTEMPTS } from "../services/push/deliver-push.ts";
+import { PUSH_MAX_ATTEMPTS, runPushJob } from "../services/push/deliver-push.ts";
 import { PUSH_JOB } from "../services/push/hold-pushes.ts";
 import { PUBLISH_SCHEDULED_JOB } from "../services/scheduled-statuses/publish-job.ts";
 import { publishScheduledStatus } from "../services/scheduled-statuses/publish-scheduled.ts";
@@ -93,13 +93,14 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
     if (typeof payload.statusId === "string") await fetchStatusCard(ctx, payload.statusId);
   });
   // 408, 429 and 5xx answers and unreachable push services are retried (10 s, 40 s, 160 s,
-  // 640 s); a dead subscription is removed inside deliverPush.
+  // 640 s), then given up; a dead subscription is removed inside deliverPush.
   runner.register(
     PUSH_JOB,
-    async (payload) => {
+    async (payload, job) => {
       const { notificationId, tokenId } = payload;
       if (typeof notificationId === "string" && typeof tokenId === "string") {
-        await deliverPush(ctx, notificationId, tokenId);
+        const lastAttempt = job.attempts + 1 >= PUSH_MAX_ATTEMPTS;
+        await runPushJob(ctx, notificationId, tokenId, lastAttempt);
       }
     },
     { maxAttempts: PUSH_MAX_ATTEMPTS },

@@ -270,4 +270,28 @@ describe("Web Push delivery", () => {
     await server.wren.jobs.runDue();
     assert.equal(pushesTo("phone").length, before + 1);
   });
+
+  it("gives a push up after its fifth attempt, keeping the subscription and no failed job", async () => {
+    await call(server, "PUT", "/api/v1/push/subscription", {
+      token: phoneToken,
+      json: { data: { alerts: { favourite: true } }, policy: "all" },
+    });
+    service.answer("phone", 503);
+    const before = pushesTo("phone").length;
+    const status = await postStatus(server, alice, "down for a while");
+    await act(server, bob, `/api/v1/statuses/${status.id}/favourite`);
+    await received("phone", before + 1);
+    // The queue's retries: 10 s, 40 s, 160 s and 640 s after each failure.
+    for (const [attempt, wait] of [10, 40, 160, 640].entries()) {
+      clock.advance(wait * 1000 + 1000);
+      await received("phone", before + 2 + attempt);
+    }
+    clock.advance(3 * 3600_000);
+    await server.wren.jobs.runDue();
+    assert.equal(pushesTo("phone").length, before + 5);
+    assert.deepEqual(await server.wren.ctx.storage.jobs.failed(10), []);
+    const kept = await server.request("/api/v1/push/subscription", { token: phoneToken });
+    assert.equal(kept.status, 200);
+    service.answer("phone", 201);
+  });
 });

@@ -28,6 +28,30 @@ function dead(status: number): boolean {
   return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
+/**
+ * The job's run: a failure is thrown for the queue to retry, except on the last attempt, when
+ * the message is given up and logged instead of leaving a failed job behind: a push service
+ * gone for good would otherwise leave one per notification, and a push hours late is of little
+ * use. The subscription stays (the service may come back), as Mastodon's does.
+ */
+export async function runPushJob(
+  ctx: ServiceContext,
+  notificationId: string,
+  tokenId: string,
+  lastAttempt: boolean,
+): Promise<void> {
+  try {
+    await deliverPush(ctx, notificationId, tokenId);
+  } catch (error) {
+    if (!lastAttempt) throw error;
+    logger.warn("Push of notification {notificationId} to token {tokenId} given up: {message}", {
+      notificationId,
+      tokenId,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
 export async function deliverPush(
   ctx: ServiceContext,
   notificationId: string,
