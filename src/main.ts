@@ -12,6 +12,7 @@ import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
 import { createWrenFederation } from "./federation/federation.ts";
+import { createLibreTranslate } from "./federation/libre-translate.ts";
 import { createLinkFetcher } from "./federation/link-fetcher.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
 import { createPushSender } from "./federation/push-sender.ts";
@@ -149,7 +150,7 @@ export function createServices(
   // From the storage: with several processes on one database, each mints in its own id slot.
   const ids = storage.coordination.idGenerator(() => clock.now().getTime());
   const jobs = createJobRunner(storage.jobs, clock, { leaseMs: config.jobLeaseSeconds * 1000 });
-  const queue = createDurableQueue(storage.jobs, clock, ids, () => jobs.wake());
+  const queue = createDurableQueue(storage.jobs, clock, ids, (runAt) => jobs.wake(runAt));
   const ctx: ServiceContext = {
     storage,
     clock,
@@ -219,6 +220,33 @@ function listenUrlOf(server: ReturnType<typeof serve>, tls: boolean): string {
   return `${tls ? "https" : "http"}://${host}:${address.port}`;
 }
 
+/**
+ * Builds the federation over the services: it subscribes the outbox to their events, and the
+ * services reach other servers through it (search with resolve, mentions, moves) and fetch
+ * linked pages under the same address guard. Also for commands that run without a server and
+ * need either (their activities wait in the durable queue for the server).
+ */
+export function attachFederation(
+  config: Config,
+  ctx: ServiceContext,
+): ReturnType<typeof createWrenFederation> {
+  const federation = createWrenFederation(ctx, {
+    allowPrivateAddress: config.allowPrivateAddresses,
+    delivery: {
+      firstRetryMs: config.deliveryRetrySeconds * 1000,
+      probeMs: config.deliveryProbeSeconds * 1000,
+    },
+  });
+  ctx.remote = createRemoteResolver(federation.federation, ctx);
+  ctx.links = createLinkFetcher({
+    publicUrl: config.publicUrl,
+    allowPrivateAddress: config.allowPrivateAddresses,
+  });
+  // Web Push messages go to the endpoints apps gave, under the same guard.
+  ctx.push = createPushSender(ctx, { allowPrivateAddress: config.allowPrivateAddresses });
+  return federation;
+}
+
 export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {
   const tls = await readTlsFiles(config);
   const storage = await openStorage(config, options);
@@ -243,22 +271,14 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       throw error;
     });
   }
-  const federation = createWrenFederation(ctx, {
-    allowPrivateAddress: config.allowPrivateAddresses,
-    delivery: {
-      firstRetryMs: config.deliveryRetrySeconds * 1000,
-      probeMs: config.deliveryProbeSeconds * 1000,
-    },
-  });
-  // Search with resolve and `@user@host` mentions reach other servers through the federation.
-  ctx.remote = createRemoteResolver(federation.federation, ctx);
-  // Preview cards fetch linked pages under the same address guard as the federation.
-  ctx.links = createLinkFetcher({
-    publicUrl: config.publicUrl,
-    allowPrivateAddress: config.allowPrivateAddresses,
-  });
-  // Web Push messages go to the endpoints apps gave, under the same guard.
-  ctx.push = createPushSender(ctx, { allowPrivateAddress: config.allowPrivateAddresses });
+  const federation = attachFederation(config, ctx);
+  if (config.translationUrl) {
+    ctx.translator = createLibreTranslate({
+      url: config.translationUrl,
+      apiKey: config.translationApiKey,
+      publicUrl: config.publicUrl,
+    });
+  }
   jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(payload.message as Message));
   const http = createHttp({
     ctx,

@@ -29,6 +29,7 @@ const INCLUDED = [
   "test/markers/**/*.test.ts",
   "test/push/**/*.test.ts",
   "test/lists/**/*.test.ts",
+  "test/collections/**/*.test.ts",
   "test/conversations/**/*.test.ts",
   "test/search/**/*.test.ts",
   "test/tags/**/*.test.ts",

@@ -13,10 +13,13 @@ import { DOMAIN_OPERATIONS } from "./operations-domains.ts";
 import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
 import { INSTANCE_OPERATIONS } from "./operations-instance.ts";
 import { MEDIA_OPERATIONS } from "./operations-media.ts";
+import { MOVE_OPERATIONS } from "./operations-moves.ts";
 import { REPORT_OPERATIONS } from "./operations-reports.ts";
 
 export interface Operation<S extends z.ZodType> {
   args: S;
+  /** Reaches other servers: a command without a server builds the federation first. */
+  federation?: boolean;
   run(ctx: ServiceContext, args: z.output<S>): Promise<unknown>;
 }
 
@@ -66,12 +69,20 @@ export const ADMIN_OPERATIONS = {
   ...DOMAIN_OPERATIONS,
   ...REPORT_OPERATIONS,
   ...INSTANCE_OPERATIONS,
+  ...MOVE_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;
 
 export function isAdminOperation(name: string): name is AdminOperationName {
   return Object.hasOwn(ADMIN_OPERATIONS, name);
+}
+
+/** Whether the operation reaches other servers (see Operation.federation). */
+export function needsFederation(name: string): boolean {
+  return (
+    isAdminOperation(name) && (ADMIN_OPERATIONS[name] as Operation<z.ZodType>).federation === true
+  );
 }
 
 /** Runs one operation by name; unknown names and malformed arguments are a 400. */

@@ -25,7 +25,7 @@ export async function operate(
 
 async function direct(config: Config, op: string, args: Record<string, unknown>): Promise<unknown> {
   // Loaded on demand: the server's wiring is most of the start-up time of a command.
-  const [{ createServiceContext, openStorage }, { runAdminOperation }] = await Promise.all([
+  const [{ attachFederation, createServiceContext, openStorage }, admin] = await Promise.all([
     import("../main.ts"),
     import("../admin/operations.ts"),
   ]);
@@ -42,7 +42,9 @@ async function direct(config: Config, op: string, args: Record<string, unknown>)
   }
   if (fresh) process.stderr.write(newDataDirectoryWarning(config.dataDir));
   try {
-    return await runAdminOperation(createServiceContext(config, storage), op, args);
+    const ctx = createServiceContext(config, storage);
+    if (admin.needsFederation(op)) attachFederation(config, ctx);
+    return await admin.runAdminOperation(ctx, op, args);
   } finally {
     await storage.close();
   }

@@ -18,6 +18,12 @@ import {
   wantsHelp,
 } from "./command.ts";
 import { accountCreate } from "./commands/account-create.ts";
+import {
+  accountAliasAdd,
+  accountAliasList,
+  accountAliasRemove,
+  accountMove,
+} from "./commands/account-move.ts";
 import { accountResetPassword } from "./commands/account-reset-password.ts";
 import {
   announcementCreate,
@@ -40,6 +46,10 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   accountCreate,
   accountResetPassword,
+  accountAliasAdd,
+  accountAliasRemove,
+  accountAliasList,
+  accountMove,
   tokenCreate,
   emojiAdd,
   emojiList,
@@ -148,10 +158,13 @@ async function dispatch(argv: string[]): Promise<number> {
   const single = COMMANDS.find((c) => c.path.length === 1 && c.path[0] === first);
   if (single) return runCommand(single, rest);
 
-  const group = COMMANDS.filter((c) => c.path.length === 2 && c.path[0] === first);
+  const group = COMMANDS.filter((c) => c.path.length >= 2 && c.path[0] === first);
   if (group.length === 0) throw new UsageError(`Unknown command: ${first}`);
   const [sub, ...args] = rest;
-  const command = group.find((c) => c.path[1] === sub);
+  // Three words (`wren account alias add`) before two.
+  const deep = group.find((c) => c.path.length === 3 && c.path[1] === sub && c.path[2] === args[0]);
+  if (deep) return runCommand(deep, args.slice(1));
+  const command = group.find((c) => c.path.length === 2 && c.path[1] === sub);
   if (command) return runCommand(command, args);
   if (sub === undefined || sub === "--help" || sub === "-h") {
     const out = sub === undefined ? process.stderr : process.stdout;

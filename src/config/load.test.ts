@@ -193,6 +193,24 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads the translation service's base URL and API key, none by default", () => {
+    const none = loadConfig({});
+    assert.equal(none.translationUrl, undefined);
+    assert.equal(none.translationApiKey, undefined);
+    const config = loadConfig({
+      WREN_TRANSLATION_URL: "http://127.0.0.1:5000/libre/",
+      WREN_TRANSLATION_API_KEY: "k3y",
+    });
+    assert.equal(config.translationUrl, "http://127.0.0.1:5000/libre");
+    assert.equal(config.translationApiKey, "k3y");
+    for (const bad of ["libretranslate", "ftp://translate.example", "https://t.example/?x=1"]) {
+      assert.match(
+        problemsOf(() => loadConfig({ WREN_TRANSLATION_URL: bad }))[0] ?? "",
+        /^WREN_TRANSLATION_URL:/,
+      );
+    }
+  });
+
   it("takes a contact address only when it is an email address", () => {
     assert.equal(loadConfig({}).contactEmail, undefined);
     assert.equal(

@@ -170,6 +170,13 @@ export const configSchema = z
     s3SecretAccessKey: z.string().min(1).optional(),
     /** Address buckets as `endpoint/bucket` (most self-hosted S3-compatible servers want this). */
     s3ForcePathStyle: booleanString.default(true),
+    /**
+     * Base URL of a LibreTranslate-compatible translation service (its /translate and /languages
+     * under it); unset: no translation.
+     */
+    translationUrl: baseUrl.optional(),
+    /** The service's API key, sent with every request when set. */
+    translationApiKey: z.string().min(1).optional(),
     /** ffmpeg and ffprobe to run instead of the ones on PATH or from npm (ffmpeg-location.ts). */
     ffmpegPath: z.string().trim().min(1).optional(),
     ffprobePath: z.string().trim().min(1).optional(),
@@ -283,6 +290,8 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_S3_ACCESS_KEY_ID: "s3AccessKeyId",
   WREN_S3_SECRET_ACCESS_KEY: "s3SecretAccessKey",
   WREN_S3_FORCE_PATH_STYLE: "s3ForcePathStyle",
+  WREN_TRANSLATION_URL: "translationUrl",
+  WREN_TRANSLATION_API_KEY: "translationApiKey",
   WREN_FFMPEG_PATH: "ffmpegPath",
   WREN_FFPROBE_PATH: "ffprobePath",
   WREN_TLS_CERT: "tlsCertFile",

@@ -65,6 +65,13 @@ export interface Account {
   /** Only for remote accounts. */
   remote?: RemoteActorInfo;
   /**
+   * Only for local accounts: the ActivityPub ids of the owner's other accounts (the actor's
+   * `alsoKnownAs`), which a Move from them to this one must find here. Remote: remote.alsoKnownAs.
+   */
+  aliases?: string[];
+  /** Only for local accounts that moved away: the ActivityPub id of the new account. */
+  movedTo?: string;
+  /**
    * Only for remote accounts removed by their server (actor Delete): kept so ids stay stable,
    * hidden everywhere, never revived by a later activity.
    */
@@ -82,6 +89,19 @@ export const FIELD_VALUE_MAX_LENGTH = 255;
 
 export function isLocal(account: Account): boolean {
   return account.domain === null;
+}
+
+/** Most aliases an account may list (as Mastodon's account_aliases). */
+export const MAX_LOCAL_ALIASES = 10;
+
+/** The ActivityPub ids the account says are also its owner's (`alsoKnownAs`). */
+export function aliasesOf(account: Account): readonly string[] {
+  return account.remote?.alsoKnownAs ?? account.aliases ?? [];
+}
+
+/** The ActivityPub id of the account this one moved to, or null. */
+export function movedToOf(account: Account): string | null {
+  return (account.remote ? account.remote.movedTo : account.movedTo) ?? null;
 }
 
 /** `username` for local accounts, `username@domain` for remote ones (Mastodon's `acct`). */

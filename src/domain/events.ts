@@ -5,6 +5,7 @@
 // ISO time strings, never Dates, Maps or class instances.
 
 import type { Account } from "./account.ts";
+import type { Collection, CollectionItem } from "./collection.ts";
 import type { Poll } from "./poll.ts";
 import type { AccountDomainBlock, Block, Favourite, Follow, FollowRequest } from "./relations.ts";
 import type { Report } from "./report.ts";
@@ -33,10 +34,16 @@ export type DomainEvent =
   /** A user blocked a whole server: its follows with the user end (graph/domain-block-sever.ts). */
   | { type: "account.domain_blocked"; block: AccountDomainBlock }
   | { type: "account.updated"; account: Account }
+  /** A local account moved to `target` (its record now names it in `movedTo`). */
+  | { type: "account.moved"; account: Account; target: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll }
   /** A local user filed a report (received Flags publish nothing: they go nowhere else). */
   | { type: "report.created"; report: Report }
+  /** An account was featured in a collection (created with it, or added later). */
+  | { type: "collection.item_added"; collection: Collection; item: CollectionItem }
+  /** A collection's name or description changed: its accepted local accounts hear of it. */
+  | { type: "collection.updated"; collection: Collection }
   /**
    * A user accepted (the sender may now always notify them) or dismissed the notification
    * request of a sender: that sender's held notifications are to be shown, or deleted.

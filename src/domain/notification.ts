@@ -8,7 +8,11 @@ export type NotificationType =
   | "follow_request"
   | "favourite"
   | "poll"
-  | "update";
+  | "update"
+  | "added_to_collection"
+  | "collection_update"
+  /** Someone the recipient followed moved to another account (`fromAccountId`: the old one). */
+  | "move";
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention",
@@ -19,6 +23,9 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "favourite",
   "poll",
   "update",
+  "added_to_collection",
+  "collection_update",
+  "move",
 ];
 
 export interface Notification {
@@ -29,6 +36,8 @@ export interface Notification {
   /** Who caused it (for `poll`, the poll's author). */
   fromAccountId: string;
   statusId: string | null;
+  /** The collection it is about (added_to_collection, collection_update); absent otherwise. */
+  collectionId?: string;
   /** Notifications with the same key are shown as one group (API v2). */
   groupKey: string;
   createdAt: string;

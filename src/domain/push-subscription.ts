@@ -2,7 +2,10 @@
 // encrypted notifications of one access token's app, with the keys to encrypt them and which of
 // them the app wants. One per access token; revoking the token removes it.
 
-/** The notification types a subscription may ask for (Mastodon's Notification::TYPES). */
+/**
+ * The notification types a subscription may ask for: Mastodon's Notification::TYPES, and every
+ * type Wren makes (domain/notification.ts; services/push/pushable.ts fails to compile without).
+ */
 export const PUSH_ALERT_TYPES = [
   "mention",
   "status",
@@ -19,6 +22,9 @@ export const PUSH_ALERT_TYPES = [
   "severed_relationships",
   "moderation_warning",
   "annual_report",
+  "added_to_collection",
+  "collection_update",
+  "move",
 ] as const;
 
 export type PushAlertType = (typeof PUSH_ALERT_TYPES)[number];

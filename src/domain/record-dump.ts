@@ -39,6 +39,7 @@ export const RECORD_KINDS = [
   "pushSubscriptions",
   "lists",
   "listMembers",
+  "collections",
   "filters",
   "announcements",
   "announcementDismissals",

@@ -51,13 +51,13 @@ export function createRemoteResolver(
     federation.createContext(new URL(ctx.settings.publicUrl), ctx);
 
   return {
-    async resolveAccount(handleOrUrl) {
+    async resolveAccount(handleOrUrl, options = {}) {
       const local = await localAccount(ctx, handleOrUrl);
       if (local) return local;
       const id = identifierOf(handleOrUrl);
       if (id === null || (id instanceof URL && ours(ctx, id))) return undefined;
       // An actor id, or a page that answers with the actor's document (`https://host/@user`).
-      return ensureRemoteAccount(fctx(), id);
+      return ensureRemoteAccount(fctx(), id, { refresh: options.refresh === true });
     },
 
     async resolveStatus(url) {

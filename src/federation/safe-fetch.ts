@@ -75,7 +75,12 @@ async function publicAddressOf(
     if (!allowed(hostname)) throw new SafeFetchError(url.href, "not a public address");
     return { address: hostname, family: isIP(hostname) };
   }
-  if (hostname === "localhost" || hostname.endsWith(".localhost")) {
+  // Names that mean this machine are refused without a lookup; a caller with its own address
+  // rule (an operator-configured service) has their addresses checked by it like any other.
+  if (
+    allowed === isPublicAddress &&
+    (hostname === "localhost" || hostname.endsWith(".localhost"))
+  ) {
     throw new SafeFetchError(url.href, "not a public address");
   }
   let addresses: { address: string; family: number }[];

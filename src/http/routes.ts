@@ -9,9 +9,12 @@ import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
+import { annualReportRoutes } from "./mastodon/v1/annual-reports.ts";
 import { registerAppsRoutes } from "./mastodon/v1/apps.ts";
+import { asyncRefreshRoutes } from "./mastodon/v1/async-refreshes.ts";
 import { blockMuteRoutes } from "./mastodon/v1/blocks-mutes.ts";
 import { bookmarksRoutes } from "./mastodon/v1/bookmarks.ts";
+import { collectionRoutes } from "./mastodon/v1/collections.ts";
 import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { directoryRoutes } from "./mastodon/v1/directory.ts";
@@ -21,6 +24,7 @@ import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
 import { filterV1Routes } from "./mastodon/v1/filters.ts";
 import { followRequestRoutes } from "./mastodon/v1/follow-requests.ts";
+import { identityProofRoutes } from "./mastodon/v1/identity-proofs.ts";
 import { instanceV1Routes } from "./mastodon/v1/instance.ts";
 import { instanceDocumentRoutes } from "./mastodon/v1/instance-documents.ts";
 import { listRoutes } from "./mastodon/v1/lists.ts";
@@ -39,6 +43,7 @@ import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
 import { statusRoutes } from "./mastodon/v1/statuses.ts";
 import { tagRoutes } from "./mastodon/v1/tags.ts";
 import { timelineRoutes } from "./mastodon/v1/timelines.ts";
+import { translationRoutes } from "./mastodon/v1/translations.ts";
 import { trendRoutes } from "./mastodon/v1/trends.ts";
 import { filterV2Routes } from "./mastodon/v2/filters.ts";
 import { instanceV2Routes } from "./mastodon/v2/instance.ts";
@@ -70,6 +75,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   trendRoutes,
   followRequestRoutes,
   accountRoutes,
+  identityProofRoutes,
   profileRoutes,
   accountStatusesRoutes,
   timelineRoutes,
@@ -82,6 +88,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   searchV2Routes,
   statusRoutes,
   statusActionRoutes,
+  translationRoutes,
   scheduledStatusRoutes,
   favouritesRoutes,
   bookmarksRoutes,
@@ -90,7 +97,10 @@ export const ROUTE_MODULES: RouteModule[] = [
   pushRoutes,
   preferencesRoutes,
   reportRoutes,
+  annualReportRoutes,
+  asyncRefreshRoutes,
   listRoutes,
+  collectionRoutes,
   filterV1Routes,
   filterV2Routes,
   conversationRoutes,

@@ -10,17 +10,18 @@ export function createDurableQueue(
   jobs: JobStore,
   clock: Clock,
   ids: IdGenerator,
-  onEnqueued: () => void = () => {},
+  onEnqueued: (runAt?: string) => void = () => {},
 ): JobQueue {
   return {
     async enqueue(type, payload, options = {}) {
       const now = clock.now();
       const id = ids.next();
+      const runAt = (options.runAt ?? now).toISOString();
       await jobs.put({
         id,
         type,
         payload,
-        runAt: (options.runAt ?? now).toISOString(),
+        runAt,
         attempts: 0,
         lastError: null,
         failedAt: null,
@@ -28,7 +29,7 @@ export function createDurableQueue(
         ...(options.group === undefined ? {} : { group: options.group }),
         ...(options.orderingKey === undefined ? {} : { orderingKey: options.orderingKey }),
       });
-      onEnqueued();
+      onEnqueued(runAt);
       return id;
     },
     async release(group) {

@@ -2,6 +2,10 @@
 // they decode the payload and call a service.
 
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
+import {
+  ANNUAL_REPORT_JOB,
+  generateAnnualReport,
+} from "../services/annual-reports/annual-reports.ts";
 import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";
@@ -91,6 +95,12 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   // Page troubles end in "no card" inside the service; what is retried are storage troubles.
   runner.register(PREVIEW_CARD_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await fetchStatusCard(ctx, payload.statusId);
+  });
+  runner.register(ANNUAL_REPORT_JOB, async (payload) => {
+    const { accountId, year } = payload;
+    if (typeof accountId === "string" && typeof year === "number") {
+      await generateAnnualReport(ctx, accountId, year);
+    }
   });
   // 408, 429 and 5xx answers and unreachable push services are retried (10 s, 40 s, 160 s,
   // 640 s), then given up; a dead subscription is removed inside deliverPush.

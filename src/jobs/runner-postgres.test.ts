@@ -241,6 +241,25 @@ describe("job runners of several processes on PostgreSQL", () => {
     await worker.runner.stop();
   });
 
+  // Runners compare it with their timer instead of querying the table on every post's event record.
+  it("tells watchers when the earliest new job falls due", { timeout: 20_000 }, async () => {
+    const [web, worker] = [await open(), await open()];
+    const heard: (string | undefined)[] = [];
+    const woken = Promise.withResolvers<void>();
+    // (Also called without a time once listening starts: wake-ups may have been missed.)
+    const unwatch = worker.storage.jobs.watch((runAt) => {
+      if (runAt === undefined) return;
+      heard.push(runAt);
+      woken.resolve();
+    });
+    await settle();
+    const due = new Date(START + 90_000);
+    await web.queue.enqueue("work", { n: 1 }, { runAt: due });
+    await woken.promise;
+    unwatch();
+    assert.deepEqual(heard, [due.toISOString()]);
+  });
+
   it("wakes an idle runner when another process releases a group", {
     timeout: 20_000,
   }, async () => {

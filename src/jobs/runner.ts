@@ -36,8 +36,11 @@ export interface JobRunner {
   runDue(): Promise<number>;
   /** Starts the timer that runs jobs when they fall due. */
   start(): void;
-  /** Reconsiders the next wake-up (called after an enqueue). */
-  wake(): void;
+  /**
+   * Reconsiders the next wake-up (called after an enqueue). Given the new job's due time (ISO),
+   * only brings the timer forward when it is later, without asking the store.
+   */
+  wake(runAt?: string): void;
   /** Stops the timer and waits for running jobs. */
   stop(): Promise<void>;
 }
@@ -76,6 +79,8 @@ export function createJobRunner(
   const leaseEnd = () => new Date(clock.now().getTime() + leaseMs).toISOString();
   const handlers = new Map<string, { handler: JobHandler; maxAttempts: number }>();
   let timer: NodeJS.Timeout | undefined;
+  /** When the timer fires, on the clock (ms); Infinity while none is set. */
+  let timerDue = Number.POSITIVE_INFINITY;
   let started = false;
   let running: Promise<number> | undefined;
   let rerun = false;
@@ -281,15 +286,37 @@ export function createJobRunner(
           logger.error("Could not look for the next job: {error}", { error });
         }
         if (!started) return;
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(() => {
-          runDue().catch((error) => logger.error("Job pass failed: {error}", { error }));
-        }, wait);
-        timer.unref();
+        setTimer(wait);
       } while (scheduleAgain);
     } finally {
       scheduling = false;
     }
+  }
+
+  function setTimer(wait: number): void {
+    if (timer) clearTimeout(timer);
+    timerDue = clock.now().getTime() + wait;
+    timer = setTimeout(() => {
+      timerDue = Number.POSITIVE_INFINITY;
+      runDue().catch((error) => logger.error("Job pass failed: {error}", { error }));
+    }, wait);
+    timer.unref();
+  }
+
+  /**
+   * A job was added that falls due at `runAt`: the timer moves forward if it would fire later,
+   * with no query (most new jobs are records of events, due a lease ahead, after the timer). A
+   * look under way may have missed the job: it goes round once more, as for any wake-up.
+   */
+  function wakeFor(runAt: string | undefined): void {
+    if (!started) return;
+    const at = runAt === undefined ? Number.NaN : Date.parse(runAt);
+    if (Number.isNaN(at) || scheduling) {
+      void schedule();
+      return;
+    }
+    if (at >= timerDue) return;
+    setTimer(Math.min(Math.max(at - clock.now().getTime(), 0), MAX_SLEEP_MS));
   }
 
   return {
@@ -300,17 +327,16 @@ export function createJobRunner(
     start() {
       started = true;
       // Jobs enqueued by other processes: look at once rather than at the next poll.
-      unwatch ??= jobs.watch(() => void schedule());
+      unwatch ??= jobs.watch(wakeFor);
       void schedule();
     },
-    wake() {
-      void schedule();
-    },
+    wake: wakeFor,
     async stop() {
       started = false;
       unwatch?.();
       unwatch = undefined;
       if (timer) clearTimeout(timer);
+      timerDue = Number.POSITIVE_INFINITY;
       await running;
     },
   };

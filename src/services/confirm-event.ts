@@ -100,6 +100,12 @@ export async function confirmEvent(
       if (!stored || stored.updatedAt < event.account.updatedAt) return undefined;
       return { ...event, account: stored };
     }
+    case "account.moved": {
+      // The record names this target still (a later move has its own event).
+      const stored = await storage.accounts.get(event.account.id);
+      if (!stored || stored.movedTo !== event.target.uri) return undefined;
+      return { ...event, account: stored };
+    }
     case "poll.voted": {
       // The voter's vote edge holds these choices (a multiple-choice voter may add more later).
       const [vote, poll] = await Promise.all([
@@ -116,6 +122,19 @@ export async function confirmEvent(
       const status = await storage.statuses.get(poll.statusId);
       if (!status || status.deleted) return undefined;
       return { ...event, poll };
+    }
+    case "collection.item_added": {
+      // The item is still in the collection, still accepted (revoked or removed since: moot).
+      const collection = await storage.collections.get(event.collection.id);
+      const item = collection?.items.find((i) => i.id === event.item.id);
+      if (!collection || item?.state !== "accepted") return undefined;
+      return { ...event, collection, item };
+    }
+    case "collection.updated": {
+      // This update or a later one (which tells the newer name with its own event).
+      const collection = await storage.collections.get(event.collection.id);
+      if (!collection || collection.updatedAt < event.collection.updatedAt) return undefined;
+      return { ...event, collection };
     }
     default:
       // Published without a write of their own (a refused remote follow): nothing to check.

@@ -11,6 +11,7 @@ import type { EventBus } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
 import type { PushSender } from "./push/push-sender.ts";
 import type { RemoteResolver } from "./remote.ts";
+import type { Translator } from "./translation/translator.ts";
 
 export interface InstanceSettings {
   /** Origin of every URL and ActivityPub id, e.g. `https://social.example`. */
@@ -51,6 +52,8 @@ export interface ServiceContext {
   remote: RemoteResolver;
   /** Linked pages and their images (preview cards); absent: no cards are fetched. */
   links?: LinkFetcher;
+  /** The operator's translation service (WREN_TRANSLATION_URL); absent: no translation. */
+  translator?: Translator;
   /** Subscribers' push services (Web Push); absent: nothing is pushed. */
   push?: PushSender;
 }

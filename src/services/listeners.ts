@@ -9,6 +9,7 @@ import { domainBlockListener } from "./graph/domain-block-sever.ts";
 import { endorsementListener } from "./graph/endorse.ts";
 import { listMembershipListener } from "./lists/listener.ts";
 import { mediaPurgeListener } from "./media/purge-deleted-status-media.ts";
+import { accountMoveListener } from "./moves/listener.ts";
 import { notificationListener } from "./notifications/listener.ts";
 import { notificationRequestListener } from "./notifications/request-listener.ts";
 
@@ -21,4 +22,5 @@ export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("notification-requests", notificationRequestListener(ctx));
   ctx.events.subscribe("endorsements", endorsementListener(ctx));
   ctx.events.subscribe("preview-cards", previewCardListener(ctx));
+  ctx.events.subscribe("account-moves", accountMoveListener(ctx));
 }

@@ -5,12 +5,17 @@
 import type { Account } from "../domain/account.ts";
 import type { Status } from "../domain/status.ts";
 
+export interface ResolveOptions {
+  /** Fetch the actor again even when its record is recent (a move checks fresh aliases). */
+  refresh?: boolean;
+}
+
 export interface RemoteResolver {
   /**
    * The account for `user@host` (WebFinger) or an actor URL, fetched and stored as a local
    * record when not known yet (or stale); undefined when it cannot be found or is refused.
    */
-  resolveAccount(handleOrUrl: string): Promise<Account | undefined>;
+  resolveAccount(handleOrUrl: string, options?: ResolveOptions): Promise<Account | undefined>;
   /** The status at an object URL (Note, Question, Article…), fetched and stored if new. */
   resolveStatus(url: string): Promise<Status | undefined>;
 }

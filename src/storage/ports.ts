@@ -39,9 +39,11 @@ import type { Report } from "../domain/report.ts";
 import type { ScheduledStatus } from "../domain/scheduled-status.ts";
 import type { Status, StatusEdit, TimelineEntry } from "../domain/status.ts";
 import type { User } from "../domain/user.ts";
+import type { CollectionStore } from "./collection-port.ts";
 import type { Coordination } from "./coordination-port.ts";
 import type { JoinedReads } from "./joined-reads-port.ts";
 
+export type { CollectionStore } from "./collection-port.ts";
 export type {
   BudgetSpend,
   Coordination,
@@ -477,8 +479,9 @@ export interface JobStore {
    * Calls `listener` when jobs may have been added or made due by another process (new jobs, a
    * group moved), so idle runners look at once instead of at their next poll; returns the
    * unsubscribe. A backend of one process may never call it (the queue wakes its own runner).
+   * `runAt` (ISO), when known, is when the earliest of the new jobs falls due.
    */
-  watch(listener: () => void): () => void;
+  watch(listener: (runAt?: string) => void): () => void;
   /**
    * Moves the waiting jobs of `group` that are due after `runAt` (ISO) to `runAt`; returns how
    * many moved. A job already due or claimed is left alone (a runner may be running it), and one
@@ -503,6 +506,8 @@ export interface KvEntry {
  */
 export interface KvStore {
   get(key: readonly string[]): Promise<KvEntry | undefined>;
+  /** The entries of `keys`, in the same order (undefined where absent): one read for a page. */
+  getMany(keys: readonly (readonly string[])[]): Promise<(KvEntry | undefined)[]>;
   /** Creates or replaces the entry. */
   set(entry: KvEntry): Promise<void>;
   /** Removes the entry; false when there was none. */
@@ -578,6 +583,8 @@ export interface Storage {
   readonly lists: ListStore;
   /** Who is in which list: list id → member account id. */
   readonly listMembers: EdgeStore<ListMember>;
+  /** Users' collections of featured accounts, with their items. */
+  readonly collections: CollectionStore;
   readonly filters: FilterStore;
   readonly conversations: ConversationStore;
   readonly jobs: JobStore;

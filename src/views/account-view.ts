@@ -2,7 +2,7 @@
 // many accounts at once (timelines hydrate dozens per request). Serializers turn these views
 // into Mastodon JSON (serialization/mastodon/account.ts) or ActivityPub actors.
 
-import type { Account } from "../domain/account.ts";
+import { type Account, movedToOf } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import type { Role, User } from "../domain/user.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -20,6 +20,8 @@ export interface AccountView {
   role: Role | null;
   /** Custom emojis used in the display name, bio and profile fields. */
   emojis: CustomEmoji[];
+  /** The account this one moved to, when it moved and that account is known here. */
+  moved?: AccountView;
 }
 
 /** The signed-in owner's own account: the view plus the private parts (`source`, `role`). */
@@ -44,10 +46,33 @@ function profileTexts(account: Account): string[] {
   return [account.displayName, note, ...account.fields.flatMap((f) => [f.name, f.value])];
 }
 
+/** The views of the accounts that `accounts` moved to, by the moved account's id (rare). */
+async function movedViews(
+  ctx: ServiceContext,
+  accounts: readonly Account[],
+): Promise<Map<string, AccountView>> {
+  const out = new Map<string, AccountView>();
+  const moved = accounts.flatMap((a) => {
+    const to = movedToOf(a);
+    return to === null ? [] : [[a.id, to] as const];
+  });
+  if (moved.length === 0) return out;
+  const targets = await Promise.all(moved.map(([, uri]) => ctx.storage.accounts.findByUri(uri)));
+  const found = targets.filter((t): t is Account => t !== undefined && !t.suspended);
+  const { views } = await buildViews(ctx, found, false, false);
+  const byId = new Map(views.map((v) => [v.account.id, v]));
+  moved.forEach(([id], i) => {
+    const view = targets[i] && byId.get((targets[i] as Account).id);
+    if (view) out.set(id, view);
+  });
+  return out;
+}
+
 async function buildViews(
   ctx: ServiceContext,
   accounts: readonly Account[],
   withPending: boolean,
+  expandMoved = true,
 ): Promise<{ views: AccountView[]; pending: Map<string, number> }> {
   const ids = [...new Set(accounts.map((a) => a.id))];
   const [counts, pending, roleById, emojis] = await Promise.all([
@@ -59,6 +84,7 @@ async function buildViews(
       accounts.map((a) => ({ domain: a.domain, texts: profileTexts(a) })),
     ),
   ]);
+  const moved = expandMoved ? await movedViews(ctx, accounts) : new Map<string, AccountView>();
   const views = accounts.map((account, i) => {
     const own = counts.get(account.id);
     // A remote account's server knows its real counts (we see only our part of its graph).
@@ -71,6 +97,7 @@ async function buildViews(
       lastStatusAt: own?.lastStatusAt ?? null,
       role: roleById.get(account.id) ?? null,
       emojis: emojis[i] ?? [],
+      ...(moved.has(account.id) ? { moved: moved.get(account.id) } : {}),
     };
   });
   return { views, pending };

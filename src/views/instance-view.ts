@@ -69,6 +69,8 @@ export interface InstanceView {
   /** The setting, else the contact admin's email; none without either. */
   contactEmail: string | undefined;
   rules: Rule[];
+  /** Whether a translation service is configured (statuses can be translated). */
+  translationEnabled: boolean;
   /** The public VAPID key apps subscribe to Web Push with. */
   vapidPublicKey: string;
 }
@@ -133,6 +135,7 @@ export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceVie
     contactAccount: adminAccount ? await loadAccountView(ctx, adminAccount) : null,
     contactEmail: ctx.settings.contactEmail ?? admin?.email,
     rules,
+    translationEnabled: ctx.translator !== undefined,
     vapidPublicKey: vapid.publicKey,
   };
 }

@@ -31,6 +31,7 @@ describe("wren export and wren import", () => {
   let statusId: string;
   let scheduledId: string;
   let bobToken: string;
+  let collectionId: string;
   let pushTokenId: string;
   let database: TempDatabase;
 
@@ -92,6 +93,21 @@ describe("wren export and wren import", () => {
         body: JSON.stringify({ account_ids: [alice.account.id] }),
       });
       bobToken = bob.token;
+      // A collection featuring alice (who must be discoverable for it).
+      await server.request("/api/v1/accounts/update_credentials", {
+        method: "PATCH",
+        token: alice.token,
+        headers: json,
+        body: JSON.stringify({ discoverable: true }),
+      });
+      const collection = await server.request("/api/v1/collections", {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ name: "Good people", account_ids: [alice.account.id] }),
+      });
+      assert.equal(collection.status, 200);
+      collectionId = ((await collection.json()) as { collection: { id: string } }).collection.id;
       const filtered = await server.request("/api/v2/filters", {
         method: "POST",
         token: bob.token,
@@ -222,6 +238,7 @@ describe("wren export and wren import", () => {
       "scheduledStatuses",
       "lists",
       "listMembers",
+      "collections",
       "filters",
       "accountNotes",
       "accountDomainBlocks",
@@ -251,6 +268,16 @@ describe("wren export and wren import", () => {
       const lists = await copy.request("/api/v1/lists", { token: bobToken });
       const [list] = (await lists.json()) as { id: string; title: string; exclusive: boolean }[];
       assert.deepEqual([list?.title, list?.exclusive], ["Neighbours", true]);
+      const featured = await copy.request(`/api/v1/collections/${collectionId}`);
+      const { collection, accounts } = (await featured.json()) as {
+        collection: { name: string };
+        accounts: { username: string }[];
+      };
+      assert.equal(collection.name, "Good people");
+      assert.deepEqual(
+        accounts.map((a) => a.username),
+        ["bob", "alice"],
+      );
       const rules = await copy.request("/api/v1/instance/rules");
       assert.deepEqual(await rules.json(), [{ id: "1", text: "Be kind", hint: "Always" }]);
       const terms = await copy.request("/api/v1/instance/terms_of_service/2025-01-01");

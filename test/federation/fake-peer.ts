@@ -29,6 +29,8 @@ export interface FakeActor {
   type: "Person" | "Application";
   /** Other ids of the same person (`alsoKnownAs`), published with the document. */
   alsoKnownAs: string[];
+  /** Where the account moved (`movedTo`), published with the document. */
+  movedTo?: string;
   /** The featuredTags collection the document names (its content is the test's to put). */
   featuredTags?: string;
 }
@@ -64,6 +66,7 @@ export interface FakePeer {
     username: string,
     options?: {
       alsoKnownAs?: string[];
+      movedTo?: string;
       /** An Application at `/actor`, like Mastodon's instance actor (which sends reports). */
       instanceActor?: boolean;
       /** Name a featuredTags collection at `<id>/collections/tags` in the document. */
@@ -113,6 +116,7 @@ export async function startFakePeer(): Promise<FakePeer> {
       endpoints: new Endpoints({ sharedInbox: new URL(`${peer.url}/inbox`) }),
       manuallyApprovesFollowers: false,
       aliases: actor.alsoKnownAs.map((id) => new URL(id)),
+      ...(actor.movedTo ? { successor: new URL(actor.movedTo) } : {}),
       ...(actor.featuredTags ? { featuredTags: new URL(actor.featuredTags) } : {}),
       publicKey: new CryptographicKey({
         id: new URL(actor.keyId),
@@ -185,6 +189,7 @@ export async function startFakePeer(): Promise<FakePeer> {
         followers: `${id}/followers`,
         keys: await generateCryptoKeyPair("RSASSA-PKCS1-v1_5"),
         alsoKnownAs: options.alsoKnownAs ?? [],
+        ...(options.movedTo ? { movedTo: options.movedTo } : {}),
         type: options.instanceActor ? "Application" : "Person",
         ...(options.featuredTags ? { featuredTags: `${id}/collections/tags` } : {}),
       };

@@ -352,6 +352,37 @@ describe("inbox: activities from remote servers", () => {
         d.body.object === moved.id,
     );
     assert.ok(asked, "the new account is sent a Follow");
+    assert.ok((await notificationTypes(server, alice.token, old)).includes("move"));
+    // The old account shows where it went, as Mastodon's `moved`.
+    const shown = await api(server, "GET", `/api/v1/accounts/${oldAccount.id}`, alice.token);
+    assert.equal(shown.moved?.id, movedAccount.id);
+    assert.equal(shown.moved.moved, undefined, "never nested");
+  });
+
+  it("Move to an account that has itself moved on is refused (chains and loops)", async () => {
+    const old = await peer.actor("wes");
+    const elsewhere = await peer.actor("wes3");
+    const moved = await peer.actor("wes2", { alsoKnownAs: [old.id], movedTo: elsewhere.id });
+    const oldAccount = await followAccepted(server, peer, old, alice);
+    await deliver(server, peer, activity(peer, old, "Move", { object: old.id, target: moved.id }));
+    assert.equal((await remoteAccount(server, old)).remote?.movedTo ?? null, null);
+    assert.equal((await relationship(alice, oldAccount.id)).following, true);
+    assert.ok(!(await notificationTypes(server, alice.token, old)).includes("move"));
+  });
+
+  it("Move to a local account that lists the origin moves local followers to it", async () => {
+    const old = await peer.actor("vera");
+    const vera = await createUserWithToken(server, "vera", ["read", "write", "follow"]);
+    const oldAccount = await followAccepted(server, peer, old, alice);
+    await server.wren.ctx.storage.accounts.put({ ...vera.account, aliases: [old.id] });
+    await deliver(
+      server,
+      peer,
+      activity(peer, old, "Move", { object: old.id, target: vera.account.uri }),
+    );
+    assert.equal((await remoteAccount(server, old)).remote?.movedTo, vera.account.uri);
+    assert.equal((await relationship(alice, vera.account.id)).following, true);
+    assert.equal((await relationship(alice, oldAccount.id)).following, false);
   });
 
   it("Flag is stored as a report about the local account and its statuses", async () => {

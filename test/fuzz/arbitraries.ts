@@ -20,6 +20,7 @@ const KNOWN_KEYS = [
   "spoiler_text",
   "visibility",
   "language",
+  "lang",
   "scheduled_at",
   "choices",
   "limit",

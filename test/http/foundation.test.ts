@@ -67,6 +67,8 @@ describe("HTTP foundation", () => {
     });
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
     assert.match(res.headers.get("access-control-expose-headers") ?? "", /Link/);
+    // Browser clients read it to learn a report is being generated (annual reports).
+    assert.match(res.headers.get("access-control-expose-headers") ?? "", /Mastodon-Async-Refresh/);
   });
 
   it("gives every answer a request id, keeping a sane incoming one", async () => {

@@ -57,6 +57,12 @@ const activityWeek = object({
 });
 /** GET /api/v1/instance/translation_languages: source language → target languages. */
 const translationLanguages: Schema = { type: "object", additionalProperties: strings };
+/** GET /api/v1/annual_reports/:year/state. */
+const annualReportState = object({
+  state: oneOf("available", "generating", "eligible", "ineligible"),
+});
+/** GET /api/v1_alpha/async_refreshes/:id. */
+const asyncRefresh = object({ async_refresh: entity("AsyncRefresh") });
 /** The unread_count answers. */
 const count = object({ count: integer });
 /** RFC 8414 authorization server metadata (GET /.well-known/oauth-authorization-server). */
@@ -140,10 +146,29 @@ const rows: Row[] = [
   ["delete", "/api/v1/profile/header", "deleteProfileHeader", { 200: one("CredentialAccount") }],
   ["get", "/api/v1/accounts/{id}", "getAccount", { 200: one("Account") }],
   ["get", "/api/v1/accounts/{id}/statuses", "getAccountStatuses", { 200: many("Status") }],
+  // Removed with Keybase proofs; still answered, always with an empty list.
+  [
+    "get",
+    "/api/v1/accounts/{id}/identity_proofs",
+    "getAccountIdentityProofs",
+    { 200: { type: "array", maxItems: 0 } },
+  ],
   ["get", "/api/v1/accounts/{id}/followers", "getAccountFollowers", { 200: many("Account") }],
   ["get", "/api/v1/accounts/{id}/following", "getAccountFollowing", { 200: many("Account") }],
   ["get", "/api/v1/accounts/{id}/lists", "getAccountLists", { 200: many("List") }],
   ["get", "/api/v1/accounts/{id}/endorsements", "getAccountEndorsements", { 200: many("Account") }],
+  [
+    "get",
+    "/api/v1/accounts/{account_id}/collections",
+    "getAccountCollections",
+    { 200: one("Collections") },
+  ],
+  [
+    "get",
+    "/api/v1/accounts/{account_id}/in_collections",
+    "getAccountInCollections",
+    { 200: one("Collections") },
+  ],
   ["post", "/api/v1/accounts/{id}/follow", "postAccountFollow", { 200: one("Relationship") }],
   ["post", "/api/v1/accounts/{id}/unfollow", "postAccountUnfollow", { 200: one("Relationship") }],
   [
@@ -229,6 +254,7 @@ const rows: Row[] = [
   ["get", "/api/v1/statuses/{id}/context", "getStatusContext", { 200: one("Context") }],
   ["get", "/api/v1/statuses/{id}/history", "getStatusHistory", { 200: many("StatusEdit") }],
   ["get", "/api/v1/statuses/{id}/source", "getStatusSource", { 200: one("StatusSource") }],
+  ["post", "/api/v1/statuses/{id}/translate", "postStatusTranslate", { 200: one("Translation") }],
   ["get", "/api/v1/statuses/{id}/reblogged_by", "getStatusRebloggedBy", { 200: many("Account") }],
   ["get", "/api/v1/statuses/{id}/favourited_by", "getStatusFavouritedBy", { 200: many("Account") }],
   ["get", "/api/v1/statuses/{id}/quotes", "getStatusQuotes", { 200: many("Status") }],
@@ -265,6 +291,7 @@ const rows: Row[] = [
   ["get", "/api/v1/timelines/public", "getTimelinePublic", { 200: many("Status") }],
   ["get", "/api/v1/timelines/tag/{hashtag}", "getTimelinesTagByHashtag", { 200: many("Status") }],
   ["get", "/api/v1/timelines/home", "getTimelineHome", { 200: many("Status"), 206: EMPTY }],
+  ["get", "/api/v1/timelines/direct", "getTimelineDirect", { 200: many("Status") }],
   ["get", "/api/v1/timelines/list/{list_id}", "getTimelinesListByListId", { 200: many("Status") }],
   ["get", "/api/v1/timelines/direct", "getTimelineDirect", { 200: many("Status") }],
   ["get", "/api/v1/timelines/link", "getTimelineLink", { 200: many("Status") }],
@@ -279,6 +306,28 @@ const rows: Row[] = [
   ["get", "/api/v1/lists/{id}/accounts", "getListAccounts", { 200: many("Account") }],
   ["post", "/api/v1/lists/{id}/accounts", "postListAccounts", { 200: EMPTY }],
   ["delete", "/api/v1/lists/{id}/accounts", "deleteListAccounts", { 200: EMPTY }],
+  ["post", "/api/v1/collections", "createCollection", { 200: one("WrappedCollection") }],
+  ["get", "/api/v1/collections/{id}", "getCollection", { 200: one("CollectionWithAccounts") }],
+  ["patch", "/api/v1/collections/{id}", "updateCollection", { 200: one("WrappedCollection") }],
+  ["delete", "/api/v1/collections/{id}", "deleteCollection", { 200: EMPTY }],
+  [
+    "post",
+    "/api/v1/collections/{collection_id}/items",
+    "postCollectionItems",
+    { 200: one("WrappedCollectionItem") },
+  ],
+  [
+    "delete",
+    "/api/v1/collections/{collection_id}/items/{id}",
+    "deleteCollectionItem",
+    { 200: EMPTY },
+  ],
+  [
+    "post",
+    "/api/v1/collections/{collection_id}/items/{id}/revoke",
+    "postCollectionsByCollectionIdItemsByIdRevoke",
+    { 200: EMPTY },
+  ],
   ["get", "/api/v1/markers", "getMarkers", { 200: markers }],
   [
     "post",
@@ -365,6 +414,29 @@ const rows: Row[] = [
     { 200: many("FeaturedTag") },
   ],
   ["post", "/api/v1/reports", "createReport", { 200: one("Report") }],
+
+  // Annual reports ("Wrapstodon")
+  ["get", "/api/v1/annual_reports", "getAnnualReports", { 200: one("WrappedAnnualReports") }],
+  [
+    "get",
+    "/api/v1/annual_reports/{year}",
+    "getAnnualReportsByYear",
+    { 200: one("WrappedAnnualReports") },
+  ],
+  [
+    "post",
+    "/api/v1/annual_reports/{year}/generate",
+    "postAnnualReportGenerate",
+    { 200: EMPTY, 202: EMPTY },
+  ],
+  ["post", "/api/v1/annual_reports/{year}/read", "postAnnualReportRead", { 200: EMPTY }],
+  [
+    "get",
+    "/api/v1/annual_reports/{year}/state",
+    "getAnnualReportState",
+    { 200: annualReportState },
+  ],
+  ["get", "/api/v1_alpha/async_refreshes/{id}", "getAsyncRefreshV1Alpha", { 200: asyncRefresh }],
 
   // Notifications
   ["get", "/api/v1/notifications", "getNotifications", { 200: many("Notification") }],
@@ -529,6 +601,8 @@ const rows: Row[] = [
 /** A refused sign-up names what is wrong with each attribute. */
 const richerErrors: Record<string, Record<number, Schema>> = {
   "post /api/v1/accounts": { 422: entity("ValidationError") },
+  "post /api/v1/collections": { 422: entity("ValidationError") },
+  "patch /api/v1/collections/{id}": { 422: entity("ValidationError") },
 };
 
 export const operations: readonly OperationRow[] = rows.map(

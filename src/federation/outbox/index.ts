@@ -11,7 +11,7 @@ import { createOutbox, type Outbox } from "./deliver.ts";
 import { sendAccept, sendBlock, sendFollow, sendReject, sendUnfollow } from "./graph.ts";
 import { sendLike } from "./interactions.ts";
 import { sendPollUpdate, sendVote } from "./polls.ts";
-import { sendProfileUpdate } from "./profile.ts";
+import { sendMove, sendProfileUpdate } from "./profile.ts";
 import { sendFlag } from "./reports.ts";
 import { sendAnnounce, sendCreate, sendDelete, sendUpdate } from "./statuses.ts";
 
@@ -48,6 +48,8 @@ async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
       return sendBlock(outbox, event.block, true);
     case "account.updated":
       return sendProfileUpdate(outbox, event.account);
+    case "account.moved":
+      return sendMove(outbox, event.account, event.target);
     case "poll.voted":
       await sendVote(outbox, event.poll, event.voterId, event.choices);
       return sendPollUpdate(outbox, event.poll);

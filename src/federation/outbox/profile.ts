@@ -1,9 +1,13 @@
 // Outgoing Update(Person) when a local profile changes, to every remote follower (one copy per
-// shared inbox), so their servers refresh name, bio, avatar, fields and keys at once.
+// shared inbox), so their servers refresh name, bio, avatar, fields and keys at once; and Move
+// when a local account moved, after the Update that shows it moved (as Mastodon's MoveService).
 
 import type { Actor } from "@fedify/vocab";
 import { type Account, isLocal } from "../../domain/account.ts";
-import { updateActorActivity } from "../../serialization/activitypub/to-activities.ts";
+import {
+  moveActivity,
+  updateActorActivity,
+} from "../../serialization/activitypub/to-activities.ts";
 import { remoteFollowersOf } from "./audience.ts";
 import type { Outbox } from "./deliver.ts";
 
@@ -19,12 +23,26 @@ async function actorDocument(outbox: Outbox, account: Account): Promise<Actor | 
   return fctx.getActor(account.username);
 }
 
+const versionOf = (outbox: Outbox, account: Account) =>
+  String(Date.parse(account.updatedAt) || outbox.ctx.clock.now().getTime());
+
 export async function sendProfileUpdate(outbox: Outbox, account: Account): Promise<void> {
   if (!isLocal(account)) return;
   const followers = await remoteFollowersOf(outbox.ctx, account.id);
   if (followers.length === 0) return;
   const actor = await actorDocument(outbox, account);
   if (!actor) return;
-  const version = String(Date.parse(account.updatedAt) || outbox.ctx.clock.now().getTime());
-  await outbox.send(account, followers, updateActorActivity(actor, version));
+  await outbox.send(account, followers, updateActorActivity(actor, versionOf(outbox, account)));
+}
+
+export async function sendMove(outbox: Outbox, account: Account, target: Account): Promise<void> {
+  if (!isLocal(account)) return;
+  await sendProfileUpdate(outbox, account);
+  const followers = await remoteFollowersOf(outbox.ctx, account.id);
+  if (followers.length === 0) return;
+  const followersUri = outbox.federation
+    .createContext(new URL(outbox.ctx.settings.publicUrl), outbox.ctx)
+    .getFollowersUri(account.username).href;
+  const move = moveActivity(account.uri, followersUri, target.uri, versionOf(outbox, account));
+  await outbox.send(account, followers, move);
 }

@@ -5,6 +5,7 @@
 import type { Account } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
 import { type AccountJson, serializeAccount } from "../../serialization/mastodon/account.ts";
+import { serializeCollection } from "../../serialization/mastodon/collection.ts";
 import {
   type GroupedNotificationsJson,
   type NotificationJson,
@@ -17,6 +18,7 @@ import type { ServiceContext } from "../../services/context.ts";
 import type { NotificationGroup } from "../../services/notifications/groups.ts";
 import type { NotificationRequest } from "../../services/notifications/requests.ts";
 import type { ShownNotification } from "../../services/notifications/shown.ts";
+import { loadCollectionViews } from "../../views/collection-view.ts";
 import { loadNotificationParts } from "../../views/notification-view.ts";
 import { urlContext } from "./account-json.ts";
 
@@ -39,17 +41,29 @@ export async function renderNotifications(
   shown: readonly ShownNotification[],
   viewerId: string,
 ): Promise<NotificationJson[]> {
-  const parts = await renderParts(
-    ctx,
-    shown.map((n) => n.account),
-    shown.flatMap((n) => (n.status ? [n.status] : [])),
-    viewerId,
+  const [parts, collections] = await Promise.all([
+    renderParts(
+      ctx,
+      shown.map((n) => n.account),
+      shown.flatMap((n) => (n.status ? [n.status] : [])),
+      viewerId,
+    ),
+    loadCollectionViews(
+      ctx,
+      shown.flatMap((n) => n.collection ?? []),
+      viewerId,
+    ),
+  ]);
+  const publicUrl = ctx.settings.publicUrl;
+  const collectionJson = new Map(
+    collections.map((view) => [view.collection.id, serializeCollection(view, publicUrl)]),
   );
-  return shown.flatMap(({ notification, account, status }) => {
+  return shown.flatMap(({ notification, account, status, collection }) => {
     const accountJson = parts.accounts.get(account.id);
     const statusJson = status ? parts.statuses.get(status.id) : undefined;
     if (!accountJson || (status && !statusJson)) return [];
-    return [serializeNotification(notification, accountJson, statusJson)];
+    const about = collection ? collectionJson.get(collection.id) : undefined;
+    return [serializeNotification(notification, accountJson, statusJson, about)];
   });
 }
 

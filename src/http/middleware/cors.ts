@@ -24,6 +24,8 @@ const EXPOSED = [
   "X-RateLimit-Remaining",
   "X-Request-Id",
   "Idempotency-Key",
+  // Announces background work in progress (annual reports; see services/async-refreshes).
+  "Mastodon-Async-Refresh",
 ].join(",");
 
 const CORS_HEADERS = {

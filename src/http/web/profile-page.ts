@@ -1,5 +1,5 @@
-// The public profile page (/@username): header, avatar, name, bio, fields, counters, then the
-// newest public and unlisted posts with a link to older ones.
+// The public profile page (/@username): header, avatar, name, a notice when the account moved,
+// bio, fields, counters, then the newest public and unlisted posts with a link to older ones.
 
 import type { AccountView } from "../../views/account-view.ts";
 import type { StatusView } from "../../views/status-view.ts";
@@ -28,6 +28,14 @@ function fieldsHtml(w: WebContext, view: AccountView): string {
     return `<div${cls}><dt>${emojifyText(f.name, view.emojis, url)}</dt><dd>${emojifyHtml(f.valueHtml, view.emojis, url)}${check}</dd></div>`;
   });
   return `<dl class="fields">${rows.join("")}</dl>`;
+}
+
+/** Where a moved account went: Mastodon's banner, so visitors find the new place. */
+function movedHtml(w: WebContext, view: AccountView): string {
+  const target = view.moved?.account;
+  if (!target) return "";
+  const handle = escapeHtml(fullHandle(w, target));
+  return `<p class="moved" role="status">${escapeHtml(shownName(view.account))} has moved to <a href="${escapeHtml(target.url)}">${handle}</a>.</p>`;
 }
 
 function countsHtml(view: AccountView): string {
@@ -59,6 +67,7 @@ export function profilePage(
 <img class="profile-avatar" src="${escapeHtml(avatar)}" alt="${escapeHtml(plainName)}">
 <h1>${name}</h1>
 <p class="acct">${escapeHtml(handle)}</p>
+${movedHtml(w, view)}
 ${bio}
 ${fieldsHtml(w, view)}
 ${countsHtml(view)}

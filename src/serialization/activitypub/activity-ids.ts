@@ -19,6 +19,11 @@ export function updateActorActivityId(actorUri: string, version: string): string
   return `${actorUri}#updates/${version}`;
 }
 
+/** A Move of an account to another; `version` tells moves apart (one may move again). */
+export function moveActivityId(actorUri: string, version: string): string {
+  return `${actorUri}#moves/${version}`;
+}
+
 export function likeActivityId(actorUri: string, favouriteId: string): string {
   return `${actorUri}#likes/${favouriteId}`;
 }

@@ -13,7 +13,7 @@ import {
   Service,
 } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
-import type { ImageRef } from "../../domain/account.ts";
+import { aliasesOf, type ImageRef, movedToOf } from "../../domain/account.ts";
 import type { AccountView } from "../../views/account-view.ts";
 import { toEmoji } from "./emoji.ts";
 import { type ApUrls, imageUrl, mediaTypeOfName } from "./urls.ts";
@@ -63,6 +63,7 @@ export function toActor(
   urls: ApUrls,
 ): Person | Service | Group {
   const { account } = view;
+  const moved = movedToOf(account);
   const values = {
     id: new URL(account.uri),
     preferredUsername: account.username,
@@ -80,6 +81,9 @@ export function toActor(
     image: toImage(account.header, urls),
     attachments: account.fields.map((f) => new PropertyValue({ name: f.name, value: f.valueHtml })),
     tags: view.emojis.map((emoji) => toEmoji(emoji, urls)),
+    // alsoKnownAs and movedTo: what a server checks before following a Move to or from here.
+    aliases: aliasesOf(account).map((uri) => new URL(uri)),
+    successor: moved === null ? null : new URL(moved),
   };
   if (account.group) return new Group(values);
   return account.bot ? new Service(values) : new Person(values);

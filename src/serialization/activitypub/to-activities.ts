@@ -12,6 +12,7 @@ import {
   Delete,
   Follow,
   Like,
+  Move,
   Note,
   PUBLIC_COLLECTION,
   type Question,
@@ -33,6 +34,7 @@ import {
   deleteActivityId,
   followActivityId,
   likeActivityId,
+  moveActivityId,
   rejectActivityId,
   undoActivityId,
   updateActorActivityId,
@@ -183,6 +185,25 @@ export function updateActorActivity(actor: Actor, version: string): Update {
     actor: actor.id,
     object: actor,
     to: PUBLIC_COLLECTION,
+  });
+}
+
+/**
+ * The account at `actorUri` moved to `targetUri` (as Mastodon sends it: the actor moves
+ * itself), addressed to its followers.
+ */
+export function moveActivity(
+  actorUri: string,
+  followersUri: string,
+  targetUri: string,
+  version: string,
+): Move {
+  return new Move({
+    id: new URL(moveActivityId(actorUri, version)),
+    actor: new URL(actorUri),
+    object: new URL(actorUri),
+    target: new URL(targetUri),
+    to: new URL(followersUri),
   });
 }
 

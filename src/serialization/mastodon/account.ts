@@ -52,6 +52,8 @@ export interface AccountJson {
   emojis: CustomEmojiJson[];
   roles: AccountRoleJson[];
   fields: FieldJson[];
+  /** The account this one moved to; only on moved accounts (never nested further). */
+  moved?: AccountJson;
 }
 
 export interface CredentialAccountJson extends AccountJson {
@@ -134,6 +136,7 @@ export function serializeAccount(view: AccountView, urls: UrlContext): AccountJs
       value: f.valueHtml,
       verified_at: f.verifiedAt,
     })),
+    ...(view.moved ? { moved: serializeAccount(view.moved, urls) } : {}),
   };
 }
 

@@ -103,7 +103,7 @@ export function serializeInstanceV2(view: InstanceView, urls: UrlContext) {
       statuses: statusesConfiguration(view),
       media_attachments: mediaConfiguration(view),
       polls: pollsConfiguration(view),
-      translation: { enabled: false },
+      translation: { enabled: view.translationEnabled },
     },
     registrations: {
       enabled: registrationsEnabled(view),

@@ -3,6 +3,7 @@
 
 import type { Notification, NotificationType } from "../../domain/notification.ts";
 import type { AccountJson } from "./account.ts";
+import type { CollectionJson } from "./collection.ts";
 import type { StatusJson } from "./status.ts";
 
 export interface NotificationJson {
@@ -13,12 +14,15 @@ export interface NotificationJson {
   account: AccountJson;
   /** Only for the types about a status. */
   status?: StatusJson;
+  /** Only for added_to_collection and collection_update. */
+  collection?: CollectionJson;
 }
 
 export function serializeNotification(
   notification: Notification,
   account: AccountJson,
   status: StatusJson | undefined,
+  collection?: CollectionJson,
 ): NotificationJson {
   return {
     id: notification.id,
@@ -27,6 +31,7 @@ export function serializeNotification(
     group_key: notification.groupKey,
     account,
     ...(status ? { status } : {}),
+    ...(collection ? { collection } : {}),
   };
 }
 

@@ -17,7 +17,7 @@ export interface PushNotificationInput {
   status: Status | null;
 }
 
-/** Mastodon's English subjects (notification_mailer.<type>.subject). */
+/** Mastodon's English subjects (notification_mailer.<type>.subject); Wren's for the others. */
 const TITLES: Record<NotificationType, (name: string) => string> = {
   mention: (name) => `You were mentioned by ${name}`,
   status: (name) => `${name} just posted`,
@@ -27,6 +27,9 @@ const TITLES: Record<NotificationType, (name: string) => string> = {
   favourite: (name) => `${name} favorited your post`,
   poll: (name) => `A poll by ${name} has ended`,
   update: (name) => `${name} edited a post`,
+  added_to_collection: (name) => `${name} added you to a collection`,
+  collection_update: (name) => `${name} changed a collection you are in`,
+  move: (name) => `${name} moved to a new account`,
 };
 
 /** Mastodon cuts the body at 140 characters, the last three being "...". */

@@ -40,14 +40,25 @@ export async function loadStatusCards(
   ctx: ServiceContext,
   statusIds: readonly string[],
 ): Promise<Map<string, PreviewCard>> {
+  // Two reads for a whole page: the statuses' links, then the cards they name.
+  const links = await ctx.storage.kv.getMany(statusIds.map((id) => [...STATUS_CARD, id]));
+  const urlOf = new Map<string, string>();
+  statusIds.forEach((id, i) => {
+    const link = links[i]?.value;
+    if (typeof link === "string") urlOf.set(id, link);
+  });
+  if (urlOf.size === 0) return new Map();
+  const urls = [...new Set(urlOf.values())];
+  const entries = await ctx.storage.kv.getMany(urls.map((url) => [...CARD, url]));
+  const cards = new Map<string, PreviewCard>();
+  urls.forEach((url, i) => {
+    const value = entries[i]?.value;
+    if (isCard(value)) cards.set(url, value);
+  });
   const out = new Map<string, PreviewCard>();
-  await Promise.all(
-    statusIds.map(async (id) => {
-      const link = await ctx.storage.kv.get([...STATUS_CARD, id]);
-      if (typeof link?.value !== "string") return;
-      const card = await getPreviewCard(ctx, link.value);
-      if (card) out.set(id, card);
-    }),
-  );
+  for (const [id, url] of urlOf) {
+    const card = cards.get(url);
+    if (card) out.set(id, card);
+  }
   return out;
 }

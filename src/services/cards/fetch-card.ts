@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { DomainEvent } from "../../domain/events.ts";
 import { PREVIEW_CARD_TTL_MS, type PreviewCard } from "../../domain/preview-card.ts";
+import type { Status } from "../../domain/status.ts";
 import { processCardImage } from "../../media/card-image.ts";
 import type { ServiceContext } from "../context.ts";
 import type { EventListener } from "../events.ts";
@@ -33,8 +34,20 @@ export function previewCardListener(ctx: ServiceContext): EventListener {
     const { status } = event;
     if (status.reblogOfId !== null || status.deleted) return;
     if (!ctx.links) return;
+    // Most statuses have no link to show: no job for them (a new status has no card to unlink).
+    if (cardLinkOf(ctx, status) === null) {
+      if (event.type === "status.updated") await setStatusCard(ctx, status.id, null);
+      return;
+    }
     await ctx.jobs.enqueue(PREVIEW_CARD_JOB, { statusId: status.id });
   };
+}
+
+/** The link whose card the status shows; null for none (as Mastodon: attachments win). */
+function cardLinkOf(ctx: ServiceContext, status: Status): string | null {
+  return status.mediaIds.length > 0
+    ? null
+    : firstCardLink(status.contentHtml, ctx.settings.publicUrl);
 }
 
 async function fetchImage(
@@ -106,9 +119,7 @@ async function cardFor(ctx: ServiceContext, url: string): Promise<PreviewCard | 
 export async function fetchStatusCard(ctx: ServiceContext, statusId: string): Promise<void> {
   const status = await ctx.storage.statuses.get(statusId);
   if (!status || status.deleted || status.reblogOfId !== null) return;
-  // As Mastodon: a status with attachments shows those, not a card.
-  const url =
-    status.mediaIds.length > 0 ? null : firstCardLink(status.contentHtml, ctx.settings.publicUrl);
+  const url = cardLinkOf(ctx, status);
   if (url === null) {
     await setStatusCard(ctx, statusId, null);
     return;

@@ -1,15 +1,11 @@
 // A remote account moved to another one (Move). The caller has checked that the target names
 // the origin in its `alsoKnownAs`. As Mastodon does, the origin is marked as moved and every
-// local follower follows the target instead (a request to a remote account, which the outbox
-// bridge sends as a Follow) and stops following the origin.
+// local follower follows the target instead (moves/move-followers.ts).
 
-import { type Account, isLocal } from "../../domain/account.ts";
-import { AppError } from "../../domain/errors.ts";
+import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
-import { followAccount } from "../graph/follow.ts";
-import { unfollowAccount } from "../graph/unfollow.ts";
-import { walkPages } from "../paging.ts";
+import { moveLocalFollowers } from "../moves/move-followers.ts";
 
 /** Returns how many local followers were moved over. */
 export async function moveRemoteAccount(
@@ -29,23 +25,5 @@ export async function moveRemoteAccount(
       ctx.storage.accounts.put(moved),
     );
   }
-  let count = 0;
-  for await (const follow of walkPages((page) => ctx.storage.follows.listTo(origin.id, page))) {
-    const follower = await ctx.storage.accounts.get(follow.accountId);
-    if (!follower || !isLocal(follower)) continue;
-    try {
-      await followAccount(ctx, follower.id, target.id, {
-        reblogs: follow.showReblogs,
-        notify: follow.notify,
-        languages: follow.languages,
-      });
-    } catch (error) {
-      // A block between the follower and the target: that follower simply does not move.
-      if (!(error instanceof AppError)) throw error;
-      continue;
-    }
-    await unfollowAccount(ctx, follower.id, origin.id);
-    count += 1;
-  }
-  return count;
+  return moveLocalFollowers(ctx, origin, target);
 }

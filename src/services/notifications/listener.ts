@@ -2,6 +2,7 @@
 // calls spread over its services), and removes them when what they announced is undone, as
 // Mastodon's notifications go with their favourite, follow, request or boost.
 
+import type { Collection } from "../../domain/collection.ts";
 import type { DomainEvent } from "../../domain/events.ts";
 import type { Poll } from "../../domain/poll.ts";
 import type { Status } from "../../domain/status.ts";
@@ -70,6 +71,20 @@ async function notifyPollEnded(ctx: ServiceContext, poll: Poll): Promise<void> {
   }
   for (const recipientId of recipients) {
     await notify(ctx, { recipientId, type: "poll", fromAccountId: poll.accountId, status });
+  }
+}
+
+/** The accounts featured in a collection hear of a new name or description (Mastodon's). */
+async function notifyCollectionUpdated(ctx: ServiceContext, collection: Collection) {
+  for (const item of collection.items) {
+    if (item.state !== "accepted") continue;
+    await notify(ctx, {
+      recipientId: item.accountId,
+      type: "collection_update",
+      fromAccountId: collection.accountId,
+      status: null,
+      collection: { id: collection.id, since: collection.updatedAt },
+    });
   }
 }
 
@@ -143,6 +158,17 @@ async function handle(ctx: ServiceContext, event: DomainEvent): Promise<void> {
       return withdraw(ctx, event.request.targetId, "follow_request", event.request.accountId, null);
     case "poll.expired":
       return notifyPollEnded(ctx, event.poll);
+    case "collection.item_added":
+      await notify(ctx, {
+        recipientId: event.item.accountId,
+        type: "added_to_collection",
+        fromAccountId: event.collection.accountId,
+        status: null,
+        collection: { id: event.collection.id, since: event.item.createdAt },
+      });
+      return;
+    case "collection.updated":
+      return notifyCollectionUpdated(ctx, event.collection);
     default:
       return;
   }

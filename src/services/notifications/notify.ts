@@ -24,6 +24,12 @@ export interface NotificationDraft {
   fromAccountId: string;
   /** The status it is about (the original, for boosts), or null for follows. */
   status: Status | null;
+  /**
+   * The collection it is about, and the time of the change announced (the item's creation, the
+   * collection's update): a notification about the same collection made since then is this one,
+   * from an earlier run of the same event.
+   */
+  collection?: { id: string; since: string };
 }
 
 /** Types that a plain mute (notifications not hidden) still silences: the muted person's posts. */
@@ -50,6 +56,23 @@ async function suppressed(ctx: ServiceContext, draft: NotificationDraft): Promis
   return false;
 }
 
+/** How far back a collection notification is looked for among the recipient's of its kind. */
+const COLLECTION_LOOKBACK = 40;
+
+/** Whether the notification a collection draft announces was made already. */
+async function collectionNotified(
+  ctx: ServiceContext,
+  draft: NotificationDraft & { collection: { id: string; since: string } },
+): Promise<boolean> {
+  const recent = await ctx.storage.notifications.listFor(
+    draft.recipientId,
+    { limit: COLLECTION_LOOKBACK },
+    { types: [draft.type], fromAccountId: draft.fromAccountId },
+  );
+  const { id, since } = draft.collection;
+  return recent.some((n) => n.collectionId === id && n.createdAt >= since);
+}
+
 /** Creates the notification unless a rule says otherwise; returns it when made. */
 export async function notify(
   ctx: ServiceContext,
@@ -58,24 +81,29 @@ export async function notify(
   if (await suppressed(ctx, draft)) return undefined;
   const action = await policyAction(ctx, draft);
   if (action === "drop") return undefined;
-  const { recipientId, type, fromAccountId } = draft;
+  const { recipientId, type, fromAccountId, collection } = draft;
   const statusId = draft.status?.id ?? null;
   return ctx.storage.coordination.withLock(
-    `notification:${recipientId}:${type}:${fromAccountId}:${statusId}`,
+    `notification:${recipientId}:${type}:${fromAccountId}:${collection?.id ?? statusId}`,
     async () => {
-      const existing = await ctx.storage.notifications.find(
-        recipientId,
-        type,
-        fromAccountId,
-        statusId,
-      );
-      if (existing && type !== "update") return undefined;
-      if (existing) await ctx.storage.notifications.delete(existing.id);
+      if (collection) {
+        if (await collectionNotified(ctx, { ...draft, collection })) return undefined;
+      } else {
+        const existing = await ctx.storage.notifications.find(
+          recipientId,
+          type,
+          fromAccountId,
+          statusId,
+        );
+        if (existing && type !== "update") return undefined;
+        if (existing) await ctx.storage.notifications.delete(existing.id);
+      }
       const id = ctx.ids.next();
       const createdAt = ctx.clock.now().toISOString();
       const base = { id, accountId: recipientId, type, fromAccountId, statusId, createdAt };
       const notification: Notification = {
         ...base,
+        ...(collection ? { collectionId: collection.id } : {}),
         groupKey: await groupKeyFor(ctx, base),
         ...(action === "filter" ? { filtered: true } : {}),
       };

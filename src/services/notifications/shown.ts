@@ -1,10 +1,11 @@
 // Which stored notifications a recipient is shown, with the records they refer to: those from
 // accounts that no longer exist, that the recipient now blocks or whose server they block, and
 // those about statuses gone or no longer visible to the recipient, or hidden by the recipient's
-// `hide` filters of the notifications context, are left out. Batched: one lookup per kind of
-// record.
+// `hide` filters of the notifications context, and those about collections deleted since, are
+// left out. Batched: one lookup per kind of record.
 
 import type { Account } from "../../domain/account.ts";
+import type { Collection } from "../../domain/collection.ts";
 import type { Notification, NotificationType } from "../../domain/notification.ts";
 import type { Status } from "../../domain/status.ts";
 import type { NotificationFilter } from "../../storage/ports.ts";
@@ -17,6 +18,8 @@ export interface ShownNotification {
   notification: Notification;
   account: Account;
   status: Status | null;
+  /** The collection of added_to_collection and collection_update; null for the other types. */
+  collection: Collection | null;
 }
 
 export async function shownNotifications(
@@ -26,12 +29,15 @@ export async function shownNotifications(
 ): Promise<(ShownNotification | undefined)[]> {
   const fromIds = [...new Set(batch.map((n) => n.fromAccountId))];
   const statusIds = [...new Set(batch.flatMap((n) => (n.statusId ? [n.statusId] : [])))];
-  const [accounts, blocked, statuses, domains] = await Promise.all([
+  const collectionIds = [...new Set(batch.flatMap((n) => n.collectionId ?? []))];
+  const [accounts, blocked, statuses, domains, collections] = await Promise.all([
     ctx.storage.accounts.getMany(fromIds),
     ctx.storage.blocks.findFrom(recipientId, fromIds),
     ctx.storage.statuses.getMany(statusIds),
     blockedDomains(ctx, recipientId),
+    Promise.all(collectionIds.map((id) => ctx.storage.collections.get(id))),
   ]);
+  const collectionsById = new Map(collections.flatMap((c) => (c ? [[c.id, c] as const] : [])));
   const seen = await visibleStatuses(ctx, recipientId, [...statuses.values()]);
   const shown = await withoutHidden(
     ctx,
@@ -43,9 +49,17 @@ export async function shownNotifications(
   return batch.map((notification) => {
     const account = accounts.get(notification.fromAccountId);
     if (!account || blocked.has(account.id) || onBlockedDomain(account, domains)) return undefined;
-    if (notification.statusId === null) return { notification, account, status: null };
+    if (notification.collectionId !== undefined) {
+      const collection = collectionsById.get(notification.collectionId);
+      return collection ? { notification, account, status: null, collection } : undefined;
+    }
+    if (notification.statusId === null) {
+      return { notification, account, status: null, collection: null };
+    }
     const status = statuses.get(notification.statusId);
-    return status && visible.has(status.id) ? { notification, account, status } : undefined;
+    return status && visible.has(status.id)
+      ? { notification, account, status, collection: null }
+      : undefined;
   });
 }
 

@@ -31,6 +31,25 @@ export function kvContract(t: ContractContext): void {
       assert.equal(await kv().get(["a"]), undefined);
     });
 
+    it("reads many keys at once, in the order asked, with the missing ones undefined", async () => {
+      const long = ["wren", "statusCard", "https://remote.example/a?b=c,d"];
+      await kv().set(entry(long, "https://link.example/"));
+      await kv().set(entry(["wren", "statusCard"], { prefix: true }, "2030-01-01T00:00:00.000Z"));
+      await kv().set(entry(["x"], [1, "two"]));
+      assert.deepEqual(await kv().getMany([]), []);
+      assert.deepEqual(
+        await kv().getMany([["x"], ["absent"], long, ["wren", "statusCard"], ["x"], ["wren"]]),
+        [
+          entry(["x"], [1, "two"]),
+          undefined,
+          entry(long, "https://link.example/"),
+          entry(["wren", "statusCard"], { prefix: true }, "2030-01-01T00:00:00.000Z"),
+          entry(["x"], [1, "two"]),
+          undefined,
+        ],
+      );
+    });
+
     it("does not let a caller's object change the stored value", async () => {
       const value = { list: [1] };
       await kv().set(entry(["k"], value));

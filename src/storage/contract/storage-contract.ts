@@ -7,6 +7,7 @@ import type { Storage } from "../ports.ts";
 import { accountContract } from "./accounts.ts";
 import { announcementContract } from "./announcements.ts";
 import { authContract } from "./auth.ts";
+import { collectionContract } from "./collections.ts";
 import type { ContractContext } from "./context.ts";
 import { conversationContract } from "./conversations.ts";
 import { coordinationContract } from "./coordination.ts";
@@ -100,6 +101,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     markerContract(context);
     pushSubscriptionContract(context);
     listContract(context);
+    collectionContract(context);
     filterContract(context);
     conversationContract(context);
     jobContract(context);

@@ -48,6 +48,7 @@ const FOLDERS: Record<RecordKind, string> = {
   pushSubscriptions: "push-subscriptions",
   lists: "lists",
   listMembers: "list-members",
+  collections: "collections",
   filters: "filters",
   announcements: "announcements",
   announcementDismissals: "announcement-dismissals",

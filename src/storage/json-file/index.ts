@@ -32,6 +32,7 @@ import { openAnnouncementReactionStore } from "./announcement-reaction-store.ts"
 import { openAnnouncementStore } from "./announcement-store.ts";
 import { openAppStore } from "./app-store.ts";
 import { openAuthorizationCodeStore } from "./authorization-code-store.ts";
+import { openCollectionStore } from "./collection-store.ts";
 import { openConversationStore } from "./conversation-store.ts";
 import { openCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDataDirectory } from "./dump.ts";
@@ -147,6 +148,7 @@ export async function openJsonFileStorage(
       pushSubscriptions: openPushSubscriptionStore(root, writer),
       lists: openListStore(root, writer),
       listMembers: edges<ListMember>("list-members"),
+      collections: openCollectionStore(root, writer),
       filters: openFilterStore(root, writer),
       conversations: openConversationStore(root, writer),
       jobs: openJobStore(root, writer),

@@ -51,6 +51,12 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
       const entry = records.get(hashOf(key));
       return entry === undefined ? undefined : copy(entry);
     },
+    async getMany(keys) {
+      return keys.map((key) => {
+        const entry = records.get(hashOf(key));
+        return entry === undefined ? undefined : copy(entry);
+      });
+    },
     async set(entry) {
       const hash = hashOf(entry.key);
       await queue.run(hash, () => records.put({ ...entry, key: [...entry.key] }));

@@ -50,6 +50,7 @@ const SOURCES: Record<RecordKind, Source> = {
   pushSubscriptions: { table: "push_subscriptions", orderBy: "token_id" },
   lists: { table: "lists", orderBy: "id" },
   listMembers: { table: "edges", orderBy: "id", edgeKind: "list-members" },
+  collections: { table: "collections", orderBy: "id" },
   filters: { table: "filters", orderBy: "id" },
   announcements: { table: "announcements", orderBy: "id" },
   announcementDismissals: { table: "edges", orderBy: "id", edgeKind: "announcement-dismissals" },

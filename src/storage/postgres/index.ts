@@ -31,6 +31,7 @@ import { createAnnouncementStore } from "./announcement-store.ts";
 import { createAppStore } from "./app-store.ts";
 import { createAuthorizationCodeStore } from "./authorization-code-store.ts";
 import { createChanges, listenForChanges } from "./changes.ts";
+import { createCollectionStore } from "./collection-store.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { createConversationStore } from "./conversation-store.ts";
@@ -126,6 +127,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       pushSubscriptions: createPushSubscriptionStore(db),
       lists: createListStore(db),
       listMembers: edges<ListMember>("listMembers"),
+      collections: createCollectionStore(db),
       filters: createFilterStore(db),
       conversations: createConversationStore(db),
       jobs: createJobStore(db),

@@ -47,9 +47,11 @@ export function createJobStore(db: PgContext): JobStore {
     return new Date(Date.parse(job.runAt)).toISOString();
   };
 
-  const listeners = new Set<() => void>();
-  const callAll = () => {
-    for (const listener of listeners) listener();
+  const listeners = new Set<(runAt?: string) => void>();
+  /** A wake-up's payload names the earliest new job's due time (migration 0031); may be empty. */
+  const callAll = (payload?: string) => {
+    const runAt = payload ? payload : undefined;
+    for (const listener of listeners) listener(runAt);
   };
   /** The LISTEN, opened for the first watcher (processes that only enqueue never listen). */
   let listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;
@@ -159,10 +161,12 @@ export function createJobStore(db: PgContext): JobStore {
     watch(listener) {
       listeners.add(listener);
       // On (re)connection too: notifications sent while the connection was down are lost.
-      listening ??= sql.listen(WAKE_CHANNEL, callAll, callAll).catch((error) => {
-        logger.error("Could not listen for new jobs (runners poll instead): {error}", { error });
-        return undefined;
-      });
+      listening ??= sql
+        .listen(WAKE_CHANNEL, callAll, () => callAll())
+        .catch((error) => {
+          logger.error("Could not listen for new jobs (runners poll instead): {error}", { error });
+          return undefined;
+        });
       return () => {
         listeners.delete(listener);
         if (listeners.size > 0 || !listening) return;

@@ -50,6 +50,18 @@ export function createKvStore(db: PgContext): KvStore {
       const row = rows[0];
       return row === undefined ? undefined : entryOf(row);
     },
+    async getMany(keys) {
+      if (keys.length === 0) return [];
+      // PostgreSQL has no array of arrays of varying length: the keys travel as one JSON array
+      // and each is rebuilt as a text[], which the primary key's index then finds.
+      const rows = await sql<(KvRow & { ord: string })[]>`
+        select k.ord::text as ord, kv.key, kv.value, kv.expires_at
+        from jsonb_array_elements(${jsonb(sql, keys.map(checked))}) with ordinality as k(j, ord)
+        join kv on kv.key = array(select jsonb_array_elements_text(k.j))`;
+      const found: (KvEntry | undefined)[] = keys.map(() => undefined);
+      for (const row of rows) found[Number(row.ord) - 1] = entryOf(row);
+      return found;
+    },
     set(entry) {
       const key = checked(entry.key);
       return run(key, async () => {

@@ -15,7 +15,16 @@ import {
   Role,
 } from "./account.ts";
 import { Announcement, Reaction } from "./announcement.ts";
+import { AnnualReport, AsyncRefresh, WrappedAnnualReports } from "./annual-report.ts";
 import { Application, CredentialApplication } from "./application.ts";
+import {
+  Collection,
+  CollectionItem,
+  Collections,
+  CollectionWithAccounts,
+  WrappedCollection,
+  WrappedCollectionItem,
+} from "./collection.ts";
 import { Context } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { CustomEmoji } from "./custom-emoji.ts";
@@ -60,6 +69,7 @@ import {
 import { Suggestion } from "./suggestion.ts";
 import { Tag } from "./tag.ts";
 import { Token } from "./token.ts";
+import { Translation } from "./translation.ts";
 import { V1Instance } from "./v1-instance.ts";
 import { WebPushSubscription } from "./web-push-subscription.ts";
 
@@ -67,7 +77,13 @@ export const entities: Readonly<Record<string, Schema>> = {
   Account,
   AccountRole,
   Announcement,
+  AnnualReport,
   Application,
+  AsyncRefresh,
+  Collection,
+  CollectionItem,
+  Collections,
+  CollectionWithAccounts,
   Context,
   Conversation,
   CredentialAccount,
@@ -118,9 +134,13 @@ export const entities: Readonly<Record<string, Schema>> = {
   Tag,
   TermsOfService,
   Token,
+  Translation,
   V1Filter,
   V1Instance,
   V1NotificationPolicy,
   ValidationError,
   WebPushSubscription,
+  WrappedAnnualReports,
+  WrappedCollection,
+  WrappedCollectionItem,
 };

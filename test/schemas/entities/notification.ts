@@ -29,6 +29,11 @@ const types = [
   "moderation_warning",
   "quote",
   "quoted_update",
+  "added_to_collection",
+  "collection_update",
+  // Not Mastodon's (it no longer notifies moves) but Pleroma's and Akkoma's, which apps built on
+  // megalodon know: Wren tells followers that an account they followed moved (issue 20).
+  "move",
 ];
 
 /** Attributes of notification types Wren never sends (reports, moderation, …): only shape-checked. */
@@ -42,12 +47,16 @@ const moderationAttributes = {
 export const Notification = object(
   {
     id: string,
-    type: oneOf(...types, "added_to_collection", "collection_update"),
+    type: oneOf(...types),
     group_key: string,
     created_at: dateTime,
     account: entity("Account"),
   },
-  { status: nullable(entity("Status")), collection: nullable(anyObject), ...moderationAttributes },
+  {
+    status: nullable(entity("Status")),
+    collection: nullable(entity("Collection")),
+    ...moderationAttributes,
+  },
   "Something that happened to the signed-in user",
 );
 

@@ -14,6 +14,7 @@ import {
 import { listDomainBlocks } from "../../../services/domain-blocks/domain-blocks.ts";
 import { getDocument } from "../../../services/instance/documents.ts";
 import { findTerms, isCalendarDate } from "../../../services/instance/terms.ts";
+import { translationLanguages } from "../../../services/translation/translate-status.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { verifiedCaller } from "../../middleware/caller.ts";
 
@@ -42,8 +43,10 @@ export function instanceDocumentRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void
     return c.json(serializeTermsOfService(await findTerms(ctx, date)));
   });
 
-  // No translation service: no language pairs.
-  app.get("/api/v1/instance/translation_languages", (c) => c.json({}));
+  // The pairs the configured translation service offers; {} without one.
+  app.get("/api/v1/instance/translation_languages", async (c) => {
+    return c.json(await translationLanguages(ctx));
+  });
 
   app.get("/api/v1/instance/domain_blocks", async (c) => {
     const shown = ctx.settings.showDomainBlocks ?? "disabled";
