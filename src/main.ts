@@ -15,6 +15,7 @@ import { createWrenFederation } from "./federation/federation.ts";
 import { createLibreTranslate } from "./federation/libre-translate.ts";
 import { createLinkFetcher } from "./federation/link-fetcher.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
+import { createPushSender } from "./federation/push-sender.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
 import { createHttp } from "./http/app.ts";
 import type { HttpLimits } from "./http/env.ts";
@@ -250,6 +251,8 @@ export function attachFederation(
     publicUrl: config.publicUrl,
     allowPrivateAddress: config.allowPrivateAddresses,
   });
+  // Web Push messages go to the endpoints apps gave, under the same guard.
+  ctx.push = createPushSender(ctx, { allowPrivateAddress: config.allowPrivateAddresses });
   return federation;
 }
 

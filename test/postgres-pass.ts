@@ -28,6 +28,7 @@ const INCLUDED = [
   "test/polls/**/*.test.ts",
   "test/graph/**/*.test.ts",
   "test/markers/**/*.test.ts",
+  "test/push/**/*.test.ts",
   "test/lists/**/*.test.ts",
   "test/collections/**/*.test.ts",
   "test/conversations/**/*.test.ts",

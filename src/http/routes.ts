@@ -38,6 +38,7 @@ import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
 import { profileRoutes } from "./mastodon/v1/profile.ts";
+import { pushRoutes } from "./mastodon/v1/push.ts";
 import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { scheduledStatusRoutes } from "./mastodon/v1/scheduled-statuses.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
@@ -97,6 +98,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   bookmarksRoutes,
   pollRoutes,
   markersRoutes,
+  pushRoutes,
   preferencesRoutes,
   reportRoutes,
   annualReportRoutes,

@@ -28,6 +28,8 @@ import {
 } from "../services/media/purge-deleted-status-media.ts";
 import { POLL_EXPIRE_JOB } from "../services/polls/create-poll.ts";
 import { expirePoll } from "../services/polls/expire-poll.ts";
+import { PUSH_MAX_ATTEMPTS, runPushJob } from "../services/push/deliver-push.ts";
+import { PUSH_JOB } from "../services/push/hold-pushes.ts";
 import { PUBLISH_SCHEDULED_JOB } from "../services/scheduled-statuses/publish-job.ts";
 import { publishScheduledStatus } from "../services/scheduled-statuses/publish-scheduled.ts";
 import { DELETE_REBLOGS_JOB, finishDeletingReblogs } from "../services/statuses/delete-reblogs.ts";
@@ -103,6 +105,19 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   });
   // A mail server that refuses or cannot be reached is tried again with the queue's backoff.
   runner.register(ACCOUNT_MAIL_JOB, (payload) => sendAccountMail(ctx, payload));
+  // 408, 429 and 5xx answers and unreachable push services are retried (10 s, 40 s, 160 s,
+  // 640 s), then given up; a dead subscription is removed inside deliverPush.
+  runner.register(
+    PUSH_JOB,
+    async (payload, job) => {
+      const { notificationId, tokenId } = payload;
+      if (typeof notificationId === "string" && typeof tokenId === "string") {
+        const lastAttempt = job.attempts + 1 >= PUSH_MAX_ATTEMPTS;
+        await runPushJob(ctx, notificationId, tokenId, lastAttempt);
+      }
+    },
+    { maxAttempts: PUSH_MAX_ATTEMPTS },
+  );
   runner.register(PUBLISH_SCHEDULED_JOB, async (payload) => {
     if (typeof payload.scheduledStatusId === "string") {
       await publishScheduledStatus(ctx, payload.scheduledStatusId);

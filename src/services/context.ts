@@ -10,6 +10,7 @@ import type { LinkFetcher } from "./cards/link-fetcher.ts";
 import type { EventBus } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { PushSender } from "./push/push-sender.ts";
 import type { RemoteResolver } from "./remote.ts";
 import type { Translator } from "./translation/translator.ts";
 
@@ -59,4 +60,6 @@ export interface ServiceContext {
    * once and passwords are reset only by the operator.
    */
   mailer?: Mailer;
+  /** Subscribers' push services (Web Push); absent: nothing is pushed. */
+  push?: PushSender;
 }

@@ -14,6 +14,7 @@ import type { MediaAttachment } from "../domain/media.ts";
 import type { Notification, NotificationType } from "../domain/notification.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.ts";
 import type { Poll, PollVote } from "../domain/poll.ts";
+import type { PushSubscription } from "../domain/push-subscription.ts";
 import type { DumpedRecord } from "../domain/record-dump.ts";
 import type {
   AccountDomainBlock,
@@ -531,6 +532,18 @@ export interface KvStore {
   pruneExpired(now: string): Promise<number>;
 }
 
+/** Web Push subscriptions, one per access token (Mastodon's web_push_subscriptions). */
+export interface PushSubscriptionStore {
+  /** The subscription of the access token `tokenId`. */
+  get(tokenId: string): Promise<PushSubscription | undefined>;
+  /** The subscriptions of an account's tokens (any order). */
+  listByAccount(accountId: string): Promise<PushSubscription[]>;
+  /** Creates or replaces the subscription of its token. */
+  put(subscription: PushSubscription): Promise<void>;
+  /** Removes the token's subscription; false when it had none. */
+  delete(tokenId: string): Promise<boolean>;
+}
+
 export interface Storage {
   readonly accounts: AccountStore;
   readonly users: UserStore;
@@ -573,6 +586,7 @@ export interface Storage {
   readonly reports: ReportStore;
   readonly scheduledStatuses: ScheduledStatusStore;
   readonly markers: MarkerStore;
+  readonly pushSubscriptions: PushSubscriptionStore;
   readonly lists: ListStore;
   /** Who is in which list: list id → member account id. */
   readonly listMembers: EdgeStore<ListMember>;

@@ -95,7 +95,7 @@ export function serializeInstanceV2(view: InstanceView, urls: UrlContext) {
         privacy_policy: null,
         terms_of_service: null,
       },
-      vapid: { public_key: "" },
+      vapid: { public_key: view.vapidPublicKey },
       accounts: {
         max_featured_tags: limits.maxFeaturedTags,
         max_pinned_statuses: limits.maxPinnedStatuses,

@@ -7,6 +7,7 @@ import { notFound } from "../../domain/errors.ts";
 import type { User } from "../../domain/user.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { ServiceContext } from "../context.ts";
+import { unsubscribeFromPush } from "../push/subscriptions.ts";
 import { validatePassword } from "./create-local-account.ts";
 import { startValidation } from "./validation.ts";
 
@@ -26,7 +27,10 @@ export async function setPassword(
   const live = (await ctx.storage.tokens.listByAccount(account.id)).filter(
     (t) => t.revokedAt === null,
   );
-  for (const token of live) await ctx.storage.tokens.put({ ...token, revokedAt: now });
+  for (const token of live) {
+    await ctx.storage.tokens.put({ ...token, revokedAt: now });
+    await unsubscribeFromPush(ctx, token.id);
+  }
   return { revokedTokens: live.length };
 }
 
