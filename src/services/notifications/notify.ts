@@ -13,6 +13,7 @@ import type { ServiceContext } from "../context.ts";
 import { domainBlockedAccounts } from "../graph/blocked-domains.ts";
 import { activeMute } from "../graph/mute-expiry.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { groupKeyFor } from "./group-key.ts";
 import { policyAction } from "./policy-decision.ts";
 
@@ -78,6 +79,14 @@ export async function notify(
         ...(action === "filter" ? { filtered: true } : {}),
       };
       await ctx.storage.notifications.put(notification);
+      // Held (filtered) notifications stay off the streams, as they stay out of the list.
+      if (!notification.filtered) {
+        await signalStreams(ctx, {
+          kind: "notification",
+          accountId: recipientId,
+          notificationId: id,
+        });
+      }
       return notification;
     },
   );
