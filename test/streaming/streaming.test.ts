@@ -6,6 +6,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createAnnouncement } from "../../src/services/announcements/create-announcement.ts";
+import { deleteAnnouncement } from "../../src/services/announcements/delete-announcement.ts";
 import { call, type Json } from "../graph/helpers.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesSchema } from "../helpers/openapi.ts";
@@ -264,6 +266,34 @@ describe("streaming API", () => {
         (got.json as Json).accounts.map((a: Json) => a.id),
         [bob.account.id],
       );
+    } finally {
+      await ws.close();
+    }
+  });
+
+  it("tells the user stream of announcements, their reactions and their removal", async () => {
+    const ws = await openWebSocket(server.url, { token: alice.token, query: { stream: "user" } });
+    try {
+      await barrier(ws);
+      const created = await createAnnouncement(server.wren.ctx, { text: "Maintenance tonight" });
+      const published = await ws.next();
+      assert.equal(published.event, "announcement");
+      assertMatchesSchema(published.json, "Announcement");
+      assert.equal((published.json as Json).id, created.id);
+      assert.equal((published.json as Json).read, false);
+
+      await ok(
+        bob,
+        "PUT",
+        `/api/v1/announcements/${created.id}/reactions/${encodeURIComponent("👍")}`,
+      );
+      const reaction = await ws.next();
+      assert.equal(reaction.event, "announcement.reaction");
+      assert.deepEqual(reaction.json, { name: "👍", count: 1, announcement_id: created.id });
+
+      await deleteAnnouncement(server.wren.ctx, created.id);
+      const removed = await ws.next();
+      assert.deepEqual([removed.event, removed.payload], ["announcement.delete", created.id]);
     } finally {
       await ws.close();
     }

@@ -5,6 +5,8 @@
 
 import type { FilterContext } from "../../domain/filter.ts";
 import type { StreamSignal } from "../../domain/stream-signal.ts";
+import { serializeAnnouncement } from "../../serialization/mastodon/announcement.ts";
+import { isActive } from "../../services/announcements/schedule.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { getNotification } from "../../services/notifications/single-notification.ts";
 import {
@@ -21,6 +23,8 @@ import {
   type StreamSpec,
 } from "../../services/streaming/streams.ts";
 import type { ResolvedEntry } from "../../services/timelines/resolve-entries.ts";
+import { loadAnnouncementViews } from "../../views/announcement-view.ts";
+import { urlContext } from "../mastodon/account-json.ts";
 import { renderConversation } from "../mastodon/conversation-json.ts";
 import { renderNotifications } from "../mastodon/notification-json.ts";
 import { renderResolvedStatusText } from "../mastodon/status-json.ts";
@@ -89,13 +93,42 @@ export async function deliverSignal(
       );
     case "filters_changed":
       return eachViewer(only(clients, signal.accountId), async (_viewerId, specs) =>
-        [...specs]
-          .filter(([, spec]) => spec.name === "user")
-          .map(([key]) => ({ key, event: "filters_changed", payload: undefined })),
+        onUserStreams(specs, "filters_changed", undefined),
       );
-    default:
-      return;
+    case "announcement": {
+      const announcement = await ctx.storage.announcements.get(signal.announcementId);
+      // One scheduled for later is told when it is edited once active (or read by the apps).
+      if (!announcement || !isActive(announcement, ctx.clock.now())) return;
+      const urls = urlContext(ctx);
+      return eachViewer(clients, async (viewerId, specs) => {
+        if (![...specs.values()].some((spec) => spec.name === "user")) return [];
+        const [view] = await loadAnnouncementViews(ctx, [announcement], viewerId);
+        if (!view) return [];
+        const payload = JSON.stringify(serializeAnnouncement(view, urls));
+        return onUserStreams(specs, "announcement", payload);
+      });
+    }
+    case "announcement.delete":
+      return eachViewer(clients, async (_viewerId, specs) =>
+        onUserStreams(specs, "announcement.delete", signal.announcementId),
+      );
+    case "announcement.reaction": {
+      const { announcementId, name } = signal;
+      const reactions = await ctx.storage.announcementReactions.listByAnnouncement(announcementId);
+      const count = reactions.filter((r) => r.name === name).length;
+      const payload = JSON.stringify({ name, count, announcement_id: announcementId });
+      return eachViewer(clients, async (_viewerId, specs) =>
+        onUserStreams(specs, "announcement.reaction", payload),
+      );
+    }
   }
+}
+
+/** The event on every `user` subscription among `specs`. */
+function onUserStreams(specs: Specs, event: string, payload: string | undefined): Outgoing[] {
+  return [...specs]
+    .filter(([, spec]) => spec.name === "user")
+    .map(([key]) => ({ key, event, payload }));
 }
 
 function only(clients: ClientsByViewer, accountId: string): ClientsByViewer {
