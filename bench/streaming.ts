@@ -1,4 +1,5 @@
-// `node bench/streaming.ts [--connections 10000] [--subscribers 1000] [--rounds 5]`: the
+// `node bench/streaming.ts [--connections 10000] [--subscribers 1000] [--rounds 5]
+// [--data-dir DIR]`: the
 // streaming API of a `wren serve` child process on a fresh json-file data directory (issue 18):
 //  1. idle WebSockets: resident memory of the server per open connection (each subscribed to
 //     its user's `user` stream), from the difference before and after opening them;
@@ -6,9 +7,12 @@
 //     different user (each is rendered for its own viewer, as the REST API would), then the same
 //     number of connections shared by ten users: the time from sending the POST until the last
 //     subscriber has the `update`, median of the rounds.
+//  0. for comparison, the same POST with nobody connected.
+// Seeding hashes a password per user (scrypt, about a tenth of a second each): `--data-dir`
+// keeps the seeded directory for the next run, which then seeds nothing.
 // Not part of `npm test` or `npm run bench`; the figures go to docs/PERFORMANCE.md by hand.
 
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "10000" },
     subscribers: { type: "string", default: "1000" },
     rounds: { type: "string", default: "5" },
+    "data-dir": { type: "string" },
   },
 });
 const CONNECTIONS = Number(values.connections);
@@ -31,20 +36,28 @@ const ROUNDS = Number(values.rounds);
 /** Upgrades in flight at once while opening connections. */
 const OPENING = 100;
 
-const dir = await mkdtemp(join(tmpdir(), "wren-bench-streaming-"));
+const kept = values["data-dir"];
+const dir = kept ?? (await mkdtemp(join(tmpdir(), "wren-bench-streaming-")));
 const env = benchEnv(dir, await freePort());
 const url = env.WREN_PUBLIC_URL as string;
+const seededFile = join(dir, "bench-streaming-users.json");
 
-process.stdout.write(`seeding ${SUBSCRIBERS} users…\n`);
-const names = Array.from({ length: SUBSCRIBERS }, (_, i) => `reader${i}`);
-const readers: SeededUser[] = [];
-// Password hashing (scrypt) dominates seeding: a few at a time keeps every core busy.
-const SEED_BATCH = 50;
-for (let i = 0; i < names.length; i += SEED_BATCH) {
-  readers.push(...(await seedUsers(dir, names.slice(i, i + SEED_BATCH), env)));
+async function seeded(): Promise<{ readers: SeededUser[]; herald: SeededUser }> {
+  const before = await readFile(seededFile, "utf8").catch(() => undefined);
+  if (before) return JSON.parse(before);
+  process.stdout.write(`seeding ${SUBSCRIBERS} users…\n`);
+  const names = Array.from({ length: SUBSCRIBERS }, (_, i) => `reader${i}`);
+  const readers: SeededUser[] = [];
+  const SEED_BATCH = 50;
+  for (let i = 0; i < names.length; i += SEED_BATCH) {
+    readers.push(...(await seedUsers(dir, names.slice(i, i + SEED_BATCH), env)));
+  }
+  const [herald] = await seedUsers(dir, ["herald"], env);
+  if (!herald) throw new Error("no herald");
+  await writeFile(seededFile, JSON.stringify({ readers, herald }));
+  return { readers, herald };
 }
-const [herald] = await seedUsers(dir, ["herald"], env);
-if (!herald) throw new Error("no herald");
+const { readers, herald } = await seeded();
 
 const wren = await startWrenServer(env);
 const pid = wren.process.pid as number;
@@ -87,7 +100,7 @@ async function closeAll(sockets: readonly WebSocket[]) {
 async function postPublic(text: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/statuses`, {
     method: "POST",
-    headers: { authorization: `Bearer ${herald?.token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${herald.token}`, "content-type": "application/json" },
     body: JSON.stringify({ status: text }),
   });
   const body = (await res.json()) as { id: string };
@@ -137,6 +150,17 @@ function fanOut(sockets: readonly WebSocket[], text: string): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 try {
+  // 0. The POST alone.
+  const alone: number[] = [];
+  for (let round = 0; round <= ROUNDS; round++) {
+    const started = performance.now();
+    await postPublic(`alone ${round}`);
+    if (round > 0) alone.push(performance.now() - started);
+  }
+  process.stdout.write(
+    `nobody connected: the POST answered after ${median(alone).toFixed(0)} ms\n`,
+  );
+
   // 1. Idle connections.
   await new Promise((r) => setTimeout(r, 2000));
   const before = await residentMegabytes(pid);
@@ -172,5 +196,5 @@ try {
   }
 } finally {
   await wren.stop();
-  await rm(dir, { recursive: true, force: true });
+  if (!kept) await rm(dir, { recursive: true, force: true });
 }

@@ -17,12 +17,8 @@ export const HEARTBEAT_MS = 15_000;
 export interface StreamingHub {
   /** Adds a connection; returns its removal. */
   add(client: StreamClient): () => void;
-  /** Connections now open. */
-  size(): number;
   /** Resolves once signals reach this hub (the process listens). */
   ready(): Promise<void>;
-  /** Resolves once every signal heard so far is delivered (tests, benchmarks). */
-  settled(): Promise<void>;
   /** Ends every connection and stops hearing signals. */
   close(): void;
 }
@@ -44,7 +40,12 @@ export function createStreamingHub(
     );
   };
 
-  const stopHearing = ctx.storage.broadcast.subscribe(hear);
+  // Heard from the first connection or ready() on: a worker process, which builds the HTTP
+  // layer but serves nothing, never listens.
+  let stopHearing: (() => void) | undefined;
+  const startHearing = () => {
+    stopHearing ??= ctx.storage.broadcast.subscribe(hear);
+  };
   const heartbeat = setInterval(() => {
     for (const clients of byViewer.values()) for (const client of clients) client.heartbeat();
   }, options.heartbeatMs ?? HEARTBEAT_MS);
@@ -52,6 +53,7 @@ export function createStreamingHub(
 
   return {
     add(client) {
+      startHearing();
       const accountId = client.viewer.accountId;
       let clients = byViewer.get(accountId);
       if (!clients) {
@@ -70,12 +72,14 @@ export function createStreamingHub(
         if (mine?.size === 0) byViewer.delete(accountId);
       };
     },
-    size: () => count,
-    ready: () => ctx.storage.broadcast.listening(),
-    settled: () => queue,
+    ready() {
+      startHearing();
+      return ctx.storage.broadcast.listening();
+    },
     close() {
       clearInterval(heartbeat);
-      stopHearing();
+      stopHearing?.();
+      stopHearing = undefined;
       for (const clients of [...byViewer.values()])
         for (const client of [...clients]) client.close();
       byViewer.clear();
