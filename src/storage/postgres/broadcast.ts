@@ -30,8 +30,11 @@ export function createPostgresBroadcast(sql: Sql): PostgresBroadcast {
     for (const listener of listeners) listener(signal);
   };
 
+  /** Stops listening unless someone subscribed again meanwhile (then that LISTEN stays). */
   const stopListening = async () => {
-    const handle = await listening;
+    const current = listening;
+    const handle = await current;
+    if (listeners.size > 0 || listening !== current) return;
     listening = undefined;
     await handle?.unlisten().catch(() => {});
   };
@@ -59,6 +62,9 @@ export function createPostgresBroadcast(sql: Sql): PostgresBroadcast {
     async listening() {
       await listening;
     },
-    close: stopListening,
+    close() {
+      listeners.clear();
+      return stopListening();
+    },
   };
 }
