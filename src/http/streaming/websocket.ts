@@ -37,6 +37,31 @@ function refuse(socket: Duplex, status: number, reason: string, message: string)
   );
 }
 
+/**
+ * The last message built: the hub sends one event to every connection of a viewer (and, for an
+ * event without viewer-specific content, of every viewer) in a row, so one message is encoded
+ * once for all of them rather than once per connection.
+ */
+let lastFrame:
+  | { spec: StreamSpec; event: string; payload: string | undefined; bytes: Buffer }
+  | undefined;
+
+function frameOf(spec: StreamSpec, event: string, payload: string | undefined): Buffer {
+  const last = lastFrame;
+  if (last && last.event === event && last.payload === payload && sameStream(last.spec, spec)) {
+    return last.bytes;
+  }
+  const message: Record<string, unknown> = { stream: streamLabel(spec), event };
+  if (payload !== undefined) message.payload = payload;
+  const bytes = Buffer.from(JSON.stringify(message));
+  lastFrame = { spec, event, payload, bytes };
+  return bytes;
+}
+
+function sameStream(a: StreamSpec, b: StreamSpec): boolean {
+  return a === b || (a.name === b.name && a.tag === b.tag && a.list === b.list);
+}
+
 class WebSocketClient implements StreamClient {
   readonly streams = new Map<string, StreamSpec>();
   readonly viewer: StreamViewer;
@@ -59,9 +84,7 @@ class WebSocketClient implements StreamClient {
       this.ws.terminate();
       return;
     }
-    const message: Record<string, unknown> = { stream: streamLabel(spec), event };
-    if (payload !== undefined) message.payload = payload;
-    this.ws.send(JSON.stringify(message));
+    this.ws.send(frameOf(spec, event, payload), { binary: false });
   }
 
   error(error: string, status: number): void {
