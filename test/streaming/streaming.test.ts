@@ -335,6 +335,22 @@ describe("streaming API", () => {
     assert.equal(notifications.status, 401);
     const missingTag = await openEventStream(server.url, "/api/v1/streaming/hashtag", reader.token);
     assert.equal(missingTag.status, 400);
+
+    // A user stream carries notifications only for tokens that may read them.
+    const poster = await createUserWithToken(server, "poster", ["read:statuses", "write:statuses"]);
+    const home = await openWebSocket(server.url, {
+      token: poster.token,
+      query: { stream: "user" },
+    });
+    try {
+      await barrier(home);
+      await ok(dan, "POST", `/api/v1/accounts/${poster.account.id}/follow`);
+      const own = await post(poster, "My own post");
+      // Had the follow notification been sent, it would have come first.
+      await expectStatus(home, "update", own.id);
+    } finally {
+      await home.close();
+    }
   });
 });
 
