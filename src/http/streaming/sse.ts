@@ -33,7 +33,7 @@ const PATHS: readonly (readonly [string, StreamName])[] = [
 
 const encoder = new TextEncoder();
 
-class EventStreamClient implements StreamClient {
+export class EventStreamClient implements StreamClient {
   readonly viewer: StreamViewer;
   readonly streams: ReadonlyMap<string, StreamSpec>;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined;

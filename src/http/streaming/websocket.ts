@@ -62,7 +62,7 @@ function sameStream(a: StreamSpec, b: StreamSpec): boolean {
   return a === b || (a.name === b.name && a.tag === b.tag && a.list === b.list);
 }
 
-class WebSocketClient implements StreamClient {
+export class WebSocketClient implements StreamClient {
   readonly streams = new Map<string, StreamSpec>();
   readonly viewer: StreamViewer;
   private readonly ws: WebSocket;
