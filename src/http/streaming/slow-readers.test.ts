@@ -16,8 +16,9 @@ describe("slow streaming readers", () => {
   it("terminates a WebSocket whose unsent bytes pass the bound, and sends it nothing more", () => {
     let sent = 0;
     let terminated = false;
-    // The socket's side as ws reports it: what it has not yet handed to the network.
-    const socket = {
+    // A fake socket, named as such: filling 4 MiB behind a real stalled reader takes thousands
+    // of posts. It keeps what ws reports, the bytes not yet handed to the network.
+    const fakeSocket = {
       OPEN: 1,
       readyState: 1,
       bufferedAmount: 0,
@@ -31,10 +32,10 @@ describe("slow streaming readers", () => {
         this.readyState = 3;
       },
     };
-    const client = new WebSocketClient(viewer, socket as unknown as WebSocket);
+    const client = new WebSocketClient(viewer, fakeSocket as unknown as WebSocket);
     while (!terminated) client.send(spec, "update", payload);
     // Sent while under the bound; the one that found it passed was not sent.
-    assert.ok(socket.bufferedAmount > MAX_BUFFERED_BYTES);
+    assert.ok(fakeSocket.bufferedAmount > MAX_BUFFERED_BYTES);
     assert.ok(sent > 1);
     const before = sent;
     client.send(spec, "update", payload);
