@@ -14,6 +14,8 @@ export type StreamSignal =
   | { kind: "notifications_merged"; accountId: string }
   /** The user's filters changed. */
   | { kind: "filters_changed"; accountId: string }
+  /** An access token was revoked: the streams opened with it end (Mastodon's `kill`). */
+  | { kind: "token_revoked"; tokenId: string }
   /** An announcement was published or changed. */
   | { kind: "announcement"; announcementId: string }
   /** An announcement was withdrawn or deleted. */
@@ -29,6 +31,7 @@ const KINDS: ReadonlySet<string> = new Set<StreamSignalKind>([
   "notification",
   "notifications_merged",
   "filters_changed",
+  "token_revoked",
   "announcement",
   "announcement.delete",
   "announcement.reaction",

@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createAnnouncement } from "../../src/services/announcements/create-announcement.ts";
 import { deleteAnnouncement } from "../../src/services/announcements/delete-announcement.ts";
+import { issueAccessToken } from "../../src/services/oauth/issue-access-token.ts";
+import { registerApp } from "../../src/services/oauth/register-app.ts";
 import { call, type Json } from "../graph/helpers.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesSchema } from "../helpers/openapi.ts";
@@ -297,6 +299,44 @@ describe("streaming API", () => {
     } finally {
       await ws.close();
     }
+  });
+
+  it("ends the streams of a token once it is revoked", async () => {
+    const { app, clientSecret } = await registerApp(server.wren.ctx, {
+      clientName: "Revoker",
+      redirectUris: "urn:ietf:wg:oauth:2.0:oob",
+      scopes: "read",
+    });
+    const issue = () =>
+      issueAccessToken(server.wren.ctx, {
+        app,
+        accountId: alice.account.id,
+        scopes: ["read"],
+        withRefreshToken: false,
+      });
+    const [first, second] = [await issue(), await issue()];
+    const ws = await openWebSocket(server.url, { token: first.secret, query: { stream: "user" } });
+    const sse = await openEventStream(server.url, "/api/v1/streaming/user", second.secret);
+    // Bounded, so that a stream left open fails the test instead of hanging it.
+    const closed = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the stream stayed open")), 15_000);
+      ws.ws.once("close", () => resolve(clearTimeout(timer)));
+    });
+    const res = await server.request("/oauth/revoke", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_id: app.clientId,
+        client_secret: clientSecret,
+        token: first.secret,
+      }),
+    });
+    assert.equal(res.status, 200);
+    await closed;
+    // The other token's stream goes on.
+    const still = await post(bob, "Still streaming");
+    await expectStatus(sse, "update", still.id);
+    await sse.close();
   });
 
   it("refuses bad tokens and missing scopes", async () => {

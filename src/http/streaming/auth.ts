@@ -40,7 +40,7 @@ export async function streamViewer(
   if (token === undefined) return { status: 401, error: "Missing access token" };
   const holder = token === "" ? null : await authenticateToken(ctx, token);
   if (!holder?.account) return { status: 401, error: "Invalid access token" };
-  return { accountId: holder.account.id, scopes: holder.token.scopes };
+  return { accountId: holder.account.id, tokenId: holder.token.id, scopes: holder.token.scopes };
 }
 
 /** Refuses a stream the token's scopes do not admit (Mastodon: 401). */

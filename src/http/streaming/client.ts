@@ -6,6 +6,8 @@ import type { StreamSpec } from "../../services/streaming/streams.ts";
 
 export interface StreamViewer {
   accountId: string;
+  /** The token the connection was opened with (its streams end when it is revoked). */
+  tokenId: string;
   scopes: readonly string[];
 }
 

@@ -95,6 +95,12 @@ export async function deliverSignal(
       return eachViewer(only(clients, signal.accountId), async (_viewerId, specs) =>
         onUserStreams(specs, "filters_changed", undefined),
       );
+    case "token_revoked":
+      for (const mine of clients.values()) {
+        for (const client of [...mine])
+          if (client.viewer.tokenId === signal.tokenId) client.close();
+      }
+      return;
     case "announcement": {
       const announcement = await ctx.storage.announcements.get(signal.announcementId);
       // One scheduled for later is told when it is edited once active (or read by the apps).

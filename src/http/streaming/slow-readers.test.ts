@@ -8,7 +8,7 @@ import { MAX_BUFFERED_BYTES } from "./client.ts";
 import { EventStreamClient } from "./sse.ts";
 import { WebSocketClient } from "./websocket.ts";
 
-const viewer = { accountId: "1", scopes: ["read"] };
+const viewer = { accountId: "1", tokenId: "2", scopes: ["read"] };
 const spec = { name: "public" as const };
 const payload = JSON.stringify({ id: "1", content: "x".repeat(64 * 1024) });
 

@@ -4,6 +4,7 @@
 import { notFound } from "../../domain/errors.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { ServiceContext } from "../context.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { validatePassword } from "./create-local-account.ts";
 import { startValidation } from "./validation.ts";
 
@@ -25,6 +26,9 @@ export async function resetPassword(
   const live = (await ctx.storage.tokens.listByAccount(account.id)).filter(
     (t) => t.revokedAt === null,
   );
-  for (const token of live) await ctx.storage.tokens.put({ ...token, revokedAt: now });
+  for (const token of live) {
+    await ctx.storage.tokens.put({ ...token, revokedAt: now });
+    await signalStreams(ctx, { kind: "token_revoked", tokenId: token.id });
+  }
   return { revokedTokens: live.length };
 }

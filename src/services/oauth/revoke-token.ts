@@ -4,6 +4,7 @@
 
 import { hashSecret } from "../auth/secrets.ts";
 import type { ServiceContext } from "../context.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { authenticateClient, type ClientCredentials } from "./authenticate-client.ts";
 import { oauthError } from "./errors.ts";
 
@@ -25,5 +26,6 @@ export async function revokeToken(
   if (token.appId !== app.id) throw notYours();
   if (token.revokedAt === null) {
     await ctx.storage.tokens.put({ ...token, revokedAt: ctx.clock.now().toISOString() });
+    await signalStreams(ctx, { kind: "token_revoked", tokenId: token.id });
   }
 }
