@@ -2,6 +2,7 @@
 // The CLI's `serve` command and the tests both start Wren through startWren().
 
 import { readFile } from "node:fs/promises";
+import type { Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -19,6 +20,7 @@ import { createPushSender } from "./federation/push-sender.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
 import { createHttp } from "./http/app.ts";
 import type { HttpLimits } from "./http/env.ts";
+import { attachWebSocketStreaming } from "./http/streaming/websocket.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
@@ -105,6 +107,7 @@ function rateLimitSettings(
 export function instanceSettings(config: Config): InstanceSettings {
   return {
     publicUrl: config.publicUrl,
+    ...(config.streamingUrl ? { streamingUrl: config.streamingUrl } : {}),
     domain: new URL(config.publicUrl).host,
     title: config.instanceTitle,
     description: config.instanceDescription,
@@ -315,6 +318,8 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     mediaDirectory: config.mediaDriver === "local" ? mediaDirectory(config) : null,
   });
 
+  // Listening for streaming signals before serving: a stream opened at once misses nothing.
+  if (serveHttp) await http.streaming.ready();
   const server = !serveHttp
     ? null
     : await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -328,6 +333,9 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
         await storage.close();
         throw error;
       });
+  const websockets = server
+    ? attachWebSocketStreaming(server as Server, ctx, http.streaming)
+    : null;
   // Started by startWren so that every running server (tests' too) accepts CLI commands. Only
   // json-file needs one: its lock makes the server the data's only writer.
   const admin =
@@ -350,6 +358,9 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     trackedCallers: http.trackedCallers,
     close() {
       closing ??= (async () => {
+        // Streams never end by themselves: they would hold the server's close open.
+        websockets?.close();
+        http.streaming.close();
         const httpClosed = new Promise<void>((resolve) => {
           if (!server) return resolve();
           const http = server as unknown as { closeIdleConnections?: () => void };

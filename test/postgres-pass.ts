@@ -38,6 +38,7 @@ const INCLUDED = [
   "test/reports/**/*.test.ts",
   "test/filters/**/*.test.ts",
   "test/discovery/**/*.test.ts",
+  "test/streaming/**/*.test.ts",
   "test/federation/multi-instance/follow.test.ts",
   "test/federation/multi-instance/mentions.test.ts",
   "test/federation/multi-instance/featured-tags.test.ts",

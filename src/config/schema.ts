@@ -53,6 +53,36 @@ const baseUrl = httpUrl.transform((url, ctx) => {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 });
 
+/**
+ * Where clients open the streaming API: a ws(s):// origin, or the http(s):// origin it is
+ * reached at (turned into ws(s)://), without a path (clients add /api/v1/streaming).
+ */
+const streamingOrigin = z
+  .string()
+  .trim()
+  .transform((v, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(v);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `"${v}" is not a URL` });
+      return z.NEVER;
+    }
+    const scheme = { "ws:": "ws:", "wss:": "wss:", "http:": "ws:", "https:": "wss:" }[url.protocol];
+    if (!scheme) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must start with wss://, ws://, https:// or http://",
+      });
+      return z.NEVER;
+    }
+    if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+      ctx.addIssue({ code: "custom", message: "must be an origin only, without a path" });
+      return z.NEVER;
+    }
+    return `${scheme}//${url.host}`;
+  });
+
 /** An IP address, or a CIDR range such as 10.0.0.0/8 or fd00::/8. */
 const addressOrRange = z.string().refine(
   (value) => {
@@ -166,6 +196,8 @@ export const configSchema = z
     deliveryProbeSeconds: z.coerce.number().positive().max(43_200).default(60),
     /** Where media files live: `local` (the data directory, served by Wren) or `s3`. */
     mediaDriver: z.enum(["local", "s3"]).default("local"),
+    /** The streaming API's address in the instance endpoints; the public URL's when unset. */
+    streamingUrl: streamingOrigin.optional(),
     /** Base URL of media files as clients fetch them; derived from the driver when unset. */
     mediaPublicUrl: baseUrl.optional(),
     s3Endpoint: baseUrl.optional(),
@@ -298,6 +330,7 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_REMOTE_STATUS_RETENTION_DAYS: "remoteStatusRetentionDays",
   WREN_MEDIA_DRIVER: "mediaDriver",
   WREN_MEDIA_PUBLIC_URL: "mediaPublicUrl",
+  WREN_STREAMING_URL: "streamingUrl",
   WREN_S3_ENDPOINT: "s3Endpoint",
   WREN_S3_REGION: "s3Region",
   WREN_S3_BUCKET: "s3Bucket",

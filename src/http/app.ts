@@ -15,6 +15,8 @@ import { inboxLimits } from "./middleware/inbox-limits.ts";
 import { byAccount, rateLimitsInTurn, tokenOrAddress } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { ROUTE_MODULES } from "./routes.ts";
+import { createStreamingHub, type StreamingHub } from "./streaming/hub.ts";
+import { streamingRoutes } from "./streaming/sse.ts";
 
 export type RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps, access: Access) => void;
 
@@ -58,6 +60,8 @@ export interface WrenHttp {
   app: Hono<HttpEnv>;
   /** How many callers the API and inbox limits hold now (each capped by limits.maxTrackedKeys). */
   trackedCallers(): number;
+  /** This process's streaming connections (server-sent events here, WebSockets in main.ts). */
+  streaming: StreamingHub;
 }
 
 export function createApp(deps: HttpDeps): Hono<HttpEnv> {
@@ -151,7 +155,13 @@ export function createHttp(deps: HttpDeps): WrenHttp {
   );
 
   const access = accessControl(deps.ctx);
+  const streaming = createStreamingHub(deps.ctx);
+  streamingRoutes(app, deps.ctx, streaming);
   for (const register of ROUTE_MODULES) register(app, deps, access);
   const limiters = [api, ...inbox.limiters];
-  return { app, trackedCallers: () => limiters.reduce((n, l) => n + l.trackedKeys(), 0) };
+  return {
+    app,
+    trackedCallers: () => limiters.reduce((n, l) => n + l.trackedKeys(), 0),
+    streaming,
+  };
 }

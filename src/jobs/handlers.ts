@@ -2,11 +2,11 @@
 // they decode the payload and call a service.
 
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
+import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../services/accounts/send-account-mail.ts";
 import {
   ANNUAL_REPORT_JOB,
   generateAnnualReport,
 } from "../services/annual-reports/annual-reports.ts";
-import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../services/accounts/send-account-mail.ts";
 import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";

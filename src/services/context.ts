@@ -17,6 +17,11 @@ import type { Translator } from "./translation/translator.ts";
 export interface InstanceSettings {
   /** Origin of every URL and ActivityPub id, e.g. `https://social.example`. */
   publicUrl: string;
+  /**
+   * The ws(s):// origin clients open the streaming API at (WREN_STREAMING_URL); absent: the
+   * public URL's own, where Wren serves it.
+   */
+  streamingUrl?: string;
   /** Host part of publicUrl, the domain of local accounts. */
   domain: string;
   title: string;

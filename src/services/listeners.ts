@@ -12,6 +12,7 @@ import { mediaPurgeListener } from "./media/purge-deleted-status-media.ts";
 import { accountMoveListener } from "./moves/listener.ts";
 import { notificationListener } from "./notifications/listener.ts";
 import { notificationRequestListener } from "./notifications/request-listener.ts";
+import { streamingListener } from "./streaming/listener.ts";
 
 export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("conversations", conversationListener(ctx));
@@ -21,6 +22,9 @@ export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("domain-block-sever", domainBlockListener(ctx));
   ctx.events.subscribe("notification-requests", notificationRequestListener(ctx));
   ctx.events.subscribe("endorsements", endorsementListener(ctx));
+  // After conversations (a direct message's conversation is stored before its stream event)
+  // and before preview cards (a slow linked page must not hold a post's stream event back).
+  ctx.events.subscribe("streaming", streamingListener(ctx));
   ctx.events.subscribe("preview-cards", previewCardListener(ctx));
   ctx.events.subscribe("account-moves", accountMoveListener(ctx));
 }

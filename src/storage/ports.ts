@@ -39,10 +39,12 @@ import type { Report } from "../domain/report.ts";
 import type { ScheduledStatus } from "../domain/scheduled-status.ts";
 import type { Status, StatusEdit, TimelineEntry } from "../domain/status.ts";
 import type { User } from "../domain/user.ts";
+import type { Broadcast } from "./broadcast-port.ts";
 import type { CollectionStore } from "./collection-port.ts";
 import type { Coordination } from "./coordination-port.ts";
 import type { JoinedReads } from "./joined-reads-port.ts";
 
+export type { Broadcast } from "./broadcast-port.ts";
 export type { CollectionStore } from "./collection-port.ts";
 export type {
   BudgetSpend,
@@ -600,6 +602,8 @@ export interface Storage {
   readonly kv: KvStore;
   /** Locks, counters and id space shared by every process on this storage. */
   readonly coordination: Coordination;
+  /** The streaming signals between processes (ids only; broadcast-port.ts). */
+  readonly broadcast: Broadcast;
   /** Cross-store reads of the hot paths, one statement each on a database. */
   readonly joined: JoinedReads;
   /**

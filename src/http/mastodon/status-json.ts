@@ -118,3 +118,17 @@ export async function renderResolvedText(
 ): Promise<string> {
   return textRenderer(ctx).statuses(await loadResolvedViews(ctx, page, viewerId, filterContext));
 }
+
+/**
+ * One resolved status as JSON text for `viewerId`, marked by their filters of `filterContext`
+ * (the streaming API's `update` payloads); undefined when it cannot be shown (see renderStatuses).
+ */
+export async function renderResolvedStatusText(
+  ctx: ServiceContext,
+  item: StatusWithOriginal,
+  viewerId: string | null,
+  filterContext: FilterContext,
+): Promise<string | undefined> {
+  const [view] = await loadResolvedViews(ctx, [item], viewerId, filterContext);
+  return view ? textRenderer(ctx).status(view) : undefined;
+}

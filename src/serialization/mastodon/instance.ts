@@ -17,9 +17,12 @@ export function serializeRules(rules: readonly Rule[]): RuleJson[] {
   return rules.map((rule) => ({ id: rule.id, text: rule.text, hint: rule.hint }));
 }
 
-/** The streaming API lives on the same origin, over WebSockets. */
-function streamingUrl(publicUrl: string): string {
-  return publicUrl.replace(/^http/, "ws");
+/**
+ * Where clients open the streaming API (they add /api/v1/streaming): the configured address, or
+ * the public URL's origin over WebSockets, where Wren serves it (http/streaming/).
+ */
+function streamingUrl(settings: InstanceView["settings"]): string {
+  return settings.streamingUrl ?? settings.publicUrl.replace(/^http/, "ws");
 }
 
 /** Sign-ups without an invite are taken (see services/accounts/sign-up.ts). */
@@ -89,7 +92,7 @@ export function serializeInstanceV2(view: InstanceView, urls: UrlContext) {
     languages: ["en"],
     configuration: {
       urls: {
-        streaming: streamingUrl(settings.publicUrl),
+        streaming: streamingUrl(settings),
         status: null,
         about: null,
         privacy_policy: null,
@@ -137,7 +140,7 @@ export function serializeInstanceV1(view: InstanceView, urls: UrlContext) {
     description: escapeHtml(settings.description),
     ...contactEmail(view),
     version: INSTANCE_VERSION,
-    urls: { streaming_api: streamingUrl(settings.publicUrl) },
+    urls: { streaming_api: streamingUrl(settings) },
     stats: {
       user_count: view.userCount,
       status_count: view.statusCount,

@@ -8,6 +8,7 @@ import type { User } from "../../domain/user.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { ServiceContext } from "../context.ts";
 import { unsubscribeFromPush } from "../push/subscriptions.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { validatePassword } from "./create-local-account.ts";
 import { startValidation } from "./validation.ts";
 
@@ -30,6 +31,7 @@ export async function setPassword(
   for (const token of live) {
     await ctx.storage.tokens.put({ ...token, revokedAt: now });
     await unsubscribeFromPush(ctx, token.id);
+    await signalStreams(ctx, { kind: "token_revoked", tokenId: token.id });
   }
   return { revokedTokens: live.length };
 }

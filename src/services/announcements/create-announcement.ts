@@ -3,6 +3,7 @@
 
 import type { Announcement } from "../../domain/announcement.ts";
 import type { ServiceContext } from "../context.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { renderAnnouncementText } from "./announcement-text.ts";
 import { checkSchedule, type ScheduleInput } from "./schedule.ts";
 
@@ -30,5 +31,6 @@ export async function createAnnouncement(
     tags: rendered.tags,
   };
   await ctx.storage.announcements.put(announcement);
+  await signalStreams(ctx, { kind: "announcement", announcementId: announcement.id });
   return announcement;
 }

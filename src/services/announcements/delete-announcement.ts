@@ -3,6 +3,7 @@
 import type { Announcement } from "../../domain/announcement.ts";
 import { notFound } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
+import { signalStreams } from "../streaming/signal.ts";
 
 const PAGE = 200;
 
@@ -13,6 +14,7 @@ export async function deleteAnnouncement(ctx: ServiceContext, id: string): Promi
   // The record goes first: once it is gone nobody can react to or dismiss it, so the cleanup
   // below cannot race with new rows.
   await storage.announcements.delete(id);
+  await signalStreams(ctx, { kind: "announcement.delete", announcementId: id });
   await storage.announcementReactions.deleteByAnnouncement(id);
   for (;;) {
     const batch = await storage.announcementDismissals.listTo(id, { limit: PAGE });

@@ -5,6 +5,7 @@
 import { notFound, unprocessable } from "../../domain/errors.ts";
 import { isUnicodeEmoji } from "../../domain/unicode-emoji.ts";
 import type { ServiceContext } from "../context.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { findActiveAnnouncement } from "./find-active.ts";
 
 export const MAX_DISTINCT_REACTIONS = 8;
@@ -39,6 +40,11 @@ export async function addReaction(
       name,
       createdAt: ctx.clock.now().toISOString(),
     });
+    await signalStreams(ctx, {
+      kind: "announcement.reaction",
+      announcementId: announcement.id,
+      name,
+    });
   });
 }
 
@@ -51,4 +57,9 @@ export async function removeReaction(
   const announcement = await findActiveAnnouncement(ctx, announcementId);
   const removed = await ctx.storage.announcementReactions.delete(announcement.id, accountId, name);
   if (!removed) throw notFound();
+  await signalStreams(ctx, {
+    kind: "announcement.reaction",
+    announcementId: announcement.id,
+    name,
+  });
 }

@@ -4,6 +4,7 @@
 import type { Announcement } from "../../domain/announcement.ts";
 import { notFound } from "../../domain/errors.ts";
 import type { ServiceContext } from "../context.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { renderAnnouncementText } from "./announcement-text.ts";
 import { checkSchedule } from "./schedule.ts";
 
@@ -38,5 +39,6 @@ export async function updateAnnouncement(
     updatedAt: ctx.clock.now().toISOString(),
   };
   await ctx.storage.announcements.put(updated);
+  await signalStreams(ctx, { kind: "announcement", announcementId: updated.id });
   return updated;
 }

@@ -7,6 +7,7 @@
 import { notFound } from "../../domain/errors.ts";
 import type { CustomFilter, FilterKeyword } from "../../domain/filter.ts";
 import type { ServiceContext } from "../context.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { checkAction, checkContext, checkKeyword, checkTitle, expiryFrom } from "./filter-rules.ts";
 import { ownFilter, saveFilter, withFiltersLock } from "./own-filters.ts";
 
@@ -84,6 +85,7 @@ export async function createFilter(
     updatedAt: now.toISOString(),
   };
   await ctx.storage.filters.put(filter);
+  await signalStreams(ctx, { kind: "filters_changed", accountId });
   return filter;
 }
 
@@ -117,5 +119,6 @@ export function deleteFilter(
   return withFiltersLock(ctx, accountId, async () => {
     await ownFilter(ctx, accountId, filterId);
     await ctx.storage.filters.delete(filterId);
+    await signalStreams(ctx, { kind: "filters_changed", accountId });
   });
 }

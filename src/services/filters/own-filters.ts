@@ -6,6 +6,7 @@
 import { notFound } from "../../domain/errors.ts";
 import type { CustomFilter, FilterKeyword, FilterStatusEntry } from "../../domain/filter.ts";
 import type { ServiceContext } from "../context.ts";
+import { signalStreams } from "../streaming/signal.ts";
 
 export async function ownFilter(
   ctx: ServiceContext,
@@ -54,5 +55,6 @@ export function withFiltersLock<T>(
 export async function saveFilter(ctx: ServiceContext, filter: CustomFilter): Promise<CustomFilter> {
   const saved = { ...filter, updatedAt: ctx.clock.now().toISOString() };
   await ctx.storage.filters.put(saved);
+  await signalStreams(ctx, { kind: "filters_changed", accountId: saved.accountId });
   return saved;
 }

@@ -15,6 +15,7 @@ import { domainBlockedAccounts } from "../graph/blocked-domains.ts";
 import { activeMute } from "../graph/mute-expiry.ts";
 import { holdPushes } from "../push/hold-pushes.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { groupKeyFor } from "./group-key.ts";
 import { policyAction } from "./policy-decision.ts";
 
@@ -110,6 +111,14 @@ export async function notify(
       const releasePushes = await holdPushes(ctx, notification);
       await ctx.storage.notifications.put(notification);
       await releasePushes();
+      // Held (filtered) notifications stay off the streams, as they stay out of the list.
+      if (!notification.filtered) {
+        await signalStreams(ctx, {
+          kind: "notification",
+          accountId: recipientId,
+          notificationId: id,
+        });
+      }
       return notification;
     },
   );

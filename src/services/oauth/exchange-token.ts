@@ -13,6 +13,7 @@ import { parseScopes, scopesWithin, unknownScopes } from "../../domain/scopes.ts
 import { hashSecret } from "../auth/secrets.ts";
 import type { ServiceContext } from "../context.ts";
 import { moveToRefreshedToken } from "../push/subscriptions.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { authenticateClient, type ClientCredentials } from "./authenticate-client.ts";
 import {
   invalidClient,
@@ -139,6 +140,7 @@ async function refreshTokenGrant(ctx: ServiceContext, request: TokenRequest) {
   if (old.accountId !== null && !(await accountUsable(ctx, old.accountId))) throw invalidGrant();
 
   await ctx.storage.tokens.put({ ...old, revokedAt: ctx.clock.now().toISOString() });
+  await signalStreams(ctx, { kind: "token_revoked", tokenId: old.id });
   const issued = await issueAccessToken(ctx, {
     app,
     accountId: old.accountId,

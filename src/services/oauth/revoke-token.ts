@@ -5,6 +5,7 @@
 import { hashSecret } from "../auth/secrets.ts";
 import type { ServiceContext } from "../context.ts";
 import { unsubscribeFromPush } from "../push/subscriptions.ts";
+import { signalStreams } from "../streaming/signal.ts";
 import { authenticateClient, type ClientCredentials } from "./authenticate-client.ts";
 import { oauthError } from "./errors.ts";
 
@@ -26,6 +27,7 @@ export async function revokeToken(
   if (token.appId !== app.id) throw notYours();
   if (token.revokedAt === null) {
     await ctx.storage.tokens.put({ ...token, revokedAt: ctx.clock.now().toISOString() });
+    await signalStreams(ctx, { kind: "token_revoked", tokenId: token.id });
   }
   // Its Web Push subscription goes with it (also after a crash between the two writes).
   await unsubscribeFromPush(ctx, token.id);

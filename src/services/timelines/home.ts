@@ -8,7 +8,7 @@ import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
 import { withoutHidden } from "../filters/hidden.ts";
-import { followedTagsSource } from "./followed-tags.ts";
+import { type FollowedTagsSource, followedTagsSource } from "./followed-tags.ts";
 import { filterHome } from "./home-filter.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
 
@@ -26,15 +26,30 @@ export async function homeTimeline(
     idOf: (entry) => entry.status_id,
     async keep(batch) {
       const resolved = await resolveEntries(ctx, batch);
-      const fromAuthors = resolved.filter((i) => byAuthor.has(i.entry.account_id));
-      const filtered = await filterHome(ctx, viewerId, fromAuthors);
-      const tagged = await source.keep(resolved, filtered);
-      const visible = await keepVisible(ctx, viewerId, [...filtered, ...tagged]);
       return lineUp(
         batch.map((e) => e.status_id),
-        await withoutHidden(ctx, viewerId, "home", visible),
+        await keepHome(ctx, viewerId, resolved, byAuthor, source),
       );
     },
   });
   return filled.items;
+}
+
+/**
+ * Of a resolved batch, what the viewer's home timeline shows: entries of `authors` (the viewer
+ * and whom they follow) under the home rules, and the followed tags' statuses, that the viewer
+ * may see and does not hide. The streaming API asks the same of each new status.
+ */
+export async function keepHome(
+  ctx: ServiceContext,
+  viewerId: string,
+  resolved: readonly ResolvedEntry[],
+  authors: ReadonlySet<string>,
+  source: FollowedTagsSource,
+): Promise<ResolvedEntry[]> {
+  const fromAuthors = resolved.filter((i) => authors.has(i.entry.account_id));
+  const filtered = await filterHome(ctx, viewerId, fromAuthors);
+  const tagged = await source.keep(resolved, filtered);
+  const visible = await keepVisible(ctx, viewerId, [...filtered, ...tagged]);
+  return withoutHidden(ctx, viewerId, "home", visible);
 }

@@ -42,18 +42,33 @@ export async function listTimeline(
     idOf: (entry) => entry.status_id,
     async keep(batch) {
       const resolved = await resolveEntries(ctx, batch);
-      const followed = await filterHome(ctx, ownerId, resolved, { exclusiveLists: false });
-      const listed = followed.filter(
-        (item) =>
-          item.status.visibility !== "direct" && keepsListReply(list, memberSet, item.status),
-      );
-      // Lists read in the home context, as Mastodon's do: its `hide` filters leave statuses out.
-      const visible = await keepVisible(ctx, ownerId, listed);
       return lineUp(
         batch.map((e) => e.status_id),
-        await withoutHidden(ctx, ownerId, "home", visible),
+        await keepListed(ctx, list, memberSet, resolved),
       );
     },
   });
   return filled.items;
+}
+
+/**
+ * Of a resolved batch of the members' entries, what the list shows its owner (the streaming API
+ * asks the same of each new status). `members` must hold at least the batch's authors that are
+ * members and the members they reply to.
+ */
+export async function keepListed(
+  ctx: ServiceContext,
+  list: List,
+  members: ReadonlySet<string>,
+  resolved: readonly ResolvedEntry[],
+): Promise<ResolvedEntry[]> {
+  const ownerId = list.accountId;
+  const fromMembers = resolved.filter((i) => members.has(i.entry.account_id));
+  const followed = await filterHome(ctx, ownerId, fromMembers, { exclusiveLists: false });
+  const listed = followed.filter(
+    (item) => item.status.visibility !== "direct" && keepsListReply(list, members, item.status),
+  );
+  // Lists read in the home context, as Mastodon's do: its `hide` filters leave statuses out.
+  const visible = await keepVisible(ctx, ownerId, listed);
+  return withoutHidden(ctx, ownerId, "home", visible);
 }

@@ -7,6 +7,7 @@ import type { Storage } from "../ports.ts";
 import { accountContract } from "./accounts.ts";
 import { announcementContract } from "./announcements.ts";
 import { authContract } from "./auth.ts";
+import { broadcastContract } from "./broadcast.ts";
 import { collectionContract } from "./collections.ts";
 import type { ContractContext } from "./context.ts";
 import { conversationContract } from "./conversations.ts";
@@ -112,5 +113,6 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     relationPersistenceContract(context);
     featurePersistenceContract(context);
     versionContract(context);
+    broadcastContract(context);
   });
 }

@@ -24,6 +24,7 @@ import type {
   TagFollow,
 } from "../../domain/relations.ts";
 import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
+import { createInProcessBroadcast } from "../in-process/broadcast.ts";
 import { createInProcessCoordination } from "../in-process/coordination.ts";
 import { joinedReadsOf } from "../in-process/joined-reads.ts";
 import type { StatusStore, Storage } from "../ports.ts";
@@ -168,6 +169,7 @@ export async function openJsonFileStorage(
     return {
       ...ready,
       coordination: createInProcessCoordination(ready.kv),
+      broadcast: createInProcessBroadcast(),
       joined: joinedReadsOf(ready),
       version: () => writer.version,
       dump: () => dumpDataDirectory(root),

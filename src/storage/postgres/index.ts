@@ -30,6 +30,7 @@ import { createAnnouncementReactionStore } from "./announcement-reaction-store.t
 import { createAnnouncementStore } from "./announcement-store.ts";
 import { createAppStore } from "./app-store.ts";
 import { createAuthorizationCodeStore } from "./authorization-code-store.ts";
+import { createPostgresBroadcast } from "./broadcast.ts";
 import { createChanges, listenForChanges } from "./changes.ts";
 import { createCollectionStore } from "./collection-store.ts";
 import { connectPostgres, type PostgresConnection } from "./connect.ts";
@@ -86,6 +87,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const changes = createChanges();
     const unlisten = await listenForChanges(sql, changes, applicationName);
     const coordination = await openCoordination(sql);
+    const broadcast = createPostgresBroadcast(sql);
     const db: PgContext = { sql, changes };
     const edges = <E extends Edge>(kind: EdgeKind): EdgeStore<E> =>
       createEdgeStore<E>(db, EDGE_KINDS[kind]);
@@ -142,12 +144,14 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     return {
       ...trackedStores,
       joined: tracked(createJoinedReads(sql, stores), inFlight),
+      broadcast,
       version: () => changes.version,
       dump: () => dumpDatabase(sql),
       close() {
         closing ??= (async () => {
           await inFlight.idle(CLOSE_WAIT_MS);
           await unlisten().catch(() => {});
+          await broadcast.close();
           await coordination.release().catch(() => {});
           await sql.end({ timeout: 5 });
         })();

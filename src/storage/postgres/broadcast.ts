@@ -1,0 +1,70 @@
+// The broadcast on PostgreSQL: NOTIFY on a channel of its own (not wren_changes, which every
+// process hears for its memos), listened to only by processes that have a subscriber (the web
+// processes' streaming hubs). The payload is the signal's JSON, ids only, far below NOTIFY's
+// 8000-byte bound; PostgreSQL delivers it to the publisher's own LISTEN too, so one path serves
+// this process and the others alike.
+
+import { getLogger } from "@logtape/logtape";
+import { parseStreamSignal, type StreamSignal } from "../../domain/stream-signal.ts";
+import type { Broadcast } from "../broadcast-port.ts";
+import type { Sql } from "./connect.ts";
+
+const logger = getLogger(["wren", "storage", "broadcast"]);
+
+export const STREAMING_CHANNEL = "wren_streaming";
+/** NOTIFY refuses payloads of 8000 bytes or more. */
+const MAX_PAYLOAD_BYTES = 7999;
+
+export interface PostgresBroadcast extends Broadcast {
+  /** Stops listening (storage close). */
+  close(): Promise<void>;
+}
+
+export function createPostgresBroadcast(sql: Sql): PostgresBroadcast {
+  const listeners = new Set<(signal: StreamSignal) => void>();
+  let listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;
+
+  const deliver = (payload: string) => {
+    const signal = parseStreamSignal(payload);
+    if (!signal) return;
+    for (const listener of listeners) listener(signal);
+  };
+
+  /** Stops listening unless someone subscribed again meanwhile (then that LISTEN stays). */
+  const stopListening = async () => {
+    const current = listening;
+    const handle = await current;
+    if (listeners.size > 0 || listening !== current) return;
+    listening = undefined;
+    await handle?.unlisten().catch(() => {});
+  };
+
+  return {
+    async publish(signal) {
+      const payload = JSON.stringify(signal);
+      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
+        logger.error("A streaming signal is too large to send: {kind}", { kind: signal.kind });
+        return;
+      }
+      await sql`select pg_notify(${STREAMING_CHANNEL}, ${payload})`;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      listening ??= sql.listen(STREAMING_CHANNEL, deliver).catch((error) => {
+        logger.error("Could not listen for streaming signals: {error}", { error });
+        return undefined;
+      });
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) void stopListening();
+      };
+    },
+    async listening() {
+      await listening;
+    },
+    close() {
+      listeners.clear();
+      return stopListening();
+    },
+  };
+}
