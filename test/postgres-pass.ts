@@ -36,6 +36,7 @@ const INCLUDED = [
   "test/tags/**/*.test.ts",
   "test/oauth/**/*.test.ts",
   "test/reports/**/*.test.ts",
+  "test/admin/**/*.test.ts",
   "test/filters/**/*.test.ts",
   "test/discovery/**/*.test.ts",
   "test/streaming/**/*.test.ts",

@@ -33,6 +33,10 @@ export interface Report {
   actionTakenAt: string | null;
   /** The local account that resolved it, when known (null when resolved from the command line). */
   actionTakenById: string | null;
+  /** The moderator who took the report on (admin API `assign_to_self`); null: nobody. */
+  assignedAccountId: string | null;
+  /** When a moderator last changed it (resolved, reopened, assigned, recategorised). */
+  updatedAt: string;
 }
 
 /** The fields added after reports were first stored. */
@@ -42,7 +46,9 @@ type LaterField =
   | "forwarded"
   | "forwardedToDomains"
   | "actionTakenAt"
-  | "actionTakenById";
+  | "actionTakenById"
+  | "assignedAccountId"
+  | "updatedAt";
 
 /** A report as it may be stored: older records lack the later fields. */
 export type StoredReport = Omit<Report, LaterField> & Partial<Pick<Report, LaterField>>;
@@ -57,6 +63,8 @@ export function reportOf(stored: StoredReport): Report {
     forwardedToDomains: [],
     actionTakenAt: null,
     actionTakenById: null,
+    assignedAccountId: null,
+    updatedAt: stored.actionTakenAt ?? stored.createdAt,
     ...stored,
   };
 }

@@ -416,6 +416,35 @@ const rows: Row[] = [
   ],
   ["post", "/api/v1/reports", "createReport", { 200: one("Report") }],
 
+  // The admin API: reports
+  ["get", "/api/v1/admin/reports", "getAdminReports", { 200: many("AdminReport") }],
+  ["get", "/api/v1/admin/reports/{id}", "getAdminReport", { 200: one("AdminReport") }],
+  ["put", "/api/v1/admin/reports/{id}", "updateAdminReport", { 200: one("AdminReport") }],
+  [
+    "post",
+    "/api/v1/admin/reports/{id}/assign_to_self",
+    "postAdminReportAssignToSelf",
+    { 200: one("AdminReport") },
+  ],
+  [
+    "post",
+    "/api/v1/admin/reports/{id}/unassign",
+    "postAdminReportUnassign",
+    { 200: one("AdminReport") },
+  ],
+  [
+    "post",
+    "/api/v1/admin/reports/{id}/resolve",
+    "postAdminReportResolve",
+    { 200: one("AdminReport") },
+  ],
+  [
+    "post",
+    "/api/v1/admin/reports/{id}/reopen",
+    "postAdminReportReopen",
+    { 200: one("AdminReport") },
+  ],
+
   // Annual reports ("Wrapstodon")
   ["get", "/api/v1/annual_reports", "getAnnualReports", { 200: one("WrappedAnnualReports") }],
   [

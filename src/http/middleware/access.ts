@@ -6,6 +6,7 @@
 
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError, forbidden, unauthorized } from "../../domain/errors.ts";
+import { type Permission, roleMay } from "../../domain/permissions.ts";
 import { scopesAdmit } from "../../domain/scopes.ts";
 import { isApproved, isConfirmed } from "../../domain/user.ts";
 import type { ServiceContext } from "../../services/context.ts";
@@ -19,6 +20,8 @@ export interface AccessRule {
   user?: boolean;
   /** A token is optional: without one the handler runs as an anonymous viewer. */
   optional?: boolean;
+  /** The user's role must grant this (the admin API); implies `user`. */
+  permission?: Permission;
 }
 
 /** Builds the `access(rule)` middleware factory bound to the service context. */
@@ -35,16 +38,20 @@ export function accessControl(ctx: ServiceContext) {
       if (rule.scopes && rule.scopes.length > 0 && !scopesAdmit(viewer.token.scopes, rule.scopes)) {
         throw forbidden("This action is outside the authorized scopes");
       }
-      if (rule.user && !viewer.account) {
+      const needsUser = rule.user === true || rule.permission !== undefined;
+      if (needsUser && !viewer.account) {
         throw new AppError(422, "This method requires an authenticated user");
       }
       // A sign-up holds a token at once; until its address is confirmed and a moderator let it
       // in, the methods of a user refuse it, with Mastodon's words (Api::BaseController).
-      if (rule.user && viewer.user && !isConfirmed(viewer.user)) {
+      if (needsUser && viewer.user && !isConfirmed(viewer.user)) {
         throw forbidden("Your login is missing a confirmed e-mail address");
       }
-      if (rule.user && viewer.user && !isApproved(viewer.user)) {
+      if (needsUser && viewer.user && !isApproved(viewer.user)) {
         throw forbidden("Your login is currently pending approval");
+      }
+      if (rule.permission && !(viewer.user && roleMay(viewer.user.role, rule.permission))) {
+        throw forbidden("This action is not allowed");
       }
       c.set("viewer", viewer);
       return next();

@@ -17,7 +17,8 @@ export interface ReportJson {
   target_account: AccountJson;
 }
 
-export function serializeReport(report: Report, targetAccount: AccountJson): ReportJson {
+/** The fields the user's Report and the moderators' Admin::Report share. */
+export function reportBasics(report: Report) {
   return {
     id: report.id,
     action_taken: report.actionTakenAt !== null,
@@ -26,6 +27,12 @@ export function serializeReport(report: Report, targetAccount: AccountJson): Rep
     comment: report.comment,
     forwarded: report.forwarded,
     created_at: report.createdAt,
+  };
+}
+
+export function serializeReport(report: Report, targetAccount: AccountJson): ReportJson {
+  return {
+    ...reportBasics(report),
     // Mastodon answers null rather than an empty list for both.
     status_ids: report.statusIds.length > 0 ? report.statusIds : null,
     rule_ids: report.ruleIds.length > 0 ? report.ruleIds : null,

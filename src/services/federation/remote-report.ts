@@ -23,6 +23,7 @@ export async function receiveReport(
     if (known) return known;
   }
   const statuses = await ctx.storage.statuses.getMany([...new Set(input.statusIds)]);
+  const now = ctx.clock.now().toISOString();
   const report: Report = {
     id: ctx.ids.next(),
     accountId: input.reporter.id,
@@ -32,7 +33,7 @@ export async function receiveReport(
       .map((s) => s.id),
     comment: [...input.comment].slice(0, MAX_REPORT_COMMENT).join(""),
     uri: input.uri,
-    createdAt: ctx.clock.now().toISOString(),
+    createdAt: now,
     // A Flag tells no category or rules Wren could map; it arrives here, nothing to forward.
     category: "other",
     ruleIds: [],
@@ -40,6 +41,8 @@ export async function receiveReport(
     forwardedToDomains: [],
     actionTakenAt: null,
     actionTakenById: null,
+    assignedAccountId: null,
+    updatedAt: now,
   };
   await ctx.storage.reports.put(report);
   return report;

@@ -37,9 +37,9 @@ function isCategory(value: string): value is ReportCategory {
 }
 
 /** The category and rule ids as Mastodon settles them: cited rules mean `violation`. */
-function categoryOf(
+export function categoryOf(
   rules: readonly Rule[],
-  input: FileReportInput,
+  input: Pick<FileReportInput, "category" | "ruleIds">,
 ): { category: ReportCategory; ruleIds: string[] } {
   const ruleIds = [...new Set(input.ruleIds)];
   if (input.category !== undefined && !isCategory(input.category)) {
@@ -97,6 +97,7 @@ export async function fileReport(
     forwardedToDomains = asked.filter((d) => d !== targetDomain && repliedTo.has(d));
   }
 
+  const now = ctx.clock.now().toISOString();
   const report: Report = {
     id: ctx.ids.next(),
     accountId: input.reporterId,
@@ -104,13 +105,15 @@ export async function fileReport(
     statusIds: statuses.map((s) => s.id),
     comment: input.comment,
     uri: null,
-    createdAt: ctx.clock.now().toISOString(),
+    createdAt: now,
     category,
     ruleIds,
     forwarded,
     forwardedToDomains,
     actionTakenAt: null,
     actionTakenById: null,
+    assignedAccountId: null,
+    updatedAt: now,
   };
   await ctx.storage.reports.put(report);
   await ctx.events.publish({ type: "report.created", report });

@@ -1,4 +1,4 @@
-// What the moderators do with reports (`wren report …`; an admin API comes later): list the open
+// What the moderators do with reports (`wren report …`, and the admin API: admin-reports.ts): list the open
 // or the resolved ones, read one with its accounts and statuses, resolve it, reopen it.
 // Resolving and reopening hold the report's lock, so two moderators acting at once leave one
 // coherent record, and repeating either is a no-op that says so.
@@ -27,6 +27,7 @@ async function detailsOf(
   for (const r of reports) {
     accountIds.add(r.accountId).add(r.targetAccountId);
     if (r.actionTakenById !== null) accountIds.add(r.actionTakenById);
+    if (r.assignedAccountId !== null) accountIds.add(r.assignedAccountId);
     for (const id of r.statusIds) statusIds.add(id);
   }
   const [accounts, statuses] = await Promise.all([
@@ -46,6 +47,14 @@ export async function listReports(
   page: IdPage,
 ): Promise<ReportDetails[]> {
   return detailsOf(ctx, await ctx.storage.reports.list(page, { resolved }));
+}
+
+/** Shown with their accounts and statuses (as listReports and showReport answer them). */
+export function reportDetails(
+  ctx: ServiceContext,
+  reports: readonly Report[],
+): Promise<ReportDetails[]> {
+  return detailsOf(ctx, reports);
 }
 
 export async function showReport(ctx: ServiceContext, id: string): Promise<ReportDetails> {
@@ -73,7 +82,7 @@ export interface ReportChange {
   changed: boolean;
 }
 
-function change(
+export function changeReport(
   ctx: ServiceContext,
   id: string,
   next: (report: Report) => Report | undefined,
@@ -81,8 +90,9 @@ function change(
   return ctx.storage.coordination.withLock(`report:${id}`, async () => {
     const report = await ctx.storage.reports.get(id);
     if (!report) throw notFound("No such report");
-    const updated = next(report);
-    if (!updated) return { report, changed: false };
+    const proposed = next(report);
+    if (!proposed) return { report, changed: false };
+    const updated = { ...proposed, updatedAt: ctx.clock.now().toISOString() };
     await ctx.storage.reports.put(updated);
     return { report: updated, changed: true };
   });
@@ -95,7 +105,7 @@ export async function resolveReport(
   byUsername?: string,
 ): Promise<ReportChange> {
   const moderator = await moderatorOf(ctx, byUsername);
-  return change(ctx, id, (report) =>
+  return changeReport(ctx, id, (report) =>
     isResolved(report)
       ? undefined
       : {
@@ -107,7 +117,7 @@ export async function resolveReport(
 }
 
 export async function reopenReport(ctx: ServiceContext, id: string): Promise<ReportChange> {
-  return change(ctx, id, (report) =>
+  return changeReport(ctx, id, (report) =>
     isResolved(report) ? { ...report, actionTakenAt: null, actionTakenById: null } : undefined,
   );
 }

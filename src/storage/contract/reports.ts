@@ -18,6 +18,8 @@ function makeReport(fields: Partial<Report> & { id: string }): Report {
     forwarded: false,
     forwardedToDomains: [],
     actionTakenAt: null,
+    assignedAccountId: null,
+    updatedAt: "2025-01-02T03:04:05.000Z",
     actionTakenById: null,
     ...fields,
   };
@@ -74,7 +76,7 @@ export function reportContract(t: ContractContext): void {
       ]);
     });
 
-    it("reads a report stored before categories, forwarding and resolution as an open one", async () => {
+    it("reads a report stored before categories, forwarding, resolution and assignment as an open one", async () => {
       const old = {
         id: "50",
         accountId: "1",
@@ -85,7 +87,8 @@ export function reportContract(t: ContractContext): void {
         createdAt: "2024-01-02T03:04:05.000Z",
       };
       await store().put(old as Report);
-      const whole = makeReport({ ...old });
+      // Never changed by a moderator: last updated when it was made.
+      const whole = makeReport({ ...old, updatedAt: old.createdAt });
       assert.deepEqual(await store().get("50"), whole);
       assert.deepEqual(await store().findByUri(old.uri), whole);
       assert.deepEqual(await store().list({ limit: 10 }, { resolved: false }), [whole]);

@@ -14,6 +14,7 @@ import {
   PartialAccountWithAvatar,
   Role,
 } from "./account.ts";
+import { AdminAccount, AdminIp, AdminReport } from "./admin.ts";
 import { Announcement, Reaction } from "./announcement.ts";
 import { AnnualReport, AsyncRefresh, WrappedAnnualReports } from "./annual-report.ts";
 import { Application, CredentialApplication } from "./application.ts";
@@ -76,6 +77,9 @@ import { WebPushSubscription } from "./web-push-subscription.ts";
 export const entities: Readonly<Record<string, Schema>> = {
   Account,
   AccountRole,
+  AdminAccount,
+  AdminIp,
+  AdminReport,
   Announcement,
   AnnualReport,
   Application,
