@@ -203,7 +203,7 @@ describe("CSV imports and exports between servers", () => {
     }
   });
 
-  it("overwrite mode undoes the follows and blocks the file leaves out", async () => {
+  it("overwrite mode undoes the follows, blocks and the rest the file leaves out", async () => {
     const following = `Account address,Show boosts,Notify on new posts,Languages\n${handle(a, "dave")},true,false,\n`;
     assert.equal((await importCsv(c, "following", following, true)).failed, 0);
     const blocks = `${handle(b, "bob")}\n`;
@@ -215,5 +215,14 @@ describe("CSV imports and exports between servers", () => {
     assert.equal(await exportCsv(c, "blocks"), blocks);
     const carolOnC = await accountOn(c, handle(b, "carol"));
     assert.equal((await relationship(c, alice.token, carolOnC.id)).blocking, false);
+
+    // A header alone: no mutes at all. Lists the file does not name are deleted.
+    const noMutes = await importCsv(c, "mutes", "Account address,Hide notifications\n", true);
+    assert.equal(noMutes.total, 0);
+    assert.equal(await exportCsv(c, "mutes"), "Account address,Hide notifications\n");
+    assert.equal((await importCsv(c, "lists", `Work,${handle(a, "dave")}\n`, true)).failed, 0);
+    assert.equal(await exportCsv(c, "lists"), `Work,${handle(a, "dave")}\n`);
+    assert.equal((await importCsv(c, "domain-blocks", "other.example\n", true)).failed, 0);
+    assert.equal(await exportCsv(c, "domain-blocks"), "other.example\n");
   });
 });
