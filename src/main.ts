@@ -15,12 +15,14 @@ import { createWrenFederation } from "./federation/federation.ts";
 import { createLibreTranslate } from "./federation/libre-translate.ts";
 import { createLinkFetcher } from "./federation/link-fetcher.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
+import { createPushSender } from "./federation/push-sender.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
 import { createHttp } from "./http/app.ts";
 import type { HttpLimits } from "./http/env.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
 import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
+import { createSmtpMailer } from "./mail/smtp-mailer.ts";
 import type { FileHost } from "./media/file-host.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
 import { createS3Host } from "./media/s3.ts";
@@ -164,6 +166,14 @@ export function createServices(
     }),
     jobs: queue,
     remote: offlineRemote,
+    ...(config.smtpUrl
+      ? {
+          mailer: createSmtpMailer({
+            url: config.smtpUrl,
+            from: config.smtpFrom ?? `notifications@${new URL(config.publicUrl).hostname}`,
+          }),
+        }
+      : {}),
   };
   subscribeListeners(ctx);
   registerJobHandlers(jobs, ctx);
@@ -241,6 +251,8 @@ export function attachFederation(
     publicUrl: config.publicUrl,
     allowPrivateAddress: config.allowPrivateAddresses,
   });
+  // Web Push messages go to the endpoints apps gave, under the same guard.
+  ctx.push = createPushSender(ctx, { allowPrivateAddress: config.allowPrivateAddresses });
   return federation;
 }
 

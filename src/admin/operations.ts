@@ -16,6 +16,7 @@ import { INSTANCE_OPERATIONS } from "./operations-instance.ts";
 import { MEDIA_OPERATIONS } from "./operations-media.ts";
 import { MOVE_OPERATIONS } from "./operations-moves.ts";
 import { REPORT_OPERATIONS } from "./operations-reports.ts";
+import { SIGN_UP_OPERATIONS } from "./operations-sign-ups.ts";
 
 export interface Operation<S extends z.ZodType> {
   args: S;
@@ -69,6 +70,7 @@ export const ADMIN_OPERATIONS = {
   ...MEDIA_OPERATIONS,
   ...DOMAIN_OPERATIONS,
   ...REPORT_OPERATIONS,
+  ...SIGN_UP_OPERATIONS,
   ...INSTANCE_OPERATIONS,
   ...MOVE_OPERATIONS,
   ...IMPORT_OPERATIONS,

@@ -40,6 +40,14 @@ import { mediaPrune } from "./commands/media.ts";
 import { reportList, reportReopen, reportResolve, reportShow } from "./commands/report.ts";
 import { ruleAdd, ruleList, ruleRemove } from "./commands/rule.ts";
 import { serveCommand } from "./commands/serve.ts";
+import {
+  accountApprove,
+  accountPending,
+  accountReject,
+  inviteCreate,
+  inviteList,
+  inviteRevoke,
+} from "./commands/sign-ups.ts";
 import { tokenCreate } from "./commands/token-create.ts";
 import { exportCommand, importCommand } from "./commands/transfer.ts";
 
@@ -51,6 +59,12 @@ export const COMMANDS: readonly Command[] = [
   accountAliasRemove,
   accountAliasList,
   accountMove,
+  accountPending,
+  accountApprove,
+  accountReject,
+  inviteCreate,
+  inviteList,
+  inviteRevoke,
   importCsv,
   importStatusCommand,
   exportCsvCommand,
@@ -84,6 +98,7 @@ export const COMMANDS: readonly Command[] = [
 const GROUP_SUMMARIES: Record<string, string> = {
   account: "Manage local accounts",
   token: "Manage access tokens",
+  invite: "Make and revoke invite links",
   emoji: "Manage custom emojis",
   announcement: "Manage announcements",
   media: "Manage uploaded media",

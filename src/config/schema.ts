@@ -106,6 +106,18 @@ export const configSchema = z
     /** Connections one Wren process opens at most; all processes together stay under max_connections. */
     databasePoolMax: positiveInt.max(1000).default(10),
     registrations: z.enum(["open", "approval", "closed"]).default("closed"),
+    /**
+     * The SMTP server that sends sign-up confirmations and password resets, as a URL
+     * (`smtp://user:pass@host:587`, `smtps://…:465`). Unset: no mail, accounts are confirmed at once.
+     */
+    smtpUrl: z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\/[^/]/, "must be an smtp:// or smtps:// URL")
+      .refine((url) => URL.canParse(url), "must be an smtp:// or smtps:// URL")
+      .optional(),
+    /** The sender of those mails; unset: `notifications@` the instance's domain. */
+    smtpFrom: z.string().trim().min(1).optional(),
     instanceTitle: z.string().min(1).default("Wren"),
     instanceDescription: z.string().default("A Wren server."),
     /** Shown as the instance's contact address; unset, the longest-standing admin's email is. */
@@ -249,6 +261,8 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_JOB_LEASE_SECONDS: "jobLeaseSeconds",
   WREN_EVENT_LEASE_SECONDS: "eventLeaseSeconds",
   WREN_REGISTRATIONS: "registrations",
+  WREN_SMTP_URL: "smtpUrl",
+  WREN_SMTP_FROM: "smtpFrom",
   WREN_INSTANCE_TITLE: "instanceTitle",
   WREN_INSTANCE_DESCRIPTION: "instanceDescription",
   WREN_CONTACT_EMAIL: "contactEmail",

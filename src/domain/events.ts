@@ -36,6 +36,8 @@ export type DomainEvent =
   | { type: "account.updated"; account: Account }
   /** A local account moved to `target` (its record now names it in `movedTo`). */
   | { type: "account.moved"; account: Account; target: Account }
+  /** Someone signed up (the API or the web page); the staff are told. */
+  | { type: "account.signed_up"; account: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll }
   /** A local user filed a report (received Flags publish nothing: they go nowhere else). */

@@ -12,7 +12,9 @@ export type NotificationType =
   | "added_to_collection"
   | "collection_update"
   /** Someone the recipient followed moved to another account (`fromAccountId`: the old one). */
-  | "move";
+  | "move"
+  /** Someone signed up (to admins and moderators; `fromAccountId` is the new account). */
+  | "admin.sign_up";
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention",
@@ -26,6 +28,7 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "added_to_collection",
   "collection_update",
   "move",
+  "admin.sign_up",
 ];
 
 export interface Notification {

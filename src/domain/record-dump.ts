@@ -36,6 +36,7 @@ export const RECORD_KINDS = [
   "notifications",
   "conversations",
   "markers",
+  "pushSubscriptions",
   "lists",
   "listMembers",
   "collections",
@@ -69,6 +70,8 @@ export function dumpKey(kind: RecordKind, record: object): string {
       return String(r.keyHash);
     case "markers":
       return `${String(r.accountId)}/${String(r.timeline)}`;
+    case "pushSubscriptions":
+      return String(r.tokenId);
     case "kv":
       return JSON.stringify(r.key);
     default:

@@ -19,4 +19,23 @@ export interface User {
   createdAt: string;
   /** How notifications from strangers are treated; absent means Mastodon's defaults. */
   notificationPolicy?: NotificationPolicy;
+  /**
+   * False while a sign-up waits for a moderator (WREN_REGISTRATIONS=approval). Absent: approved
+   * (accounts made by the operator, and every account from before sign-ups could wait).
+   */
+  approved?: boolean;
+  /** False until the email address is confirmed by its link. Absent: confirmed. */
+  confirmed?: boolean;
+  /** Why they want to join, as given at sign-up in approval mode. */
+  signUpReason?: string;
+  /** The app that signed them up (POST /api/v1/accounts); only it may resend the confirmation. */
+  createdByAppId?: string;
+  /** The invite they signed up with. */
+  inviteCode?: string;
 }
+
+/** Mastodon's `approved?`: absent counts as approved. */
+export const isApproved = (user: User): boolean => user.approved !== false;
+
+/** Mastodon's `confirmed?`: absent counts as confirmed. */
+export const isConfirmed = (user: User): boolean => user.confirmed !== false;

@@ -8,6 +8,7 @@ import {
   toActor,
 } from "../serialization/activitypub/actor.ts";
 import { toInstanceActor } from "../serialization/activitypub/instance-actor.ts";
+import { findListedLocalAccount } from "../services/accounts/listed-account.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { loadAccountView } from "../views/account-view.ts";
 import { instanceActorIdentifier } from "./instance-actor.ts";
@@ -17,8 +18,9 @@ import { apUrls } from "./urls.ts";
 /** The key store's id for the instance actor's pairs (account ids are all digits). */
 const INSTANCE_KEYS_ID = "instance";
 
+/** A sign-up still pending has no actor and no WebFinger yet. */
 async function localAccount(ctx: ServiceContext, username: string) {
-  return ctx.storage.accounts.findByUsername(username, null);
+  return findListedLocalAccount(ctx, username);
 }
 
 /**

@@ -2,6 +2,7 @@
 // /api/v1/accounts/verify_credentials are registered by their module before `:id` routes.
 
 import type { RouteModule } from "./app.ts";
+import { registerAccountPageRoutes } from "./auth/account-routes.ts";
 import { defaultImageRoutes } from "./default-images.ts";
 import { healthRoutes } from "./health.ts";
 import { oembedRoutes } from "./mastodon/oembed.ts";
@@ -19,6 +20,7 @@ import { conversationRoutes } from "./mastodon/v1/conversations.ts";
 import { customEmojiRoutes } from "./mastodon/v1/custom-emojis.ts";
 import { directoryRoutes } from "./mastodon/v1/directory.ts";
 import { domainBlockRoutes } from "./mastodon/v1/domain-blocks.ts";
+import { emailRoutes } from "./mastodon/v1/emails.ts";
 import { endorsementRoutes } from "./mastodon/v1/endorsements.ts";
 import { favouritesRoutes } from "./mastodon/v1/favourites.ts";
 import { featuredTagRoutes } from "./mastodon/v1/featured-tags.ts";
@@ -36,6 +38,7 @@ import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
 import { profileRoutes } from "./mastodon/v1/profile.ts";
+import { pushRoutes } from "./mastodon/v1/push.ts";
 import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { scheduledStatusRoutes } from "./mastodon/v1/scheduled-statuses.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
@@ -62,6 +65,7 @@ import { sitePageRoutes } from "./web/site-routes.ts";
 export const ROUTE_MODULES: RouteModule[] = [
   registerAppsRoutes,
   registerAuthorizeRoutes,
+  registerAccountPageRoutes,
   registerTokenRoutes,
   registerOAuthMetadataRoutes,
   registerUserinfoRoutes,
@@ -75,6 +79,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   followRequestRoutes,
   accountRoutes,
   identityProofRoutes,
+  emailRoutes,
   profileRoutes,
   accountStatusesRoutes,
   timelineRoutes,
@@ -93,6 +98,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   bookmarksRoutes,
   pollRoutes,
   markersRoutes,
+  pushRoutes,
   preferencesRoutes,
   reportRoutes,
   annualReportRoutes,

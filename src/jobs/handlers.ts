@@ -3,6 +3,7 @@
 
 import type { ImportRow } from "../domain/csv-import.ts";
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
+import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../services/accounts/send-account-mail.ts";
 import {
   ANNUAL_REPORT_JOB,
   generateAnnualReport,
@@ -35,6 +36,8 @@ import {
 } from "../services/media/purge-deleted-status-media.ts";
 import { POLL_EXPIRE_JOB } from "../services/polls/create-poll.ts";
 import { expirePoll } from "../services/polls/expire-poll.ts";
+import { PUSH_MAX_ATTEMPTS, runPushJob } from "../services/push/deliver-push.ts";
+import { PUSH_JOB } from "../services/push/hold-pushes.ts";
 import { PUBLISH_SCHEDULED_JOB } from "../services/scheduled-statuses/publish-job.ts";
 import { publishScheduledStatus } from "../services/scheduled-statuses/publish-scheduled.ts";
 import { DELETE_REBLOGS_JOB, finishDeletingReblogs } from "../services/statuses/delete-reblogs.ts";
@@ -108,6 +111,21 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
       await generateAnnualReport(ctx, accountId, year);
     }
   });
+  // A mail server that refuses or cannot be reached is tried again with the queue's backoff.
+  runner.register(ACCOUNT_MAIL_JOB, (payload) => sendAccountMail(ctx, payload));
+  // 408, 429 and 5xx answers and unreachable push services are retried (10 s, 40 s, 160 s,
+  // 640 s), then given up; a dead subscription is removed inside deliverPush.
+  runner.register(
+    PUSH_JOB,
+    async (payload, job) => {
+      const { notificationId, tokenId } = payload;
+      if (typeof notificationId === "string" && typeof tokenId === "string") {
+        const lastAttempt = job.attempts + 1 >= PUSH_MAX_ATTEMPTS;
+        await runPushJob(ctx, notificationId, tokenId, lastAttempt);
+      }
+    },
+    { maxAttempts: PUSH_MAX_ATTEMPTS },
+  );
   runner.register(IMPORT_PREPARE_JOB, async (payload) => {
     const { importId, rows } = payload;
     if (typeof importId === "string" && Array.isArray(rows)) {

@@ -106,6 +106,11 @@ export async function confirmEvent(
       if (!stored || stored.movedTo !== event.target.uri) return undefined;
       return { ...event, account: stored };
     }
+    case "account.signed_up": {
+      // Not rejected (deleted) since.
+      const stored = await storage.accounts.get(event.account.id);
+      return stored ? { ...event, account: stored } : undefined;
+    }
     case "poll.voted": {
       // The voter's vote edge holds these choices (a multiple-choice voter may add more later).
       const [vote, poll] = await Promise.all([

@@ -9,6 +9,8 @@ import type { Storage } from "../storage/ports.ts";
 import type { LinkFetcher } from "./cards/link-fetcher.ts";
 import type { EventBus } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
+import type { Mailer } from "./mail/mailer.ts";
+import type { PushSender } from "./push/push-sender.ts";
 import type { RemoteResolver } from "./remote.ts";
 import type { Translator } from "./translation/translator.ts";
 
@@ -53,4 +55,11 @@ export interface ServiceContext {
   links?: LinkFetcher;
   /** The operator's translation service (WREN_TRANSLATION_URL); absent: no translation. */
   translator?: Translator;
+  /**
+   * The mail server (WREN_SMTP_URL); absent: no mail is sent, new accounts are confirmed at
+   * once and passwords are reset only by the operator.
+   */
+  mailer?: Mailer;
+  /** Subscribers' push services (Web Push); absent: nothing is pushed. */
+  push?: PushSender;
 }

@@ -14,6 +14,7 @@ import type { MediaAttachment } from "../domain/media.ts";
 import type { Notification, NotificationType } from "../domain/notification.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.ts";
 import type { Poll, PollVote } from "../domain/poll.ts";
+import type { PushSubscription } from "../domain/push-subscription.ts";
 import type { DumpedRecord } from "../domain/record-dump.ts";
 import type {
   AccountDomainBlock,
@@ -99,6 +100,11 @@ export interface AccountStore {
   ): Promise<Account[]>;
   /** Creates or replaces the record (one file per account in json-file). */
   put(account: Account): Promise<void>;
+  /**
+   * Removes the record; false when there was none. Only for an account nothing refers to yet
+   * (a rejected sign-up): its statuses, relations and media are not touched.
+   */
+  remove(id: string): Promise<boolean>;
   countLocal(): Promise<number>;
   /**
    * The profile directory: discoverable accounts that are not suspended, `order` "new" by id
@@ -117,6 +123,8 @@ export interface UserStore {
   /** Case-insensitive. */
   findByEmail(email: string): Promise<User | undefined>;
   put(user: User): Promise<void>;
+  /** Removes the record; false when there was none. */
+  remove(accountId: string): Promise<boolean>;
   count(): Promise<number>;
   /** Every local user (small: one per local account). */
   list(): Promise<User[]>;
@@ -524,6 +532,18 @@ export interface KvStore {
   pruneExpired(now: string): Promise<number>;
 }
 
+/** Web Push subscriptions, one per access token (Mastodon's web_push_subscriptions). */
+export interface PushSubscriptionStore {
+  /** The subscription of the access token `tokenId`. */
+  get(tokenId: string): Promise<PushSubscription | undefined>;
+  /** The subscriptions of an account's tokens (any order). */
+  listByAccount(accountId: string): Promise<PushSubscription[]>;
+  /** Creates or replaces the subscription of its token. */
+  put(subscription: PushSubscription): Promise<void>;
+  /** Removes the token's subscription; false when it had none. */
+  delete(tokenId: string): Promise<boolean>;
+}
+
 export interface Storage {
   readonly accounts: AccountStore;
   readonly users: UserStore;
@@ -566,6 +586,7 @@ export interface Storage {
   readonly reports: ReportStore;
   readonly scheduledStatuses: ScheduledStatusStore;
   readonly markers: MarkerStore;
+  readonly pushSubscriptions: PushSubscriptionStore;
   readonly lists: ListStore;
   /** Who is in which list: list id → member account id. */
   readonly listMembers: EdgeStore<ListMember>;

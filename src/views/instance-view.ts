@@ -20,6 +20,7 @@ import {
 } from "../media/limits.ts";
 import type { InstanceSettings, ServiceContext } from "../services/context.ts";
 import { currentRules } from "../services/instance/rules.ts";
+import { vapidKeys } from "../services/push/vapid-keys.ts";
 import { type AccountView, loadAccountView } from "./account-view.ts";
 
 /**
@@ -70,6 +71,8 @@ export interface InstanceView {
   rules: Rule[];
   /** Whether a translation service is configured (statuses can be translated). */
   translationEnabled: boolean;
+  /** The public VAPID key apps subscribe to Web Push with. */
+  vapidPublicKey: string;
 }
 
 export function instanceLimits(settings: InstanceSettings): InstanceLimits {
@@ -99,11 +102,12 @@ const ACTIVE_WINDOW_MS = 28 * 24 * 60 * 60 * 1000;
 
 export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceView> {
   const { storage } = ctx;
-  const [users, statusCount, domains, rules] = await Promise.all([
+  const [users, statusCount, domains, rules, vapid] = await Promise.all([
     storage.users.list(),
     storage.statuses.countLocal(),
     storage.accounts.domains(),
     currentRules(ctx),
+    vapidKeys(ctx),
   ]);
   // Active: posted in the last four weeks (Wren keeps no sign-in log). One small read per user.
   const since = ctx.clock.now().getTime() - ACTIVE_WINDOW_MS;
@@ -132,5 +136,6 @@ export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceVie
     contactEmail: ctx.settings.contactEmail ?? admin?.email,
     rules,
     translationEnabled: ctx.translator !== undefined,
+    vapidPublicKey: vapid.publicKey,
   };
 }

@@ -1,17 +1,19 @@
 // `wren export` / `wren import`: an instance with accounts, posts, a poll, follows, favourites,
 // a report, a scheduled status, a list, a filter, a private note, a user domain block, a
 // notification policy with an accepted sender and a held mention, a featured account, a
-// dismissed suggestion, a token and its actor keys moves from json-file to json-file and to
+// dismissed suggestion, a Web Push subscription, a token and its actor keys moves from json-file to json-file and to
 // PostgreSQL and back without a byte changing in the export, and the moved instance still
 // serves the same token and posts.
 
 import assert from "node:assert/strict";
+import { createECDH, randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { addRule } from "../../src/services/instance/rules.ts";
 import { setTerms } from "../../src/services/instance/terms.ts";
+import { subscribeToPush } from "../../src/services/push/subscriptions.ts";
 import {
   createTempDatabase,
   type TempDatabase,
@@ -30,6 +32,7 @@ describe("wren export and wren import", () => {
   let scheduledId: string;
   let bobToken: string;
   let collectionId: string;
+  let pushTokenId: string;
   let database: TempDatabase;
 
   before(async () => {
@@ -173,6 +176,24 @@ describe("wren export and wren import", () => {
         token: alice.token,
       });
       assert.equal(dismissed.status, 200);
+      // A Web Push subscription of alice's token (it also makes the VAPID pair, kept in kv).
+      const [aliceToken] = await server.wren.ctx.storage.tokens.listByAccount(alice.account.id);
+      assert.ok(aliceToken);
+      pushTokenId = aliceToken.id;
+      const subscriber = createECDH("prime256v1");
+      subscriber.generateKeys();
+      await subscribeToPush(
+        server.wren.ctx,
+        { token: { ...aliceToken, accountId: alice.account.id }, secret: alice.token },
+        {
+          endpoint: "https://push.example/alice",
+          p256dh: subscriber.getPublicKey("base64url"),
+          auth: randomBytes(16).toString("base64url"),
+          standard: true,
+          alerts: { mention: true },
+          policy: "all",
+        },
+      );
       // The actor document makes the key pair (kept in the key–value store).
       await server.request("/users/alice", { headers: { accept: "application/activity+json" } });
     } finally {
@@ -225,6 +246,7 @@ describe("wren export and wren import", () => {
       "notifications",
       "endorsements",
       "suggestionDismissals",
+      "pushSubscriptions",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);
@@ -267,6 +289,8 @@ describe("wren export and wren import", () => {
         ((await members.json()) as { username: string }[]).map((a) => a.username),
         ["alice"],
       );
+      const pushed = await copy.wren.ctx.storage.pushSubscriptions.get(pushTokenId);
+      assert.equal(pushed?.endpoint, "https://push.example/alice");
       const policy = await copy.request("/api/v2/notifications/policy", { token });
       assert.deepEqual(
         ((await policy.json()) as { for_new_accounts: string; summary: unknown }).summary,

@@ -153,14 +153,21 @@ describe("instance endpoints with default settings", () => {
     assert.deepEqual(await get(server, "/api/v1/instance/peers"), []);
   });
 
-  it("reports approval mode as not taking sign-ups, as POST /api/v1/accounts enforces", async () => {
+  it("reports approval mode as taking sign-ups that wait for approval", async () => {
     const approval = await startTestServer({
       WREN_REGISTRATIONS: "approval",
       WREN_CONTACT_EMAIL: "ops@wren.example",
     });
     try {
       const v2 = await get(approval, "/api/v2/instance");
-      assert.equal(v2.registrations.enabled, false);
+      assert.equal(v2.registrations.enabled, true);
+      assert.equal(v2.registrations.approval_required, true);
+      assert.equal(v2.registrations.reason_required, true);
+      assert.equal(v2.registrations.url, null);
+      const v1 = await get(approval, "/api/v1/instance");
+      assert.equal(v1.registrations, true);
+      assert.equal(v1.approval_required, true);
+      assert.equal(v1.invites_enabled, false);
     } finally {
       await approval.close();
     }

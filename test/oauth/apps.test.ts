@@ -41,7 +41,8 @@ describe("POST /api/v1/apps and GET /api/v1/apps/verify_credentials", () => {
     assert.deepEqual(body.redirect_uris, [REDIRECT, "https://client.example/register"]);
     assert.equal(body.redirect_uri, `${REDIRECT}\nhttps://client.example/register`);
     assert.equal(body.client_secret_expires_at, 0);
-    assert.equal(body.vapid_key, "");
+    // The instance's Web Push key: an uncompressed P-256 point (test/push/ checks it is the one used).
+    assert.equal(Buffer.from(body.vapid_key, "base64url").length, 65);
     assert.match(body.id, /^\d+$/);
     assert.ok((body.client_id ?? "").length >= 40);
     assert.ok((body.client_secret ?? "").length >= 40);

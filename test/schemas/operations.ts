@@ -127,6 +127,7 @@ const rows: Row[] = [
 
   // Accounts
   ["post", "/api/v1/accounts", "createAccount", { 200: one("Token") }],
+  ["post", "/api/v1/emails/confirmations", "createEmailConfirmations", { 200: EMPTY }],
   ["get", "/api/v1/accounts", "getAccounts", { 200: many("Account") }],
   [
     "get",
@@ -291,6 +292,7 @@ const rows: Row[] = [
   ["get", "/api/v1/timelines/public", "getTimelinePublic", { 200: many("Status") }],
   ["get", "/api/v1/timelines/tag/{hashtag}", "getTimelinesTagByHashtag", { 200: many("Status") }],
   ["get", "/api/v1/timelines/home", "getTimelineHome", { 200: many("Status"), 206: EMPTY }],
+  ["get", "/api/v1/timelines/direct", "getTimelineDirect", { 200: many("Status") }],
   ["get", "/api/v1/timelines/list/{list_id}", "getTimelinesListByListId", { 200: many("Status") }],
   ["get", "/api/v1/timelines/direct", "getTimelineDirect", { 200: many("Status") }],
   ["get", "/api/v1/timelines/link", "getTimelineLink", { 200: many("Status") }],
@@ -328,6 +330,15 @@ const rows: Row[] = [
     { 200: EMPTY },
   ],
   ["get", "/api/v1/markers", "getMarkers", { 200: markers }],
+  [
+    "post",
+    "/api/v1/push/subscription",
+    "createPushSubscription",
+    { 200: one("WebPushSubscription") },
+  ],
+  ["get", "/api/v1/push/subscription", "getPushSubscription", { 200: one("WebPushSubscription") }],
+  ["put", "/api/v1/push/subscription", "putPushSubscription", { 200: one("WebPushSubscription") }],
+  ["delete", "/api/v1/push/subscription", "deletePushSubscription", { 200: EMPTY }],
   ["post", "/api/v1/markers", "createMarker", { 200: markers }],
   ["get", "/api/v1/bookmarks", "getBookmarks", { 200: many("Status") }],
   ["get", "/api/v1/favourites", "getFavourites", { 200: many("Status") }],

@@ -7,6 +7,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError, forbidden, unauthorized } from "../../domain/errors.ts";
 import { scopesAdmit } from "../../domain/scopes.ts";
+import { isApproved, isConfirmed } from "../../domain/user.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { HttpEnv, Viewer } from "../env.ts";
 import { bearerOf, verifiedCaller } from "./caller.ts";
@@ -36,6 +37,14 @@ export function accessControl(ctx: ServiceContext) {
       }
       if (rule.user && !viewer.account) {
         throw new AppError(422, "This method requires an authenticated user");
+      }
+      // A sign-up holds a token at once; until its address is confirmed and a moderator let it
+      // in, the methods of a user refuse it, with Mastodon's words (Api::BaseController).
+      if (rule.user && viewer.user && !isConfirmed(viewer.user)) {
+        throw forbidden("Your login is missing a confirmed e-mail address");
+      }
+      if (rule.user && viewer.user && !isApproved(viewer.user)) {
+        throw forbidden("Your login is currently pending approval");
       }
       c.set("viewer", viewer);
       return next();

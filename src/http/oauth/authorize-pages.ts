@@ -35,12 +35,23 @@ export interface AuthorizeFormView {
   hidden: Record<string, string>;
   login: string;
   error: string | null;
+  /** Link to the sign-up page (when sign-ups are taken). */
+  signUp: boolean;
+  /** Link to the password reset (when mail can be sent). */
+  forgotPassword: boolean;
 }
 
 function websiteLink(website: string | null): string {
   if (!website || !URL.canParse(website) || !/^https?:\/\//i.test(website)) return "";
   const href = escapeHtml(website);
   return ` (<a href="${href}" rel="noopener noreferrer nofollow">${escapeHtml(new URL(website).host)}</a>)`;
+}
+
+function accountLinks(view: AuthorizeFormView): string {
+  const links: string[] = [];
+  if (view.forgotPassword) links.push('<a href="/auth/password/new">Forgot your password?</a>');
+  if (view.signUp) links.push('<a href="/auth/sign_up">Create an account</a>');
+  return links.length === 0 ? "" : `<p class="muted">${links.join(" · ")}</p>`;
 }
 
 export function authorizeFormPage(view: AuthorizeFormView): string {
@@ -76,7 +87,8 @@ ${hidden}
 <button type="submit" name="decision" value="approve">Authorize</button>
 <button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
 </div>
-</form>`,
+</form>
+${accountLinks(view)}`,
   );
 }
 

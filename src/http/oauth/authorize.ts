@@ -4,6 +4,8 @@
 
 import type { Context, Hono } from "hono";
 import { AppError } from "../../domain/errors.ts";
+import { isApproved, isConfirmed } from "../../domain/user.ts";
+import { signUpsOpen } from "../../services/accounts/sign-up.ts";
 import { authenticatePassword } from "../../services/auth/authenticate-password.ts";
 import {
   type AuthorizationParams,
@@ -88,6 +90,8 @@ async function showForm(
     hidden,
     login: options.login,
     error: options.error,
+    signUp: signUpsOpen(deps.ctx),
+    forgotPassword: deps.ctx.mailer !== undefined,
   });
   return htmlResponse(c, options.status, html);
 }
@@ -160,6 +164,14 @@ export const registerAuthorizeRoutes: RouteModule = (app: Hono<HttpEnv>, deps: H
         ? await authenticatePassword(deps.ctx, { login, password })
         : null;
     if (!signedIn) return showForm(c, deps, request, { status: 401, login, error: SIGN_IN_FAILED });
+    // Mastodon lets nobody authorize an app before the address is confirmed and the account
+    // approved; the words are those its API answers such an account.
+    const notYet = !isConfirmed(signedIn.user)
+      ? "Your login is missing a confirmed e-mail address."
+      : !isApproved(signedIn.user)
+        ? "Your login is currently pending approval."
+        : null;
+    if (notYet) return showForm(c, deps, request, { status: 401, login, error: notYet });
 
     const { code } = await createAuthorizationCode(deps.ctx, {
       app: request.app,

@@ -25,12 +25,15 @@ function mac(key: Buffer, cookie: string, issued: string): string {
   return createHmac("sha256", key).update(`${cookie}.${issued}`).digest("base64url");
 }
 
-/** The browser's CSRF cookie, set now if missing. */
-export function ensureCsrfCookie(c: Context<HttpEnv>, secure: boolean): string {
+/**
+ * The browser's CSRF cookie, set now if missing. `path`: where the forms post (the OAuth pages,
+ * or the account pages under /auth).
+ */
+export function ensureCsrfCookie(c: Context<HttpEnv>, secure: boolean, path = "/oauth"): string {
   const existing = getCookie(c, COOKIE);
   if (existing && COOKIE_VALUE.test(existing)) return existing;
   const value = randomBytes(32).toString("base64url");
-  setCookie(c, COOKIE, value, { path: "/oauth", httpOnly: true, sameSite: "Lax", secure });
+  setCookie(c, COOKIE, value, { path, httpOnly: true, sameSite: "Lax", secure });
   return value;
 }
 

@@ -22,11 +22,14 @@ ul{padding-left:1.25rem;margin:.25rem 0}
 li{margin:.25rem 0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
-input[type=text],input[type=password]{width:100%;padding:.6rem .7rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--line);border-radius:8px}
+input[type=text],input[type=password],input[type=email],textarea{width:100%;padding:.6rem .7rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--line);border-radius:8px}
 input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .actions{display:flex;gap:.75rem;margin-top:1.5rem}
 button{flex:1;padding:.65rem 1rem;font:inherit;font-weight:600;border-radius:8px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);cursor:pointer}
 button.secondary{background:transparent;color:var(--fg);border-color:var(--line)}
+.check{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
+.check input{margin-top:.35rem}
+.field-error{color:var(--error);margin:.25rem 0 0;font-size:.9rem}
 .error{color:var(--error);border:1px solid currentColor;border-radius:8px;padding:.5rem .75rem}
 .code{font-size:1.1rem;word-break:break-all;padding:.75rem;border:1px dashed var(--line);border-radius:8px;user-select:all}
 a{color:var(--accent)}

@@ -143,3 +143,60 @@ export function tokenThrottles(
   );
   return [perAddress, accountThrottle(deps).sharedBy("token")];
 }
+
+/**
+ * For the account forms under /auth (sign-up, password reset): per client address, on the
+ * sign-in page's limit, so nobody makes accounts or sends mails without bound from one machine.
+ */
+export function formThrottle(deps: HttpDeps, name: string): MiddlewareHandler<HttpEnv> {
+  return rateLimit(
+    {
+      name,
+      ...limitOf(deps, deps.limits.loginRateLimit),
+      key: byAddress,
+      refuse: (c) =>
+        htmlResponse(
+          c,
+          429,
+          errorPage(
+            "Too many attempts",
+            "There have been too many attempts. Wait a few minutes, then try again.",
+          ),
+        ),
+    },
+    deps.ctx,
+  );
+}
+
+const signUpThrottles = new WeakMap<HttpDeps, MiddlewareHandler<HttpEnv>>();
+
+/**
+ * For sign-ups, by the API (POST /api/v1/accounts, answered in JSON) and by the web page: one
+ * count per client address for both, on the sign-in page's limit (Mastodon's rack-attack allows
+ * 25 sign-up attempts per address in 5 minutes, the default here).
+ */
+export function signUpThrottle(deps: HttpDeps): MiddlewareHandler<HttpEnv> {
+  const existing = signUpThrottles.get(deps);
+  if (existing) return existing;
+  const limiter = rateLimit(
+    {
+      name: "sign-up-address",
+      ...limitOf(deps, deps.limits.loginRateLimit),
+      key: byAddress,
+      refuse: (c) => {
+        if (c.req.path.startsWith("/api/")) throw tooManyRequests("Too many requests");
+        return htmlResponse(
+          c,
+          429,
+          errorPage(
+            "Too many attempts",
+            "There have been too many sign-ups from your address. Wait a few minutes, then try again.",
+          ),
+        );
+      },
+    },
+    deps.ctx,
+  );
+  signUpThrottles.set(deps, limiter);
+  return limiter;
+}

@@ -63,7 +63,7 @@ ${rulesHtml(settings.rules)}
 ${contactHtml(w, view)}
 <section class="card section" aria-labelledby="sign-in"><h2 id="sign-in">Sign in</h2>
 <p>Use any Mastodon-compatible app and enter this server's address, <strong>${escapeHtml(settings.domain)}</strong>, to sign in.</p>
-<p>${REGISTRATIONS[settings.registrations]}</p>
+<p>${REGISTRATIONS[settings.registrations]}${settings.registrations === "closed" ? "" : ' <a href="/auth/sign_up">Create an account</a>'}</p>
 </section>`;
   return {
     meta: {

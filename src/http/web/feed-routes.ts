@@ -6,6 +6,7 @@
 
 import type { Context, Hono } from "hono";
 import type { Account } from "../../domain/account.ts";
+import { findListedLocalAccount } from "../../services/accounts/listed-account.ts";
 import { parseTagName } from "../../services/tags/tag-name.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
 import { tagTimeline } from "../../services/timelines/tag.ts";
@@ -81,7 +82,7 @@ export function feedRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
   }
 
   async function localAccount(username: string): Promise<Account | undefined> {
-    return ctx.storage.accounts.findByUsername(username, null);
+    return findListedLocalAccount(ctx, username);
   }
 
   app.get("/:feed{@[^/@]+\\.(?:rss|atom)}", async (c) => {

@@ -11,6 +11,7 @@
 import type { Context, Hono } from "hono";
 import type { Account } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
+import { findListedLocalAccount, listedAccount } from "../../services/accounts/listed-account.ts";
 import { parseAcct } from "../../services/accounts/lookup-account.ts";
 import { parseTagName } from "../../services/tags/tag-name.ts";
 import { accountStatuses } from "../../services/timelines/account-statuses.ts";
@@ -52,7 +53,7 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
 
   async function localAccount(username: string): Promise<Account | undefined> {
     if (username.includes("@")) return undefined;
-    return ctx.storage.accounts.findByUsername(username, null);
+    return findListedLocalAccount(ctx, username);
   }
 
   /** A status of `account` that the public may see: public or unlisted, not deleted. */
@@ -109,7 +110,10 @@ export function webPageRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void {
   app.get("/:handle{@[^/]+}", async (c) => {
     const parsed = parseAcct(ctx, c.req.param("handle"));
     const account = parsed
-      ? await ctx.storage.accounts.findByUsername(parsed.username, parsed.domain)
+      ? await listedAccount(
+          ctx,
+          await ctx.storage.accounts.findByUsername(parsed.username, parsed.domain),
+        )
       : undefined;
     const activity = wantsActivityJson(c.req.header("accept"));
     if (activity) return answerActivityRequest(c, account ? { ok: account } : { error: 404 });

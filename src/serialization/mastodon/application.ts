@@ -11,7 +11,7 @@ export interface ApplicationJson {
   /** Deprecated in Mastodon 4.3 but still sent: the URIs joined with newlines. */
   redirect_uri: string;
   redirect_uris: string[];
-  /** Deprecated; Wren has no Web Push key yet, and Mastodon sends a string either way. */
+  /** Deprecated (the instance gives it too), still sent: the public VAPID key of Web Push. */
   vapid_key: string;
 }
 
@@ -21,7 +21,7 @@ export interface CredentialApplicationJson extends ApplicationJson {
   client_secret_expires_at: number;
 }
 
-export function serializeApplication(app: OAuthApp, vapidKey = ""): ApplicationJson {
+export function serializeApplication(app: OAuthApp, vapidKey: string): ApplicationJson {
   return {
     id: app.id,
     name: app.name,
@@ -37,7 +37,7 @@ export function serializeApplication(app: OAuthApp, vapidKey = ""): ApplicationJ
 export function serializeCredentialApplication(
   app: OAuthApp,
   clientSecret: string,
-  vapidKey = "",
+  vapidKey: string,
 ): CredentialApplicationJson {
   return {
     ...serializeApplication(app, vapidKey),

@@ -22,9 +22,14 @@ function streamingUrl(publicUrl: string): string {
   return publicUrl.replace(/^http/, "ws");
 }
 
+/** Sign-ups without an invite are taken (see services/accounts/sign-up.ts). */
 function registrationsEnabled(view: InstanceView): boolean {
-  // Only open registrations take sign-ups (see services/accounts/sign-up.ts).
-  return view.settings.registrations === "open";
+  return view.settings.registrations !== "closed";
+}
+
+/** They wait for a moderator's approval. */
+function approvalRequired(view: InstanceView): boolean {
+  return view.settings.registrations === "approval";
 }
 
 function thumbnailUrl(view: InstanceView): string {
@@ -90,7 +95,7 @@ export function serializeInstanceV2(view: InstanceView, urls: UrlContext) {
         privacy_policy: null,
         terms_of_service: null,
       },
-      vapid: { public_key: "" },
+      vapid: { public_key: view.vapidPublicKey },
       accounts: {
         max_featured_tags: limits.maxFeaturedTags,
         max_pinned_statuses: limits.maxPinnedStatuses,
@@ -107,8 +112,10 @@ export function serializeInstanceV2(view: InstanceView, urls: UrlContext) {
     },
     registrations: {
       enabled: registrationsEnabled(view),
-      approval_required: false,
-      reason_required: false,
+      approval_required: approvalRequired(view),
+      // Wren asks every sign-up that waits for approval why they want to join.
+      reason_required: approvalRequired(view),
+      // Mastodon's closed-registrations message and external sign-up URL: neither is set here.
       message: null,
       url: null,
       min_age: null,
@@ -139,7 +146,9 @@ export function serializeInstanceV1(view: InstanceView, urls: UrlContext) {
     thumbnail: thumbnailUrl(view),
     languages: ["en"],
     registrations: registrationsEnabled(view),
-    approval_required: false,
+    approval_required: approvalRequired(view),
+    // Whether users may make invites (Mastodon's min_invite_role): only the operator makes them,
+    // with `wren invite create`.
     invites_enabled: false,
     configuration: {
       accounts: { max_featured_tags: limits.maxFeaturedTags },

@@ -39,6 +39,8 @@ export interface NewAccountInput {
   locale?: string;
   /** Operators (the CLI) may take a reserved name such as `admin`; sign-ups may not. */
   allowReserved?: boolean;
+  /** Sign-up state of the new user (approval, confirmation, where they came from). */
+  signUp?: Pick<User, "approved" | "confirmed" | "signUpReason" | "createdByAppId" | "inviteCode">;
 }
 
 // Usernames and emails being created right now, per context: the uniqueness check and the write
@@ -72,6 +74,27 @@ export function validatePassword(validation: Validation, password: string): void
   }
 }
 
+/** A well-formed address no user has (nor a creation under way in this process). */
+export async function validateEmail(
+  ctx: ServiceContext,
+  input: string,
+  validation: Validation,
+): Promise<void> {
+  const email = input.trim();
+  if (email === "") validation.add("email", "ERR_BLANK", "can't be blank");
+  else if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
+    validation.add("email", "ERR_INVALID", "is invalid");
+  } else if (
+    claims(ctx).has(`e:${email.toLowerCase()}`) ||
+    (await ctx.storage.users.findByEmail(email))
+  ) {
+    validation.add("email", "ERR_TAKEN", "has already been taken");
+  }
+}
+
+/** The lock every change of an address to `email` holds between its check and its write. */
+export const emailLockKey = (email: string) => `account-email:e:${email.trim().toLowerCase()}`;
+
 /**
  * Adds every problem with the new account's fields to `validation` (without throwing), so a
  * caller such as sign-up can report its own fields in the same answer.
@@ -101,15 +124,7 @@ export async function validateNewAccount(
     validation.add("username", "ERR_TAKEN", "has already been taken");
   }
 
-  if (email === "") validation.add("email", "ERR_BLANK", "can't be blank");
-  else if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
-    validation.add("email", "ERR_INVALID", "is invalid");
-  } else if (
-    taken.has(`e:${email.toLowerCase()}`) ||
-    (await ctx.storage.users.findByEmail(email))
-  ) {
-    validation.add("email", "ERR_TAKEN", "has already been taken");
-  }
+  await validateEmail(ctx, email, validation);
 
   validatePassword(validation, input.password);
 
@@ -158,6 +173,7 @@ async function writeAccount(
     defaultLanguage: null,
     disabled: false,
     createdAt: now,
+    ...input.signUp,
   };
   // The account first: a token is only honoured when both records exist, so a crash between
   // the two writes leaves an unusable name rather than credentials without a profile.
@@ -174,6 +190,8 @@ export async function createValidatedAccount(
   ctx: ServiceContext,
   input: NewAccountInput,
   extra: (validation: Validation) => void = () => {},
+  /** Runs once everything is valid, just before the write (an invite's use is taken there). */
+  beforeWrite: () => Promise<void> = async () => {},
 ): Promise<{ account: Account; user: User }> {
   const validation = startValidation();
   await validateNewAccount(ctx, input, validation);
@@ -201,7 +219,7 @@ export async function createValidatedAccount(
     // both held, look again at what is stored: a creation that finished during our validation
     // (here or elsewhere) has released its claims and locks.
     return await withLock(`account-name:${keys[0]}`, () =>
-      withLock(`account-email:${keys[1]}`, async () => {
+      withLock(emailLockKey(input.email), async () => {
         const [byName, byEmail] = await Promise.all([
           ctx.storage.accounts.findByUsername(input.username.trim(), null),
           ctx.storage.users.findByEmail(input.email.trim()),
@@ -210,6 +228,7 @@ export async function createValidatedAccount(
         if (byName) again.add("username", "ERR_TAKEN", "has already been taken");
         if (byEmail) again.add("email", "ERR_TAKEN", "has already been taken");
         again.check();
+        await beforeWrite();
         return writeAccount(ctx, input);
       }),
     );

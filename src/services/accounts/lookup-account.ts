@@ -3,6 +3,7 @@
 
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
+import { listedAccount } from "./listed-account.ts";
 
 /** Splits `user`, `@user`, `user@host` or `@user@host`; our own host means a local account. */
 export function parseAcct(
@@ -24,5 +25,8 @@ export async function lookupAccount(
 ): Promise<Account | undefined> {
   const parsed = parseAcct(ctx, acct);
   if (!parsed) return undefined;
-  return ctx.storage.accounts.findByUsername(parsed.username, parsed.domain);
+  return listedAccount(
+    ctx,
+    await ctx.storage.accounts.findByUsername(parsed.username, parsed.domain),
+  );
 }

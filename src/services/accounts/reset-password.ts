@@ -1,11 +1,38 @@
-// `wren account reset-password`: sets a new password for a local user and signs them out
-// everywhere by revoking every access token they hold.
+// Setting a new password: by the operator (`wren account reset-password`) or by the user with
+// the link of a reset mail (/auth/password/edit). Either way the user is signed out everywhere:
+// every access token they hold is revoked.
 
+import type { Account } from "../../domain/account.ts";
 import { notFound } from "../../domain/errors.ts";
+import type { User } from "../../domain/user.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { ServiceContext } from "../context.ts";
+import { unsubscribeFromPush } from "../push/subscriptions.ts";
 import { validatePassword } from "./create-local-account.ts";
 import { startValidation } from "./validation.ts";
+
+/** Validates and stores the new password, then revokes the user's tokens. */
+export async function setPassword(
+  ctx: ServiceContext,
+  account: Account,
+  user: User,
+  password: string,
+): Promise<{ revokedTokens: number }> {
+  const validation = startValidation();
+  validatePassword(validation, password);
+  validation.check();
+
+  await ctx.storage.users.put({ ...user, passwordHash: await hashPassword(password) });
+  const now = ctx.clock.now().toISOString();
+  const live = (await ctx.storage.tokens.listByAccount(account.id)).filter(
+    (t) => t.revokedAt === null,
+  );
+  for (const token of live) {
+    await ctx.storage.tokens.put({ ...token, revokedAt: now });
+    await unsubscribeFromPush(ctx, token.id);
+  }
+  return { revokedTokens: live.length };
+}
 
 export async function resetPassword(
   ctx: ServiceContext,
@@ -15,16 +42,5 @@ export async function resetPassword(
   const account = await ctx.storage.accounts.findByUsername(username, null);
   const user = account ? await ctx.storage.users.get(account.id) : undefined;
   if (!account || !user) throw notFound(`No local account named ${username}`);
-
-  const validation = startValidation();
-  validatePassword(validation, input.password);
-  validation.check();
-
-  await ctx.storage.users.put({ ...user, passwordHash: await hashPassword(input.password) });
-  const now = ctx.clock.now().toISOString();
-  const live = (await ctx.storage.tokens.listByAccount(account.id)).filter(
-    (t) => t.revokedAt === null,
-  );
-  for (const token of live) await ctx.storage.tokens.put({ ...token, revokedAt: now });
-  return { revokedTokens: live.length };
+  return setPassword(ctx, account, user, input.password);
 }

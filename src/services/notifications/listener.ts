@@ -6,6 +6,7 @@ import type { Collection } from "../../domain/collection.ts";
 import type { DomainEvent } from "../../domain/events.ts";
 import type { Poll } from "../../domain/poll.ts";
 import type { Status } from "../../domain/status.ts";
+import { staffIds } from "../accounts/staff.ts";
 import type { ServiceContext } from "../context.ts";
 import type { EventListener } from "../events.ts";
 import { walkPages } from "../paging.ts";
@@ -103,6 +104,18 @@ async function onStatusUnfavourited(ctx: ServiceContext, statusId: string, fromI
   if (status) await withdraw(ctx, status.accountId, "favourite", fromId, status.id);
 }
 
+/** Mastodon's `admin.sign_up`: every admin and moderator hears of each new account. */
+async function notifyStaffOfSignUp(ctx: ServiceContext, accountId: string): Promise<void> {
+  for (const recipientId of await staffIds(ctx)) {
+    await notify(ctx, {
+      recipientId,
+      type: "admin.sign_up",
+      fromAccountId: accountId,
+      status: null,
+    });
+  }
+}
+
 async function handle(ctx: ServiceContext, event: DomainEvent): Promise<void> {
   switch (event.type) {
     case "status.created":
@@ -169,6 +182,8 @@ async function handle(ctx: ServiceContext, event: DomainEvent): Promise<void> {
       return;
     case "collection.updated":
       return notifyCollectionUpdated(ctx, event.collection);
+    case "account.signed_up":
+      return notifyStaffOfSignUp(ctx, event.account.id);
     default:
       return;
   }

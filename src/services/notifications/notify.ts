@@ -6,12 +6,14 @@
 // about a thread the recipient muted or a status they cannot see; and never twice for the same
 // thing. An edit notification is replaced by the newer one, so it moves to the top. Then the
 // recipient's notification policy (policy-decision.ts) may drop it or hold it back as filtered.
+// Those not held back are pushed to the recipient's Web Push subscriptions (push/hold-pushes.ts).
 
 import type { Notification, NotificationType } from "../../domain/notification.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { domainBlockedAccounts } from "../graph/blocked-domains.ts";
 import { activeMute } from "../graph/mute-expiry.ts";
+import { holdPushes } from "../push/hold-pushes.ts";
 import { visibleStatuses } from "../statuses/visibility.ts";
 import { groupKeyFor } from "./group-key.ts";
 import { policyAction } from "./policy-decision.ts";
@@ -105,7 +107,9 @@ export async function notify(
         groupKey: await groupKeyFor(ctx, base),
         ...(action === "filter" ? { filtered: true } : {}),
       };
+      const releasePushes = await holdPushes(ctx, notification);
       await ctx.storage.notifications.put(notification);
+      await releasePushes();
       return notification;
     },
   );

@@ -12,6 +12,7 @@ import type { OAuthApp } from "../../domain/oauth.ts";
 import { parseScopes, scopesWithin, unknownScopes } from "../../domain/scopes.ts";
 import { hashSecret } from "../auth/secrets.ts";
 import type { ServiceContext } from "../context.ts";
+import { moveToRefreshedToken } from "../push/subscriptions.ts";
 import { authenticateClient, type ClientCredentials } from "./authenticate-client.ts";
 import {
   invalidClient,
@@ -138,10 +139,12 @@ async function refreshTokenGrant(ctx: ServiceContext, request: TokenRequest) {
   if (old.accountId !== null && !(await accountUsable(ctx, old.accountId))) throw invalidGrant();
 
   await ctx.storage.tokens.put({ ...old, revokedAt: ctx.clock.now().toISOString() });
-  return issueAccessToken(ctx, {
+  const issued = await issueAccessToken(ctx, {
     app,
     accountId: old.accountId,
     scopes,
     withRefreshToken: true,
   });
+  await moveToRefreshedToken(ctx, old.id, issued);
+  return issued;
 }

@@ -4,6 +4,7 @@
 
 import { hashSecret } from "../auth/secrets.ts";
 import type { ServiceContext } from "../context.ts";
+import { unsubscribeFromPush } from "../push/subscriptions.ts";
 import { authenticateClient, type ClientCredentials } from "./authenticate-client.ts";
 import { oauthError } from "./errors.ts";
 
@@ -26,4 +27,6 @@ export async function revokeToken(
   if (token.revokedAt === null) {
     await ctx.storage.tokens.put({ ...token, revokedAt: ctx.clock.now().toISOString() });
   }
+  // Its Web Push subscription goes with it (also after a crash between the two writes).
+  await unsubscribeFromPush(ctx, token.id);
 }

@@ -7,6 +7,15 @@ import { makeAccount, makeStatus } from "./fixtures.ts";
 
 export function accountContract(t: ContractContext): void {
   describe("accounts", () => {
+    it("removes an account, and its name is free again", async () => {
+      await t.storage.accounts.put(makeAccount({ id: "1", username: "gone" }));
+      assert.equal(await t.storage.accounts.remove("1"), true);
+      assert.equal(await t.storage.accounts.get("1"), undefined);
+      assert.equal(await t.storage.accounts.findByUsername("gone", null), undefined);
+      assert.equal(await t.storage.accounts.countLocal(), 0);
+      assert.equal(await t.storage.accounts.remove("1"), false);
+    });
+
     it("returns what was put, and undefined for unknown ids", async () => {
       const alice = makeAccount({ id: "1", username: "alice" });
       await t.storage.accounts.put(alice);

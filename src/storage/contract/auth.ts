@@ -7,6 +7,15 @@ import { makeApp, makeCode, makeToken, makeUser } from "./fixtures.ts";
 
 export function authContract(t: ContractContext): void {
   describe("users", () => {
+    it("removes a user, and its address is free again", async () => {
+      await t.storage.users.put(makeUser({ accountId: "1", email: "gone@example.com" }));
+      assert.equal(await t.storage.users.remove("1"), true);
+      assert.equal(await t.storage.users.get("1"), undefined);
+      assert.equal(await t.storage.users.findByEmail("gone@example.com"), undefined);
+      assert.equal(await t.storage.users.count(), 0);
+      assert.equal(await t.storage.users.remove("1"), false);
+    });
+
     it("round-trips, replaces, and finds by email case-insensitively", async () => {
       const user = makeUser({ accountId: "1", email: "Alice@Example.COM" });
       await t.storage.users.put(user);

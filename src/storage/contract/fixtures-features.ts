@@ -1,5 +1,6 @@
-// Fixtures for polls, notifications, announcements, emojis, markers, conversations and jobs:
-// complete, valid records from the fields a test cares about (see fixtures.ts for the rest).
+// Fixtures for polls, notifications, announcements, emojis, markers, push subscriptions,
+// conversations and jobs: complete, valid records from the fields a test cares about (see
+// fixtures.ts for the rest).
 
 import type { Announcement, AnnouncementReaction } from "../../domain/announcement.ts";
 import type { Conversation } from "../../domain/conversation.ts";
@@ -8,6 +9,7 @@ import type { Job } from "../../domain/job.ts";
 import type { Marker } from "../../domain/marker.ts";
 import type { Notification } from "../../domain/notification.ts";
 import type { Poll, PollVote } from "../../domain/poll.ts";
+import type { PushSubscription } from "../../domain/push-subscription.ts";
 import { CREATED, type EdgeFields } from "./fixtures.ts";
 
 export function makePoll(fields: Partial<Poll> & { id: string }): Poll {
@@ -110,6 +112,23 @@ export function makeJob(fields: Partial<Job> & { id: string }): Job {
     lastError: null,
     failedAt: null,
     createdAt: CREATED,
+    ...fields,
+  };
+}
+
+export function makePushSubscription(
+  fields: Partial<PushSubscription> & Pick<PushSubscription, "tokenId" | "accountId">,
+): PushSubscription {
+  return {
+    id: `9${fields.tokenId}`,
+    accessToken: `token-${fields.tokenId}`,
+    endpoint: `https://push.example/send/${fields.tokenId}`,
+    keys: { p256dh: "BPublicKey", auth: "AuthSecret" },
+    standard: true,
+    alerts: { mention: true, follow: false },
+    policy: "all",
+    createdAt: CREATED,
+    updatedAt: CREATED,
     ...fields,
   };
 }

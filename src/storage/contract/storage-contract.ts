@@ -26,6 +26,7 @@ import { persistenceContract } from "./persistence.ts";
 import { featurePersistenceContract } from "./persistence-features.ts";
 import { relationPersistenceContract } from "./persistence-relations.ts";
 import { pollContract } from "./polls.ts";
+import { pushSubscriptionContract } from "./push-subscriptions.ts";
 import { reportContract } from "./reports.ts";
 import { scheduledStatusContract } from "./scheduled-statuses.ts";
 import { statusEditContract } from "./status-edits.ts";
@@ -98,6 +99,7 @@ export function runStorageContract(name: string, open: () => Promise<ContractSub
     reportContract(context);
     scheduledStatusContract(context);
     markerContract(context);
+    pushSubscriptionContract(context);
     listContract(context);
     collectionContract(context);
     filterContract(context);

@@ -69,6 +69,9 @@ export async function openAccountStore(
     async findByUri(uri) {
       return getByKey(byUri.get(uri));
     },
+    async remove(id) {
+      return records.remove(id);
+    },
     async search(query, { limit, offset, localOnly }) {
       // A full scan: fine for the instance sizes this backend is for (the postgres backend
       // has real text indexes).

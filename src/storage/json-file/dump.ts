@@ -45,6 +45,7 @@ const FOLDERS: Record<RecordKind, string> = {
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",
+  pushSubscriptions: "push-subscriptions",
   lists: "lists",
   listMembers: "list-members",
   collections: "collections",

@@ -48,6 +48,7 @@ import { openMarkerStore } from "./marker-store.ts";
 import { openMediaStore } from "./media-store.ts";
 import { openNotificationStore } from "./notification-store.ts";
 import { openPollStore } from "./poll-store.ts";
+import { openPushSubscriptionStore } from "./push-subscription-store.ts";
 import { inspectWith, type LoadInspector } from "./quarantine.ts";
 import { openReportStore } from "./report-store.ts";
 import { openScheduledStatusStore } from "./scheduled-status-store.ts";
@@ -144,6 +145,7 @@ export async function openJsonFileStorage(
       reports: openReportStore(root, writer),
       scheduledStatuses: openScheduledStatusStore(root, writer),
       markers: openMarkerStore(root, writer),
+      pushSubscriptions: openPushSubscriptionStore(root, writer),
       lists: openListStore(root, writer),
       listMembers: edges<ListMember>("list-members"),
       collections: openCollectionStore(root, writer),

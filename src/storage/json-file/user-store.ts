@@ -38,6 +38,9 @@ export async function openUserStore(root: string, writer: DurableWriter): Promis
     async put(user) {
       await records.put(user);
     },
+    async remove(accountId) {
+      return records.remove(accountId);
+    },
     async count() {
       return records.size;
     },

@@ -81,6 +81,13 @@ export function createAccountStore(db: PgContext): AccountStore {
           data = excluded.data`;
       db.changes.bump("accounts");
     },
+    async remove(id) {
+      if (!isRowId(id)) return false;
+      const rows = await sql`delete from accounts where id = ${id} returning 1`;
+      if (rows.length === 0) return false;
+      db.changes.bump("accounts");
+      return true;
+    },
     async countLocal() {
       const [row] = await sql<{ n: number }[]>`
         select count(*)::int as n from accounts where domain_key = ''`;

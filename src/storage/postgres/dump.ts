@@ -47,6 +47,7 @@ const SOURCES: Record<RecordKind, Source> = {
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },
+  pushSubscriptions: { table: "push_subscriptions", orderBy: "token_id" },
   lists: { table: "lists", orderBy: "id" },
   listMembers: { table: "edges", orderBy: "id", edgeKind: "list-members" },
   collections: { table: "collections", orderBy: "id" },

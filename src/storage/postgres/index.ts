@@ -51,6 +51,7 @@ import { createMediaStore } from "./media-store.ts";
 import { pendingMigrations } from "./migrate.ts";
 import { createNotificationStore } from "./notification-store.ts";
 import { createPollStore } from "./poll-store.ts";
+import { createPushSubscriptionStore } from "./push-subscription-store.ts";
 import { createReportStore } from "./report-store.ts";
 import { createScheduledStatusStore } from "./scheduled-status-store.ts";
 import { createStatusEditStore } from "./status-edit-store.ts";
@@ -123,6 +124,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       reports: createReportStore(db),
       scheduledStatuses: createScheduledStatusStore(db),
       markers: createMarkerStore(db),
+      pushSubscriptions: createPushSubscriptionStore(db),
       lists: createListStore(db),
       listMembers: edges<ListMember>("listMembers"),
       collections: createCollectionStore(db),

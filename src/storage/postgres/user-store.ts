@@ -45,6 +45,13 @@ export function createUserStore(db: PgContext): UserStore {
         on conflict (account_id) do update set email_key = excluded.email_key, data = excluded.data`;
       db.changes.bump("users");
     },
+    async remove(accountId) {
+      if (!isRowId(accountId)) return false;
+      const rows = await sql`delete from users where account_id = ${accountId} returning 1`;
+      if (rows.length === 0) return false;
+      db.changes.bump("users");
+      return true;
+    },
     async count() {
       const [row] = await sql<{ n: number }[]>`select count(*)::int as n from users`;
       return row?.n ?? 0;

@@ -71,6 +71,7 @@ import { Tag } from "./tag.ts";
 import { Token } from "./token.ts";
 import { Translation } from "./translation.ts";
 import { V1Instance } from "./v1-instance.ts";
+import { WebPushSubscription } from "./web-push-subscription.ts";
 
 export const entities: Readonly<Record<string, Schema>> = {
   Account,
@@ -138,6 +139,7 @@ export const entities: Readonly<Record<string, Schema>> = {
   V1Instance,
   V1NotificationPolicy,
   ValidationError,
+  WebPushSubscription,
   WrappedAnnualReports,
   WrappedCollection,
   WrappedCollectionItem,

@@ -8,6 +8,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { notFound, unauthorized, unprocessable } from "../../../domain/errors.ts";
 import { serializeToken } from "../../../serialization/mastodon/token.ts";
+import { listedAccount } from "../../../services/accounts/listed-account.ts";
 import { lookupAccount } from "../../../services/accounts/lookup-account.ts";
 import { searchAccounts } from "../../../services/accounts/search-accounts.ts";
 import { signUp } from "../../../services/accounts/sign-up.ts";
@@ -15,6 +16,7 @@ import { updateCredentials } from "../../../services/accounts/update-credentials
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
 import { requireViewer } from "../../middleware/access.ts";
+import { signUpThrottle } from "../../oauth/throttles.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, idParam, integerParam, limitParam, listParam } from "../../schemas.ts";
 import { renderAccount, renderAccounts, renderCredentialAccount } from "../account-json.ts";
@@ -47,6 +49,7 @@ const signUpSchema = z.object({
   agreement: booleanParam.optional().default(false),
   locale: z.string().optional(),
   reason: z.string().optional(),
+  invite_code: z.string().optional(),
   date_of_birth: z.string().optional(),
 });
 
@@ -102,22 +105,28 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
     },
   );
 
-  app.post("/api/v1/accounts", access({ scopes: ["write:accounts"] }), async (c) => {
-    // Any token with write:accounts; Mastodon documents an app token, and the new user's token
-    // is issued to the same app.
-    const viewer = c.get("viewer");
-    if (!viewer) throw unauthorized();
-    const params = await readValidParams(c, signUpSchema);
-    const { issued } = await signUp(ctx, viewer.app, {
-      username: params.username,
-      email: params.email,
-      password: params.password,
-      agreement: params.agreement,
-      locale: params.locale,
-      reason: params.reason,
-    });
-    return c.json(serializeToken(issued.token, issued.secret, issued.refreshSecret));
-  });
+  app.post(
+    "/api/v1/accounts",
+    signUpThrottle(deps),
+    access({ scopes: ["write:accounts"] }),
+    async (c) => {
+      // Any token with write:accounts; Mastodon documents an app token, and the new user's token
+      // is issued to the same app.
+      const viewer = c.get("viewer");
+      if (!viewer) throw unauthorized();
+      const params = await readValidParams(c, signUpSchema);
+      const { issued } = await signUp(ctx, viewer.app, {
+        username: params.username,
+        email: params.email,
+        password: params.password,
+        agreement: params.agreement,
+        locale: params.locale,
+        reason: params.reason,
+        inviteCode: params.invite_code,
+      });
+      return c.json(serializeToken(issued.token, issued.secret, issued.refreshSecret));
+    },
+  );
 
   app.get("/api/v1/accounts", access({ optional: true, scopes: ["read:accounts"] }), async (c) => {
     const { id } = await readValidParams(c, manySchema);
@@ -138,7 +147,7 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
     "/api/v1/accounts/:id{[0-9]+}",
     access({ optional: true, scopes: ["read:accounts"] }),
     async (c) => {
-      const account = await ctx.storage.accounts.get(c.req.param("id"));
+      const account = await listedAccount(ctx, await ctx.storage.accounts.get(c.req.param("id")));
       if (!account) throw notFound();
       return c.json(await renderAccount(ctx, account));
     },

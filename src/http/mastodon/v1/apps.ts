@@ -9,6 +9,7 @@ import {
   serializeCredentialApplication,
 } from "../../../serialization/mastodon/application.ts";
 import { registerApp } from "../../../services/oauth/register-app.ts";
+import { vapidKeys } from "../../../services/push/vapid-keys.ts";
 import type { RouteModule } from "../../app.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
@@ -37,13 +38,17 @@ export const registerAppsRoutes: RouteModule = (
       scopes: params.scopes,
       website: params.website,
     });
-    return c.json(serializeCredentialApplication(registered.app, registered.clientSecret));
+    const { publicKey } = await vapidKeys(deps.ctx);
+    return c.json(
+      serializeCredentialApplication(registered.app, registered.clientSecret, publicKey),
+    );
   });
 
-  app.get("/api/v1/apps/verify_credentials", access(), (c) => {
+  app.get("/api/v1/apps/verify_credentials", access(), async (c) => {
     // access() sets the viewer or answers 401 before we get here.
     const viewer = c.get("viewer");
     if (!viewer) throw unauthorized();
-    return c.json(serializeApplication(viewer.app));
+    const { publicKey } = await vapidKeys(deps.ctx);
+    return c.json(serializeApplication(viewer.app, publicKey));
   });
 };

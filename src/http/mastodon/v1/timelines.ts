@@ -1,15 +1,15 @@
-// Timelines: GET /api/v1/timelines/home (a user's follows), /public (everything public, or
-// only local or remote), /tag/:hashtag, /list/:id (a user's list) and /link (a trending link's
-// statuses; Wren keeps no preview cards and no link trends, so no URL is trending and every
-// request is answered as Mastodon answers a URL that is not: 404). The services generate the page with its statuses
-// already read; they are hydrated in one batch without reading them again, and the Link header
-// pages by the returned statuses' ids.
+// Timelines: GET /api/v1/timelines/home (a user's follows), /direct (their direct messages), /public (everything public, or
+// only local or remote), /tag/:hashtag, /list/:id (a user's list) and /link (the statuses behind
+// a trending link's preview card; any other URL is answered 404, as Mastodon does). The services
+// generate the page with its statuses already read; they are hydrated in one batch without
+// reading them again, and the Link header pages by the returned statuses' ids.
 
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { notFound } from "../../../domain/errors.ts";
 import type { FilterContext } from "../../../domain/filter.ts";
 import { linkTimeline } from "../../../services/discovery/trending.ts";
+import { directTimeline } from "../../../services/timelines/direct.ts";
 import { homeTimeline } from "../../../services/timelines/home.ts";
 import { listTimeline } from "../../../services/timelines/list.ts";
 import { publicTimeline } from "../../../services/timelines/public.ts";
@@ -72,6 +72,18 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
       const params = await readValidParams(c, homeSchema);
       const entries = await homeTimeline(ctx, viewer.account.id, toIdPage(params));
       return answer(c, entries, viewer.account.id, "home");
+    },
+  );
+
+  // Deprecated by Mastodon in favour of conversations, still called by some apps.
+  app.get(
+    "/api/v1/timelines/direct",
+    access({ scopes: ["read:statuses"], user: true }),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const params = await readValidParams(c, homeSchema);
+      const entries = await directTimeline(ctx, viewer.account.id, toIdPage(params));
+      return answer(c, entries, viewer.account.id, "thread");
     },
   );
 
