@@ -43,6 +43,7 @@ const INCLUDED = [
   "test/federation/multi-instance/follow.test.ts",
   "test/federation/multi-instance/mentions.test.ts",
   "test/federation/multi-instance/featured-tags.test.ts",
+  "test/federation/multi-instance/csv-imports.test.ts",
 ];
 
 /** json-file-specific tests, each with why it has no meaning on PostgreSQL. */

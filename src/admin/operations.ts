@@ -11,6 +11,7 @@ import { createPersonalToken } from "../services/oauth/create-personal-token.ts"
 import { ANNOUNCEMENT_OPERATIONS } from "./operations-announcements.ts";
 import { DOMAIN_OPERATIONS } from "./operations-domains.ts";
 import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
+import { IMPORT_OPERATIONS } from "./operations-imports.ts";
 import { INSTANCE_OPERATIONS } from "./operations-instance.ts";
 import { MEDIA_OPERATIONS } from "./operations-media.ts";
 import { MOVE_OPERATIONS } from "./operations-moves.ts";
@@ -72,6 +73,7 @@ export const ADMIN_OPERATIONS = {
   ...SIGN_UP_OPERATIONS,
   ...INSTANCE_OPERATIONS,
   ...MOVE_OPERATIONS,
+  ...IMPORT_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;

@@ -30,6 +30,7 @@ import {
   announcementDelete,
   announcementList,
 } from "./commands/announcement.ts";
+import { exportCsvCommand, importCsv, importStatusCommand } from "./commands/csv.ts";
 import { dbMigrate } from "./commands/db-migrate.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
@@ -64,6 +65,9 @@ export const COMMANDS: readonly Command[] = [
   inviteCreate,
   inviteList,
   inviteRevoke,
+  importCsv,
+  importStatusCommand,
+  exportCsvCommand,
   tokenCreate,
   emojiAdd,
   emojiList,

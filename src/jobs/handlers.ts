@@ -1,6 +1,7 @@
 // Every job type Wren runs, wired to the use case that does the work. Job handlers are thin:
 // they decode the payload and call a service.
 
+import type { ImportRow } from "../domain/csv-import.ts";
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
 import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../services/accounts/send-account-mail.ts";
 import {
@@ -11,6 +12,13 @@ import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";
 import { MUTE_EXPIRE_JOB, removeLapsedMute } from "../services/graph/mute-expiry.ts";
+import {
+  IMPORT_PREPARE_JOB,
+  IMPORT_ROW_JOB,
+  IMPORT_ROW_MAX_ATTEMPTS,
+  importRow,
+  prepareImport,
+} from "../services/imports/import-jobs.ts";
 import { KV_PRUNE_JOB, runKvPrune } from "../services/maintenance/kv-prune.ts";
 import {
   REMOTE_RETENTION_JOB,
@@ -117,6 +125,23 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
       }
     },
     { maxAttempts: PUSH_MAX_ATTEMPTS },
+  );
+  runner.register(IMPORT_PREPARE_JOB, async (payload) => {
+    const { importId, rows } = payload;
+    if (typeof importId === "string" && Array.isArray(rows)) {
+      await prepareImport(ctx, importId, rows as ImportRow[]);
+    }
+  });
+  runner.register(
+    IMPORT_ROW_JOB,
+    async (payload, job) => {
+      const { importId, index, row } = payload;
+      if (typeof importId !== "string" || typeof index !== "number") return;
+      if (typeof row !== "object" || row === null) return;
+      const lastAttempt = job.attempts + 1 >= IMPORT_ROW_MAX_ATTEMPTS;
+      await importRow(ctx, importId, index, row as ImportRow, lastAttempt);
+    },
+    { maxAttempts: IMPORT_ROW_MAX_ATTEMPTS },
   );
   runner.register(PUBLISH_SCHEDULED_JOB, async (payload) => {
     if (typeof payload.scheduledStatusId === "string") {

@@ -25,3 +25,12 @@ export async function findInPages<E extends { id: string }>(
   for await (const item of walkPages(list)) if (match(item)) return item;
   return undefined;
 }
+
+/** Every item of a paged list, collected (for work that changes the list as it goes). */
+export async function collectPages<E extends { id: string }>(
+  list: (page: IdPage) => Promise<E[]>,
+): Promise<E[]> {
+  const items: E[] = [];
+  for await (const item of walkPages(list)) items.push(item);
+  return items;
+}

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runWren } from "./run-wren.ts";
+import { createAccount, runWren } from "./run-wren.ts";
 
 describe("wren account alias and move, server stopped", () => {
   let dataDir: string;
@@ -16,22 +16,7 @@ describe("wren account alias and move, server stopped", () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "wren-cli-moves-"));
     env = { WREN_DATA_DIR: dataDir, WREN_PUBLIC_URL: "https://wren.example" };
-    for (const name of ["alice", "alice2"]) {
-      const made = await runWren(
-        [
-          "account",
-          "create",
-          name,
-          "--email",
-          `${name}@example.com`,
-          "--password",
-          "a long passphrase",
-        ],
-        env,
-      );
-      assert.equal(made.code, 0, made.stderr);
-      ids[name] = made.stdout.trim();
-    }
+    for (const name of ["alice", "alice2"]) ids[name] = await createAccount(name, env);
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
 

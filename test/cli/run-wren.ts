@@ -130,3 +130,21 @@ export function startServe(env: Record<string, string>): ServeProcess {
     },
   };
 }
+
+/** Creates a local account with `wren account create` (failing the test if it fails); its id. */
+export async function createAccount(name: string, env: Record<string, string>): Promise<string> {
+  const made = await runWren(
+    [
+      "account",
+      "create",
+      name,
+      "--email",
+      `${name}@example.com`,
+      "--password",
+      "a long passphrase",
+    ],
+    env,
+  );
+  if (made.code !== 0) throw new Error(`wren account create ${name}: ${made.stderr}`);
+  return made.stdout.trim();
+}
