@@ -15,6 +15,13 @@ export type DomainEvent =
   | { type: "status.updated"; status: Status }
   | { type: "status.deleted"; status: Status }
   | { type: "status.reblogged"; reblog: Status; original: Status }
+  /**
+   * The quote `status` makes was approved (domain/quote.ts), after it was stored: a local quote
+   * of a local status, a remote server's QuoteRequest we granted, or our request it granted.
+   */
+  | { type: "quote.accepted"; status: Status }
+  /** The quoted author withdrew the approval of the quote `status` makes. */
+  | { type: "quote.revoked"; status: Status }
   | { type: "status.favourited"; favourite: Favourite; status: Status }
   | { type: "status.unfavourited"; favourite: Favourite }
   /** `fromRequest`: the follow is a follow request that was just accepted. */

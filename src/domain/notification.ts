@@ -8,7 +8,8 @@ export type NotificationType =
   | "follow_request"
   | "favourite"
   | "poll"
-  | "update";
+  | "update"
+  | "quote";
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention",
@@ -19,6 +20,7 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "favourite",
   "poll",
   "update",
+  "quote",
 ];
 
 export interface Notification {

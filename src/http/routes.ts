@@ -32,6 +32,7 @@ import { notificationV1Routes } from "./mastodon/v1/notifications.ts";
 import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
 import { profileRoutes } from "./mastodon/v1/profile.ts";
+import { quoteRoutes } from "./mastodon/v1/quotes.ts";
 import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { scheduledStatusRoutes } from "./mastodon/v1/scheduled-statuses.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
@@ -81,6 +82,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   searchV2Routes,
   statusRoutes,
   statusActionRoutes,
+  quoteRoutes,
   scheduledStatusRoutes,
   favouritesRoutes,
   bookmarksRoutes,

@@ -11,6 +11,7 @@ import { listMembershipListener } from "./lists/listener.ts";
 import { mediaPurgeListener } from "./media/purge-deleted-status-media.ts";
 import { notificationListener } from "./notifications/listener.ts";
 import { notificationRequestListener } from "./notifications/request-listener.ts";
+import { quoteListener } from "./quotes/listener.ts";
 
 export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("conversations", conversationListener(ctx));
@@ -21,4 +22,5 @@ export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("notification-requests", notificationRequestListener(ctx));
   ctx.events.subscribe("endorsements", endorsementListener(ctx));
   ctx.events.subscribe("preview-cards", previewCardListener(ctx));
+  ctx.events.subscribe("quotes", quoteListener(ctx));
 }

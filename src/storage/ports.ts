@@ -14,6 +14,7 @@ import type { MediaAttachment } from "../domain/media.ts";
 import type { Notification, NotificationType } from "../domain/notification.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.ts";
 import type { Poll, PollVote } from "../domain/poll.ts";
+import type { QuoteEdge } from "../domain/quote.ts";
 import type { DumpedRecord } from "../domain/record-dump.ts";
 import type {
   AccountDomainBlock,
@@ -549,6 +550,8 @@ export interface Storage {
   readonly endorsements: EdgeStore<Endorsement>;
   /** Accounts dismissed from follow suggestions: account → dismissed account. */
   readonly suggestionDismissals: EdgeStore<SuggestionDismissal>;
+  /** Accepted quotes: quoting status → quoted status (domain/quote.ts). */
+  readonly quotes: EdgeStore<QuoteEdge>;
   readonly idempotency: IdempotencyStore;
   readonly polls: PollStore;
   readonly pollVotes: EdgeStore<PollVote>;

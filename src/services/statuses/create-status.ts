@@ -5,6 +5,7 @@
 
 import type { Visibility } from "../../domain/account.ts";
 import { AppError } from "../../domain/errors.ts";
+import { type QuotePolicy, storedQuotePolicy } from "../../domain/quote.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -12,6 +13,7 @@ import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
 import { withAttachLock } from "../media/media-lock.ts";
 import { createPoll } from "../polls/create-poll.ts";
 import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
+import { prepareQuote, stampFor } from "../quotes/prepare-quote.ts";
 import { composeText, normalizeLanguage } from "./compose-text.ts";
 import { type PostSlot, withIdempotency } from "./idempotency.ts";
 import { loadPoster } from "./load-poster.ts";
@@ -30,6 +32,10 @@ export interface CreateStatusInput {
   mediaIds?: readonly string[] | undefined;
   /** The poll to attach (`poll[…]` parameters). */
   poll?: PollParams | undefined;
+  /** The status to quote (`quoted_status_id`). */
+  quotedStatusId?: string | undefined;
+  /** Who may quote the new status (`quote_approval_policy`); public by default. */
+  quotePolicy?: QuotePolicy | undefined;
   idempotencyKey?: string | undefined;
   /**
    * The scheduled status being published: media it holds (attachments whose statusId is this
@@ -73,6 +79,9 @@ async function post(
   });
 
   const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
+  const quoting = input.quotedStatusId
+    ? await prepareQuote(ctx, accountId, input.quotedStatusId)
+    : null;
   const composed = await composeText(ctx, {
     text: input.text ?? "",
     spoilerText: input.spoilerText ?? "",
@@ -88,6 +97,7 @@ async function post(
   const poll = pollParams
     ? await createPoll(ctx, { statusId: id, accountId, poll: pollParams })
     : null;
+  const visibility = input.visibility ?? user.defaultVisibility;
   const status: Status = {
     id,
     accountId,
@@ -96,7 +106,7 @@ async function post(
     text: composed.text,
     contentHtml: composed.contentHtml,
     spoilerText: composed.spoilerText,
-    visibility: input.visibility ?? user.defaultVisibility,
+    visibility,
     // A content warning always hides the post behind it, as in Mastodon.
     sensitive: (input.sensitive ?? user.defaultSensitive) || composed.spoilerText !== "",
     language: normalizeLanguage(input.language) ?? user.defaultLanguage,
@@ -114,6 +124,8 @@ async function post(
     editedAt: null,
     deleted: false,
     deletedAt: null,
+    quote: quoting ? await stampFor(ctx, quoting, id) : null,
+    quotePolicy: storedQuotePolicy(visibility, input.quotePolicy),
   };
   // The event is recorded before the status (ADR 0013): a crash once the status is stored still
   // sends the Create; one before finds no status and does nothing.

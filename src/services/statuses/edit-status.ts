@@ -5,6 +5,7 @@
 // point or preview of the status's attachments, and such a change alone is an edit too.
 
 import { AppError, notFound } from "../../domain/errors.ts";
+import { type QuotePolicy, storedQuotePolicy } from "../../domain/quote.ts";
 import type { Status, StatusEdit } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -34,6 +35,8 @@ export interface EditStatusInput {
   mediaAttributes?: readonly (MediaChanges & { id: string })[] | undefined;
   /** A new version of the poll (votes reset when its choices change); absent keeps it. */
   poll?: PollParams | undefined;
+  /** Who may quote it from now on (`quote_approval_policy`); absent keeps it. */
+  quotePolicy?: QuotePolicy | undefined;
 }
 
 export function snapshotOf(ctx: ServiceContext, status: Status): StatusEdit {
@@ -147,6 +150,9 @@ async function edit(ctx: ServiceContext, input: EditStatusInput): Promise<Status
     mediaIds: nextMediaIds,
     pollId: poll?.id ?? status.pollId,
     editedAt: ctx.clock.now().toISOString(),
+    ...(input.quotePolicy
+      ? { quotePolicy: storedQuotePolicy(status.visibility, input.quotePolicy) }
+      : {}),
   };
   // Recorded before the write (ADR 0013): a crash after it still sends the Update.
   await publishAround(ctx.events, { type: "status.updated", status: edited }, () =>

@@ -27,6 +27,7 @@ const EDGE_TARGETS: Record<string, "account" | "status" | "poll"> = {
   endorsements: "account",
   "suggestion-dismissals": "account",
   favourites: "status",
+  quotes: "status",
   bookmarks: "status",
   pins: "status",
   "poll-votes": "poll",
