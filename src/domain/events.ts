@@ -22,6 +22,8 @@ export type DomainEvent =
   | { type: "quote.accepted"; status: Status }
   /** The quoted author withdrew the approval of the quote `status` makes. */
   | { type: "quote.revoked"; status: Status }
+  /** A local author's policy refused the quote a remote `status` asked approval for. */
+  | { type: "quote.rejected"; status: Status }
   | { type: "status.favourited"; favourite: Favourite; status: Status }
   | { type: "status.unfavourited"; favourite: Favourite }
   /** `fromRequest`: the follow is a follow request that was just accepted. */

@@ -37,9 +37,10 @@ export async function confirmEvent(
       return { ...event, reblog, original };
     }
     case "quote.accepted":
+    case "quote.rejected":
     case "quote.revoked": {
       // The quote still stands as announced (a revoke after an accept has its own event).
-      const state = event.type === "quote.accepted" ? "accepted" : "revoked";
+      const state = event.type.slice("quote.".length);
       const stored = await storage.statuses.get(event.status.id);
       if (!stored || stored.deleted || stored.quote?.state !== state) return undefined;
       return { ...event, status: stored };

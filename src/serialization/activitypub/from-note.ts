@@ -37,6 +37,7 @@ import {
   textOf,
   truncate,
 } from "./from-common.ts";
+import { quoteOf, quotePolicyOf } from "./from-quote.ts";
 import { sanitizeRemoteHtml } from "./sanitize-html.ts";
 
 const MAX_CONTENT = 200_000;
@@ -73,6 +74,8 @@ export function isStatusObject(object: unknown): object is APObject {
 export interface NoteContext {
   /** The author's followers collection, to tell followers-only posts from direct ones. */
   followersUri: string | null;
+  /** The author's actor id (quote policies may name the author alone). */
+  authorUri?: string | null;
 }
 
 function ids(list: readonly URL[]): string[] {
@@ -310,5 +313,7 @@ export async function noteToDraft(
     emojis,
     media,
     poll,
+    quote: quoteOf(object),
+    quotePolicy: quotePolicyOf(object, context.authorUri ?? null, context.followersUri),
   };
 }

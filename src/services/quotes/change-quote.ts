@@ -23,13 +23,9 @@ export async function changeQuote(
     if (status.quote.state === state) return status;
     const updated: Status = { ...status, quote: { ...status.quote, ...changes, state } };
     const save = () => ctx.storage.statuses.put(updated);
-    if (state === "accepted") {
-      await publishAround(ctx.events, { type: "quote.accepted", status: updated }, save);
-    } else if (state === "revoked") {
-      await publishAround(ctx.events, { type: "quote.revoked", status: updated }, save);
-    } else {
-      await save();
-    }
+    const type = `quote.${state}` as const;
+    if (type === "quote.pending") await save();
+    else await publishAround(ctx.events, { type, status: updated }, save);
     return updated;
   });
 }
