@@ -9,7 +9,9 @@ export type NotificationType =
   | "favourite"
   | "poll"
   | "update"
-  | "quote";
+  | "quote"
+  /** A status the recipient quoted was edited; the notification's status is their quote. */
+  | "quoted_update";
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention",
@@ -21,6 +23,7 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "poll",
   "update",
   "quote",
+  "quoted_update",
 ];
 
 export interface Notification {

@@ -13,10 +13,13 @@ describe("quote posts", () => {
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;
+  let dave: TestUser;
   before(async () => {
     server = await startTestServer();
-    [alice, bob, carol] = await createUsers(server, "alice", "bob", "carol");
+    [alice, bob, carol, dave] = await createUsers(server, "alice", "bob", "carol", "dave");
     await follow(server, bob, alice);
+    // Alice blocks dave: her posts are hidden from him, wherever they are quoted.
+    await call(server, "POST", `/api/v1/accounts/${dave.account.id}/block`, { token: alice.token });
   });
   after(() => server.close());
 
@@ -66,6 +69,22 @@ describe("quote posts", () => {
     assert.equal(notes[0].status.id, quoting.id);
   });
 
+  it("tells those who quoted a status of its edits (quoted_update, with their quote)", async () => {
+    const original = await post(server, alice, { status: "first draft" });
+    const quoting = await quote(carol, original);
+    await call(server, "PUT", `/api/v1/statuses/${original.id}`, {
+      token: alice.token,
+      json: { status: "second draft" },
+    });
+    const notes = await call(server, "GET", "/api/v1/notifications?types[]=quoted_update", {
+      token: carol.token,
+    });
+    assert.equal(notes.length, 1);
+    assert.equal(notes[0].account.id, alice.account.id);
+    assert.equal(notes[0].status.id, quoting.id);
+    assert.match(notes[0].status.quote.quoted_status.content, /second draft/);
+  });
+
   it("a quote inside a quoted status is shallow", async () => {
     const first = await post(server, alice, { status: "first" });
     const second = await quote(bob, first);
@@ -99,22 +118,24 @@ describe("quote posts", () => {
   });
 
   it("shows a quote of a status the viewer may not see as unauthorized, never its content", async () => {
-    const secret = await post(server, alice, { status: "for followers", visibility: "private" });
-    // Authors may quote their own followers-only posts.
-    const open = await quote(alice, secret);
-    assert.equal(open.quote.state, "accepted");
-    const anonymous = await get(open.id);
-    assert.deepEqual(anonymous.quote, { state: "unauthorized", quoted_status: null });
-    assert.deepEqual((await get(open.id, carol.token)).quote, {
+    const original = await post(server, alice, { status: "not for dave" });
+    const quoting = await quote(bob, original);
+    assert.equal((await get(quoting.id)).quote.quoted_status.id, original.id);
+    assert.deepEqual((await get(quoting.id, dave.token)).quote, {
       state: "unauthorized",
       quoted_status: null,
     });
-    assert.equal((await get(open.id, bob.token)).quote.quoted_status.id, secret.id);
+
+    // Authors may quote their own followers-only posts, in followers-only posts.
+    const secret = await post(server, alice, { status: "for followers", visibility: "private" });
+    const inner = await quote(alice, secret, { visibility: "private" });
+    assert.equal(inner.quote.state, "accepted");
+    assert.equal((await get(inner.id, bob.token)).quote.quoted_status.id, secret.id);
 
     const doomed = await post(server, alice, { status: "soon gone" });
-    const quoting = await quote(bob, doomed);
+    const orphan = await quote(bob, doomed);
     await call(server, "DELETE", `/api/v1/statuses/${doomed.id}`, { token: alice.token });
-    assert.deepEqual((await get(quoting.id)).quote, { state: "deleted", quoted_status: null });
+    assert.deepEqual((await get(orphan.id)).quote, { state: "deleted", quoted_status: null });
   });
 
   it("revokes a quote: the quoted author only, then it is revoked and unlisted", async () => {
@@ -181,6 +202,21 @@ describe("quote posts", () => {
     await bad({ status: "x", quote_approval_policy: "everyone" }, 422);
     await bad({ status: "x", quoted_status_id: "not-an-id" }, 422);
     await bad({ status: "x", quoted_status_id: "999999999" }, 404);
+    // A quote goes without poll or attachments; a followers-only post is quoted privately only;
+    // a private mention quotes only those it mentions.
+    await bad(
+      { status: "x", quoted_status_id: status.id, poll: { options: ["a", "b"], expires_in: 600 } },
+      422,
+    );
+    const secret = await post(server, alice, { status: "s", visibility: "private" });
+    await call(
+      server,
+      "POST",
+      "/api/v1/statuses",
+      { token: alice.token, json: { status: "x", quoted_status_id: secret.id } },
+      422,
+    );
+    await bad({ status: "x", quoted_status_id: status.id, visibility: "direct" }, 422);
     const res = await server.request(`/api/v1/statuses/${status.id}/interaction_policy`, {
       method: "PUT",
       token: alice.token,

@@ -41,12 +41,15 @@ export async function onQuoteRequest(
   if (!quoting || quoting.accountId !== sender.id || quoting.quote?.quotedUri !== quoted.uri) {
     return;
   }
-  const [author, follow] = await Promise.all([
+  const [author, follow, block] = await Promise.all([
     ctx.storage.accounts.get(quoted.accountId),
     ctx.storage.follows.get(sender.id, quoted.accountId),
+    ctx.storage.blocks.get(quoted.accountId, sender.id),
   ]);
   if (!author) return;
-  const allowed = quoteDecision(quoted, sender.id, follow !== undefined) === "automatic";
+  // Blocked accounts are never allowed to quote (Mastodon rejects them automatically).
+  const allowed =
+    block === undefined && quoteDecision(quoted, sender.id, follow !== undefined) === "automatic";
   const stamp = allowed ? localStampUri(author.uri, quoting.id) : null;
   await answerQuoteRequest(ctx, quoting, quoted, request.id.href, stamp);
 }

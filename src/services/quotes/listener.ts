@@ -8,6 +8,7 @@ import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import type { EventListener } from "../events.ts";
 import { notify } from "../notifications/notify.ts";
+import { walkPages } from "../paging.ts";
 
 async function onAccepted(ctx: ServiceContext, status: Status): Promise<void> {
   const quotedId = status.quote?.quotedStatusId;
@@ -30,6 +31,20 @@ async function onAccepted(ctx: ServiceContext, status: Status): Promise<void> {
   });
 }
 
+/** Those whose accepted quotes show the edited status hear of the edit (Mastodon 4.5). */
+async function onQuotedEdited(ctx: ServiceContext, status: Status): Promise<void> {
+  for await (const quote of walkPages((page) => ctx.storage.quotes.listTo(status.id, page))) {
+    const quoting = await ctx.storage.statuses.get(quote.accountId);
+    if (!quoting || quoting.deleted || quoting.quote?.state !== "accepted") continue;
+    await notify(ctx, {
+      recipientId: quoting.accountId,
+      type: "quoted_update",
+      fromAccountId: status.accountId,
+      status: quoting,
+    });
+  }
+}
+
 async function onGone(ctx: ServiceContext, status: Status): Promise<void> {
   const quotedId = status.quote?.quotedStatusId;
   if (quotedId) await ctx.storage.quotes.delete(status.id, quotedId);
@@ -41,6 +56,8 @@ export function quoteListener(ctx: ServiceContext): EventListener {
       case "status.created":
       case "quote.accepted":
         return onAccepted(ctx, event.status);
+      case "status.updated":
+        return onQuotedEdited(ctx, event.status);
       case "quote.revoked":
       case "status.deleted":
         return onGone(ctx, event.status);

@@ -3,6 +3,8 @@
 // approves at once (its stamp is ours); a remote one leaves the quote pending until its
 // server answers the QuoteRequest (federation/outbox/quotes.ts).
 
+import type { Visibility } from "../../domain/account.ts";
+import { AppError } from "../../domain/errors.ts";
 import type { StatusQuote } from "../../domain/quote.ts";
 import { quoteDecision } from "../../domain/quote.ts";
 import type { Status } from "../../domain/status.ts";
@@ -40,6 +42,38 @@ export async function prepareQuote(
       requestUri: null,
     },
   };
+}
+
+/**
+ * What the new post itself must be to carry the quote (Mastodon 4.5): no poll or attachments
+ * beside it, a followers-only post quoted only in a followers-only or direct one, and a private
+ * mention quoting someone only if it mentions them.
+ */
+export function checkQuotingPost(
+  prepared: PreparedQuote,
+  post: {
+    visibility: Visibility;
+    mentionIds: readonly string[];
+    hasMedia: boolean;
+    hasPoll: boolean;
+  },
+): void {
+  if (post.hasMedia || post.hasPoll) {
+    throw new AppError(422, "Validation failed: Quote posts cannot have a poll or attachments");
+  }
+  const { quoted } = prepared;
+  if (
+    quoted.visibility === "private" &&
+    (post.visibility === "public" || post.visibility === "unlisted")
+  ) {
+    throw new AppError(422, "Validation failed: Private posts can only be quoted in private posts");
+  }
+  if (post.visibility === "direct" && !post.mentionIds.includes(quoted.accountId)) {
+    throw new AppError(
+      422,
+      "Validation failed: A private mention can only quote the posts of those it mentions",
+    );
+  }
 }
 
 /** The quote as stored on the status `statusId`: a local approval names its stamp. */

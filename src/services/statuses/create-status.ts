@@ -13,7 +13,7 @@ import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
 import { withAttachLock } from "../media/media-lock.ts";
 import { createPoll } from "../polls/create-poll.ts";
 import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
-import { prepareQuote, stampFor } from "../quotes/prepare-quote.ts";
+import { checkQuotingPost, prepareQuote, stampFor } from "../quotes/prepare-quote.ts";
 import { composeText, normalizeLanguage } from "./compose-text.ts";
 import { type PostSlot, withIdempotency } from "./idempotency.ts";
 import { loadPoster } from "./load-poster.ts";
@@ -88,6 +88,15 @@ async function post(
     hasMedia: mediaIds.length > 0,
   });
   const pollParams = input.poll ? checkPollParams(input.poll) : null;
+  const visibility = input.visibility ?? user.defaultVisibility;
+  if (quoting) {
+    checkQuotingPost(quoting, {
+      visibility,
+      mentionIds: composed.mentionIds,
+      hasMedia: mediaIds.length > 0,
+      hasPoll: pollParams !== null,
+    });
+  }
 
   const { id } = slot;
   // The Idempotency-Key goes first (idempotency.ts): a crash after the status then never lets a
@@ -97,7 +106,6 @@ async function post(
   const poll = pollParams
     ? await createPoll(ctx, { statusId: id, accountId, poll: pollParams })
     : null;
-  const visibility = input.visibility ?? user.defaultVisibility;
   const status: Status = {
     id,
     accountId,
