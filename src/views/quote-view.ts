@@ -71,7 +71,7 @@ export async function loadQuoteViews<V>(
   const quoted = ids.length > 0 ? await ctx.storage.statuses.getMany(ids) : new Map();
   const live = [...quoted.values()].filter((s: Status) => !s.deleted);
   const [visible, relations] = await Promise.all([
-    shallow ? live : visibleStatuses(ctx, viewerId, live),
+    visibleStatuses(ctx, viewerId, live),
     viewerRelations(ctx, viewerId, live),
   ]);
   const views = shallow || visible.length === 0 ? new Map<string, V>() : await loadNested(visible);
