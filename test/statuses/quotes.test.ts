@@ -187,6 +187,27 @@ describe("quote posts", () => {
     assert.deepEqual(still.quote_approval.automatic, []);
   });
 
+  it("takes the poster's default policy (source[quote_policy]) when a post names none", async () => {
+    const updated = await call(server, "PATCH", "/api/v1/accounts/update_credentials", {
+      token: dave.token,
+      json: { source: { quote_policy: "followers" } },
+    });
+    assert.equal(updated.source.quote_policy, "followers");
+    const prefs = await call(server, "GET", "/api/v1/preferences", { token: dave.token });
+    assert.equal(prefs["posting:default:quote_policy"], "followers");
+    const status = await post(server, dave, { status: "defaults" });
+    assert.deepEqual(status.quote_approval.automatic, ["followers"]);
+    const chosen = await post(server, dave, { status: "x", quote_approval_policy: "public" });
+    assert.deepEqual(chosen.quote_approval.automatic, ["public"]);
+    await call(
+      server,
+      "PATCH",
+      "/api/v1/accounts/update_credentials",
+      { token: dave.token, json: { source: { quote_policy: "anyone" } } },
+      422,
+    );
+  });
+
   it("answers bad input with 4xx and checks scopes", async () => {
     const status = await post(server, alice, { status: "x" });
     const bad = async (json: Record<string, unknown>, expected: number) => {

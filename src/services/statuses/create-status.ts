@@ -34,7 +34,7 @@ export interface CreateStatusInput {
   poll?: PollParams | undefined;
   /** The status to quote (`quoted_status_id`). */
   quotedStatusId?: string | undefined;
-  /** Who may quote the new status (`quote_approval_policy`); public by default. */
+  /** Who may quote the new status (`quote_approval_policy`); else the poster's default. */
   quotePolicy?: QuotePolicy | undefined;
   idempotencyKey?: string | undefined;
   /**
@@ -133,7 +133,7 @@ async function post(
     deleted: false,
     deletedAt: null,
     quote: quoting ? await stampFor(ctx, quoting, id) : null,
-    quotePolicy: storedQuotePolicy(visibility, input.quotePolicy),
+    quotePolicy: storedQuotePolicy(visibility, input.quotePolicy ?? user.defaultQuotePolicy),
   };
   // The event is recorded before the status (ADR 0013): a crash once the status is stored still
   // sends the Create; one before finds no status and does nothing.
