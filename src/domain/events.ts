@@ -22,6 +22,8 @@ export type DomainEvent =
   | { type: "quote.accepted"; status: Status }
   /** The quoted author withdrew the approval of the quote `status` makes. */
   | { type: "quote.revoked"; status: Status }
+  /** The author changed who may quote `status` (no edit: peers get the Note again). */
+  | { type: "status.quote_policy_changed"; status: Status }
   /** A local author's policy refused the quote a remote `status` asked approval for. */
   | { type: "quote.rejected"; status: Status }
   | { type: "status.favourited"; favourite: Favourite; status: Status }

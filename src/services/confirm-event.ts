@@ -36,6 +36,13 @@ export async function confirmEvent(
       if (!reblog || reblog.deleted || !original || original.deleted) return undefined;
       return { ...event, reblog, original };
     }
+    case "status.quote_policy_changed": {
+      const stored = await storage.statuses.get(event.status.id);
+      if (!stored || stored.deleted || stored.quotePolicy !== event.status.quotePolicy) {
+        return undefined;
+      }
+      return { ...event, status: stored };
+    }
     case "quote.accepted":
     case "quote.rejected":
     case "quote.revoked": {

@@ -21,6 +21,8 @@ async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
     case "status.created":
       await sendCreate(outbox, event.status);
       return sendQuoteRequest(outbox, event.status);
+    case "status.quote_policy_changed":
+      return sendUpdate(outbox, event.status, true);
     case "quote.accepted":
     case "quote.rejected":
       return sendQuoteAnswer(outbox, event.status);

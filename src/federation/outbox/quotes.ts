@@ -46,7 +46,7 @@ export async function sendQuoteAnswer(outbox: Outbox, status: Status): Promise<v
   if (!quote) return;
   // Our own quote, approved by a remote author: the Note now names the stamp.
   if (status.local) {
-    if (quote.state === "accepted") await sendUpdate(outbox, status);
+    if (quote.state === "accepted") await sendUpdate(outbox, status, true);
     return;
   }
   const ends = await endsOf(outbox, status);

@@ -100,10 +100,21 @@ describe("quote posts across servers", () => {
 
   it("a quote that B's policy refuses is rejected; A refuses what it knows it may not quote", async () => {
     const { posted, copy } = await bobPosts({ status: "not this one" });
-    // Bob closes the post after A got it: A still takes it for quotable, B's policy decides.
+    // Bob closes the post after A got it: the Update tells A.
     await api(b, bob.token, "PUT", `/api/v1/statuses/${posted.id}/interaction_policy`, {
       quote_approval_policy: "nobody",
     });
+    await eventually(async () => {
+      const known = await onA(copy.id);
+      assert.deepEqual(known.quote_approval.automatic, []);
+      assert.equal(known.quote_approval.current_user, "denied");
+    });
+    // Were A not to know the policy (a server that states no canQuote), A would ask and B's
+    // policy would answer: A's copy is made to know nothing of it.
+    const stored = await a.wren.ctx.storage.statuses.get(copy.id);
+    assert.ok(stored);
+    await a.wren.ctx.storage.statuses.put({ ...stored, quotePolicy: null });
+    assert.equal((await onA(copy.id)).quote_approval.current_user, "unknown");
     const quote = await api(a, alice.token, "POST", "/api/v1/statuses", {
       status: "hm",
       quoted_status_id: copy.id,
