@@ -5,6 +5,7 @@
 
 import type { Edge } from "./relations.ts";
 import type { Status } from "./status.ts";
+import { escapeHtml } from "./text/html.ts";
 
 /** Who may quote a status (Mastodon's quote_approval_policy). */
 export type QuotePolicy = "public" | "followers" | "nobody";
@@ -72,4 +73,16 @@ export function storedQuotePolicy(
 ): QuotePolicy {
   if (visibility === "private" || visibility === "direct") return "nobody";
   return asked ?? "public";
+}
+
+/**
+ * The post's HTML with Mastodon's fallback link to the quoted post (`RE: <url>` in a
+ * `quote-inline` paragraph, which quote-aware clients hide) for servers and apps that know no
+ * quotes; unchanged when the text already links it.
+ */
+export function withQuoteFallback(html: string, quoted: Pick<Status, "url" | "uri">): string {
+  const url = quoted.url || quoted.uri;
+  if (html.includes(escapeHtml(url)) || html.includes(escapeHtml(quoted.uri))) return html;
+  const link = `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
+  return `<p class="quote-inline">RE: ${link}</p>${html}`;
 }

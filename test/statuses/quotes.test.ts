@@ -47,6 +47,11 @@ describe("quote posts", () => {
     assert.equal(quoting.quote.state, "accepted");
     assert.equal(quoting.quote.quoted_status.id, original.id);
     assert.equal(quoting.quote.quoted_status.content, original.content);
+    // The fallback link for apps and servers that know no quotes (clients hide quote-inline).
+    assert.ok(
+      quoting.content.startsWith(`<p class="quote-inline">RE: <a href="${original.url}">`),
+      quoting.content,
+    );
 
     // Anonymous readers see it too, and the count on the quoted status.
     assert.equal((await get(quoting.id)).quote.quoted_status.id, original.id);
@@ -67,6 +72,9 @@ describe("quote posts", () => {
     assert.equal(notes[0].type, "quote");
     assert.equal(notes[0].account.id, bob.account.id);
     assert.equal(notes[0].status.id, quoting.id);
+    // A text that links the quoted post already gets no fallback.
+    const linking = await quote(carol, original, { status: `see ${original.url}` });
+    assert.doesNotMatch(linking.content, /quote-inline/);
   });
 
   it("tells those who quoted a status of its edits (quoted_update, with their quote)", async () => {
@@ -177,6 +185,13 @@ describe("quote posts", () => {
       json: { status: "policy, edited", quote_approval_policy: "public" },
     });
     assert.deepEqual(edited.quote_approval.automatic, ["public"]);
+    // The policy alone, with the text unchanged, is no edit but still applies.
+    const policyOnly = await call(server, "PUT", `/api/v1/statuses/${status.id}`, {
+      token: alice.token,
+      json: { status: "policy, edited", quote_approval_policy: "nobody" },
+    });
+    assert.deepEqual(policyOnly.quote_approval.automatic, []);
+    assert.equal(policyOnly.edited_at, edited.edited_at);
     // Someone else's status is not theirs to change.
     await call(server, "PUT", path, { token: bob.token, json: {} }, 404);
     const secret = await post(server, alice, { status: "s", visibility: "private" });

@@ -137,7 +137,8 @@ function convertedContent(object: APObject, url: string): string {
 /** A quote (quoteUrl, _misskey_quote, quoteUri) shown as Mastodon did before native quotes. */
 function withQuote(html: string, object: APObject): string {
   const quote = "quoteUrl" in object ? httpUrl((object as Note).quoteUrl) : null;
-  if (quote === null || html.includes(quote)) return html;
+  // Mastodon and Wren put their own fallback link in a `quote-inline` paragraph.
+  if (quote === null || html.includes(quote) || html.includes("quote-inline")) return html;
   const link = `<a href="${escapeHtml(quote)}">${escapeHtml(quote)}</a>`;
   return `${html}<p class="quote-inline">RE: ${link}</p>`;
 }

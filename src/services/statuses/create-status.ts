@@ -5,7 +5,7 @@
 
 import type { Visibility } from "../../domain/account.ts";
 import { AppError } from "../../domain/errors.ts";
-import { type QuotePolicy, storedQuotePolicy } from "../../domain/quote.ts";
+import { type QuotePolicy, storedQuotePolicy, withQuoteFallback } from "../../domain/quote.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -112,7 +112,9 @@ async function post(
     uri: `${account.uri}/statuses/${id}`,
     url: `${account.url}/${id}`,
     text: composed.text,
-    contentHtml: composed.contentHtml,
+    contentHtml: quoting
+      ? withQuoteFallback(composed.contentHtml, quoting.quoted)
+      : composed.contentHtml,
     spoilerText: composed.spoilerText,
     visibility,
     // A content warning always hides the post behind it, as in Mastodon.

@@ -69,6 +69,8 @@ describe("quote posts across servers", () => {
     });
     assert.equal(listed.uri, quote.uri);
     assert.equal(listed.quote.state, "accepted");
+    // One fallback link (A's), not a second one added by B.
+    assert.equal(listed.content.match(/quote-inline/g)?.length, 1, listed.content);
     assert.equal((await onB(posted.id)).quotes_count, 1);
     const notes = await api(b, bob.token, "GET", "/api/v1/notifications?types[]=quote");
     assert.equal(notes.length, 1);
