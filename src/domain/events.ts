@@ -16,6 +16,17 @@ export type DomainEvent =
   | { type: "status.updated"; status: Status }
   | { type: "status.deleted"; status: Status }
   | { type: "status.reblogged"; reblog: Status; original: Status }
+  /**
+   * The quote `status` makes was approved (domain/quote.ts), after it was stored: a local quote
+   * of a local status, a remote server's QuoteRequest we granted, or our request it granted.
+   */
+  | { type: "quote.accepted"; status: Status }
+  /** The quoted author withdrew the approval of the quote `status` makes. */
+  | { type: "quote.revoked"; status: Status }
+  /** The author changed who may quote `status` (no edit: peers get the Note again). */
+  | { type: "status.quote_policy_changed"; status: Status }
+  /** A local author's policy refused the quote a remote `status` asked approval for. */
+  | { type: "quote.rejected"; status: Status }
   | { type: "status.favourited"; favourite: Favourite; status: Status }
   | { type: "status.unfavourited"; favourite: Favourite }
   /** `fromRequest`: the follow is a follow request that was just accepted. */

@@ -14,7 +14,10 @@ export type NotificationType =
   /** Someone the recipient followed moved to another account (`fromAccountId`: the old one). */
   | "move"
   /** Someone signed up (to admins and moderators; `fromAccountId` is the new account). */
-  | "admin.sign_up";
+  | "admin.sign_up"
+  | "quote"
+  /** A status the recipient quoted was edited; the notification's status is their quote. */
+  | "quoted_update";
 
 export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "mention",
@@ -29,6 +32,8 @@ export const NOTIFICATION_TYPES: readonly NotificationType[] = [
   "collection_update",
   "move",
   "admin.sign_up",
+  "quote",
+  "quoted_update",
 ];
 
 export interface Notification {

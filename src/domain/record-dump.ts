@@ -33,6 +33,7 @@ export const RECORD_KINDS = [
   "notificationPermissions",
   "endorsements",
   "suggestionDismissals",
+  "quotes",
   "notifications",
   "conversations",
   "markers",

@@ -1,4 +1,5 @@
 import type { Visibility } from "./account.ts";
+import type { QuotePolicy, StatusQuote } from "./quote.ts";
 
 /**
  * A status as stored. `deleted` is internal: it never reaches a client or a peer; a deleted
@@ -31,6 +32,13 @@ export interface Status {
   editedAt: string | null;
   deleted: boolean;
   deletedAt: string | null;
+  /** The status this one quotes (domain/quote.ts); absent or null for none. */
+  quote?: StatusQuote | null;
+  /**
+   * Who may quote it; null for a remote status that states no policy. Absent on records stored
+   * before quotes existed (domain/quote.ts effectiveQuotePolicy reads them).
+   */
+  quotePolicy?: QuotePolicy | null;
 }
 
 /** One earlier version of an edited status (Mastodon's StatusEdit), oldest first. */

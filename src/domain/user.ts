@@ -1,5 +1,6 @@
 import type { Visibility } from "./account.ts";
 import type { NotificationPolicy } from "./notification-policy.ts";
+import type { QuotePolicy } from "./quote.ts";
 
 export type Role = "user" | "moderator" | "admin";
 
@@ -15,6 +16,8 @@ export interface User {
   defaultVisibility: Visibility;
   defaultSensitive: boolean;
   defaultLanguage: string | null;
+  /** Who may quote new posts (`source[quote_policy]`); absent means Mastodon's default, public. */
+  defaultQuotePolicy?: QuotePolicy;
   disabled: boolean;
   createdAt: string;
   /** How notifications from strangers are treated; absent means Mastodon's defaults. */

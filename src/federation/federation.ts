@@ -26,6 +26,7 @@ import {
 import { registerOutboxFailureHandler } from "./outbox/failures.ts";
 import { CIRCUIT_KV_PREFIX, createHeldDeliveries } from "./outbox/held-deliveries.ts";
 import { subscribeOutbox } from "./outbox/index.ts";
+import { registerQuoteStamps } from "./quotes/stamps.ts";
 import { remoteFetchOptions } from "./safe-fetch.ts";
 import { canonicalWebFingerSubject } from "./webfinger-subject.ts";
 
@@ -83,6 +84,7 @@ export function createWrenFederation(
   registerNodeInfo(federation);
   registerInbox(federation);
   registerObjects(federation);
+  registerQuoteStamps(federation);
   registerCollections(federation);
   registerOutboxFailureHandler(federation);
   // Local acts (domain events) become deliveries to peers; see outbox/index.ts.

@@ -16,6 +16,7 @@ import type { RemoteStatusDraft } from "../services/federation/drafts.ts";
 import { ingestRemoteStatus } from "../services/federation/ingest-remote-status.ts";
 import { updateRemoteStatus } from "../services/federation/update-remote-status.ts";
 import { isStorageFailure } from "../storage/failure.ts";
+import { resolveQuote } from "./quotes/resolve-quote.ts";
 import { ensureRemoteAccount, type FederationContext, fetchObject } from "./remote-actors.ts";
 
 const logger = getLogger(["wren", "federation", "remote"]);
@@ -104,6 +105,17 @@ async function parentOf(
   return (await ingestObject(fctx, new URL(uri), { depth: depth + 1, budget })) ?? null;
 }
 
+/** The post a quote names, fetched when missing (one level: a quote of a quote is not chased). */
+async function quotedOf(
+  fctx: FederationContext,
+  uri: string,
+  depth: number,
+  budget: { fetches: number },
+): Promise<Status | undefined> {
+  if (isOurs(fctx.data, uri) || depth >= 1 || budget.fetches <= 0) return undefined;
+  return ingestObject(fctx, new URL(uri), { depth: depth + 1, budget });
+}
+
 /** The author's account for an object, checked against the given actor if any. */
 async function authorOf(
   fctx: FederationContext,
@@ -149,13 +161,18 @@ async function ingest(
 
   const author = await authorOf(fctx, object, options.actor);
   if (!author || author.suspended) return undefined;
-  const draft = await noteToDraft(object, { followersUri: author.remote?.followers ?? null });
+  const draft = await noteToDraft(object, {
+    followersUri: author.remote?.followers ?? null,
+    authorUri: author.uri,
+  });
   if (!draft) return undefined;
-  const [inReplyTo, mentionIds] = await Promise.all([
-    parentOf(fctx, draft, options.depth ?? 0, budget),
+  const depth = options.depth ?? 0;
+  const [inReplyTo, mentionIds, quote] = await Promise.all([
+    parentOf(fctx, draft, depth, budget),
     mentionIdsOf(fctx, draft.mentionUris),
+    resolveQuote(fctx, draft, author.id, undefined, (uri) => quotedOf(fctx, uri, depth, budget)),
   ]);
-  return ingestRemoteStatus(ctx, { account: author, draft, inReplyTo, mentionIds });
+  return ingestRemoteStatus(ctx, { account: author, draft, inReplyTo, mentionIds, quote });
 }
 
 /**
@@ -195,10 +212,16 @@ export async function updateObject(
     if (!status || status.local || status.deleted || status.accountId !== actor.id) {
       return undefined;
     }
-    const draft = await noteToDraft(object, { followersUri: actor.remote?.followers ?? null });
+    const draft = await noteToDraft(object, {
+      followersUri: actor.remote?.followers ?? null,
+      authorUri: actor.uri,
+    });
     if (!draft) return undefined;
-    const mentionIds = await mentionIdsOf(fctx, draft.mentionUris);
-    return await updateRemoteStatus(ctx, { status, draft, mentionIds });
+    const [mentionIds, quote] = await Promise.all([
+      mentionIdsOf(fctx, draft.mentionUris),
+      resolveQuote(fctx, draft, actor.id, status, (uri) => quotedOf(fctx, uri, 0, { fetches: 1 })),
+    ]);
+    return await updateRemoteStatus(ctx, { status, draft, mentionIds, quote });
   } catch (error) {
     if (isStorageFailure(error)) throw error;
     logger.warn("Could not update remote object {id}: {error}", { id: object.id?.href, error });

@@ -40,6 +40,7 @@ import { pollRoutes } from "./mastodon/v1/polls.ts";
 import { preferencesRoutes } from "./mastodon/v1/preferences.ts";
 import { profileRoutes } from "./mastodon/v1/profile.ts";
 import { pushRoutes } from "./mastodon/v1/push.ts";
+import { quoteRoutes } from "./mastodon/v1/quotes.ts";
 import { reportRoutes } from "./mastodon/v1/reports.ts";
 import { scheduledStatusRoutes } from "./mastodon/v1/scheduled-statuses.ts";
 import { statusActionRoutes } from "./mastodon/v1/status-actions.ts";
@@ -95,6 +96,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   statusRoutes,
   statusActionRoutes,
   translationRoutes,
+  quoteRoutes,
   scheduledStatusRoutes,
   favouritesRoutes,
   bookmarksRoutes,

@@ -36,6 +36,22 @@ export async function confirmEvent(
       if (!reblog || reblog.deleted || !original || original.deleted) return undefined;
       return { ...event, reblog, original };
     }
+    case "status.quote_policy_changed": {
+      const stored = await storage.statuses.get(event.status.id);
+      if (!stored || stored.deleted || stored.quotePolicy !== event.status.quotePolicy) {
+        return undefined;
+      }
+      return { ...event, status: stored };
+    }
+    case "quote.accepted":
+    case "quote.rejected":
+    case "quote.revoked": {
+      // The quote still stands as announced (a revoke after an accept has its own event).
+      const state = event.type.slice("quote.".length);
+      const stored = await storage.statuses.get(event.status.id);
+      if (!stored || stored.deleted || stored.quote?.state !== state) return undefined;
+      return { ...event, status: stored };
+    }
     case "status.favourited": {
       // This favourite (by id), not one made again after an unfavourite (it has its own event).
       const { accountId, targetId, id } = event.favourite;

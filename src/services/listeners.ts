@@ -12,6 +12,7 @@ import { mediaPurgeListener } from "./media/purge-deleted-status-media.ts";
 import { accountMoveListener } from "./moves/listener.ts";
 import { notificationListener } from "./notifications/listener.ts";
 import { notificationRequestListener } from "./notifications/request-listener.ts";
+import { quoteListener } from "./quotes/listener.ts";
 import { streamingListener } from "./streaming/listener.ts";
 
 export function subscribeListeners(ctx: ServiceContext): void {
@@ -27,4 +28,5 @@ export function subscribeListeners(ctx: ServiceContext): void {
   ctx.events.subscribe("streaming", streamingListener(ctx));
   ctx.events.subscribe("preview-cards", previewCardListener(ctx));
   ctx.events.subscribe("account-moves", accountMoveListener(ctx));
+  ctx.events.subscribe("quotes", quoteListener(ctx));
 }

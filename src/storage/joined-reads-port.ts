@@ -25,7 +25,8 @@ export type EdgeKind =
   | "accountDomainBlocks"
   | "notificationPermissions"
   | "endorsements"
-  | "suggestionDismissals";
+  | "suggestionDismissals"
+  | "quotes";
 
 /** The edge record of a kind. */
 export type EdgeOf<K extends EdgeKind> = Storage[K] extends EdgeStore<infer E> ? E : never;

@@ -15,6 +15,7 @@ import type { Notification, NotificationType } from "../domain/notification.ts";
 import type { AccessToken, AuthorizationCode, OAuthApp } from "../domain/oauth.ts";
 import type { Poll, PollVote } from "../domain/poll.ts";
 import type { PushSubscription } from "../domain/push-subscription.ts";
+import type { QuoteEdge } from "../domain/quote.ts";
 import type { DumpedRecord } from "../domain/record-dump.ts";
 import type {
   AccountDomainBlock,
@@ -576,6 +577,8 @@ export interface Storage {
   readonly endorsements: EdgeStore<Endorsement>;
   /** Accounts dismissed from follow suggestions: account → dismissed account. */
   readonly suggestionDismissals: EdgeStore<SuggestionDismissal>;
+  /** Accepted quotes: quoting status → quoted status (domain/quote.ts). */
+  readonly quotes: EdgeStore<QuoteEdge>;
   readonly idempotency: IdempotencyStore;
   readonly polls: PollStore;
   readonly pollVotes: EdgeStore<PollVote>;

@@ -25,6 +25,12 @@ import { type AccountView, loadAccountViews } from "./account-view.ts";
 import { resolveEmojis } from "./custom-emojis.ts";
 import { filterStatus, loadViewerFilters } from "./filter-view.ts";
 import { loadPollViews, type PollView } from "./poll-view.ts";
+import {
+  loadQuoteApprovals,
+  loadQuoteViews,
+  type QuoteApprovalView,
+  type QuoteView,
+} from "./quote-view.ts";
 
 /** What the viewer has done with a status; absent for anonymous viewers. */
 export interface StatusViewerFlags {
@@ -59,6 +65,12 @@ export interface StatusView {
   card: PreviewCard | null;
   /** The viewer's filters that match the status (views/filter-view.ts); empty when anonymous. */
   filtered: FilterMatch[];
+  /** The status it quotes, as the viewer may see it (views/quote-view.ts); null for none. */
+  quote: QuoteView<StatusView> | null;
+  /** Its quote policy and how it applies to the viewer. */
+  quoteApproval: QuoteApprovalView;
+  /** Its accepted quotes. */
+  quotesCount: number;
 }
 
 interface Batch {
@@ -74,6 +86,9 @@ interface Batch {
   media: Map<string, MediaAttachment>;
   emojis: Map<string, CustomEmoji[]>;
   cards: Map<string, PreviewCard>;
+  quotes: Map<string, QuoteView<StatusView>>;
+  approvals: Map<string, QuoteApprovalView>;
+  quoteCounts: Map<string, number>;
 }
 
 async function viewerSets(
@@ -150,6 +165,13 @@ function buildView(
     ),
     card: batch.cards.get(status.id) ?? null,
     filtered,
+    quote: batch.quotes.get(status.id) ?? null,
+    quoteApproval: batch.approvals.get(status.id) ?? {
+      automatic: [],
+      manual: [],
+      currentUser: "unknown",
+    },
+    quotesCount: batch.quoteCounts.get(status.id) ?? 0,
     viewer:
       viewerId === null
         ? null
@@ -204,12 +226,15 @@ export async function loadStatusViews(
  * by its service while filtering): nothing is read twice. `filterContext` is where the viewer
  * reads (home, notifications, public, thread, account): their filters of that context mark the
  * statuses (`filtered`) and those of a `hide` filter are left out (views/filter-view.ts).
+ * `nested`: the statuses are quoted by others in the batch, so their own quotes are shallow
+ * (views/quote-view.ts).
  */
 export async function loadResolvedViews(
   ctx: ServiceContext,
   items: readonly StatusWithOriginal[],
   viewerId: string | null,
   filterContext?: FilterContext,
+  nested = false,
 ): Promise<StatusView[]> {
   const { storage } = ctx;
   const all: Status[] = items.map((i) => i.status);
@@ -228,20 +253,37 @@ export async function loadResolvedViews(
       (s) => s.reblogOfId === null && s.mediaIds.length === 0 && s.contentHtml.includes("href="),
     )
     .map((s) => s.id);
-  const [accounts, apps, counts, sets, polls, media, filters, cards] = await Promise.all([
-    storage.accounts.getMany(accountIds),
-    appIds.length > 0 ? storage.apps.getMany(appIds) : new Map<string, OAuthApp>(),
-    counted.length > 0 ? storage.joined.statusCounts(counted) : new Map<string, StatusCounts>(),
-    viewerId === null ? null : viewerSets(ctx, viewerId, unique),
-    loadPollViews(
-      ctx,
-      unique.flatMap((s) => (s.pollId ? [s.pollId] : [])),
-      viewerId,
-    ),
-    mediaIds.length > 0 ? storage.media.getMany(mediaIds) : new Map<string, MediaAttachment>(),
-    loadViewerFilters(ctx, viewerId),
-    linking.length > 0 ? loadStatusCards(ctx, linking) : new Map<string, PreviewCard>(),
+  const quoteLoads = Promise.all([
+    loadQuoteViews(ctx, unique, viewerId, nested, async (quoted) => {
+      const views = await loadResolvedViews(
+        ctx,
+        quoted.map((status) => ({ status, original: null })),
+        viewerId,
+        undefined,
+        true,
+      );
+      return new Map(views.map((v) => [v.status.id, v]));
+    }),
+    loadQuoteApprovals(ctx, unique, viewerId),
+    counted.length > 0 ? storage.quotes.countToMany(counted) : new Map<string, number>(),
   ]);
+  const [accounts, apps, counts, sets, polls, media, filters, cards, quoteParts] =
+    await Promise.all([
+      storage.accounts.getMany(accountIds),
+      appIds.length > 0 ? storage.apps.getMany(appIds) : new Map<string, OAuthApp>(),
+      counted.length > 0 ? storage.joined.statusCounts(counted) : new Map<string, StatusCounts>(),
+      viewerId === null ? null : viewerSets(ctx, viewerId, unique),
+      loadPollViews(
+        ctx,
+        unique.flatMap((s) => (s.pollId ? [s.pollId] : [])),
+        viewerId,
+      ),
+      mediaIds.length > 0 ? storage.media.getMany(mediaIds) : new Map<string, MediaAttachment>(),
+      loadViewerFilters(ctx, viewerId),
+      linking.length > 0 ? loadStatusCards(ctx, linking) : new Map<string, PreviewCard>(),
+      quoteLoads,
+    ]);
+  const [quotes, approvals, quoteCounts] = quoteParts;
   const authorIds = new Set(unique.map((s) => s.accountId));
   const authors = [...accounts.values()].filter((a) => authorIds.has(a.id));
   // Emojis belong to the author's server: local ones for local statuses.
@@ -266,6 +308,9 @@ export async function loadResolvedViews(
     media,
     emojis: new Map(unique.map((s, i) => [s.id, emojiLists[i] ?? []])),
     cards,
+    quotes,
+    approvals,
+    quoteCounts,
   };
 
   const out: StatusView[] = [];

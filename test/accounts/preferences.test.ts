@@ -34,6 +34,7 @@ describe("GET /api/v1/preferences", () => {
       "posting:default:visibility": "public",
       "posting:default:sensitive": false,
       "posting:default:language": null,
+      "posting:default:quote_policy": "public",
       "reading:expand:media": "default",
       "reading:expand:spoilers": false,
     });

@@ -60,6 +60,14 @@ describe("wren export and wren import", () => {
         method: "POST",
         token: bob.token,
       });
+      // An accepted quote of it: the quoting status carries the quote, and a quotes record lists it.
+      const quoted = await server.request("/api/v1/statuses", {
+        method: "POST",
+        token: bob.token,
+        headers: json,
+        body: JSON.stringify({ status: "Good luck", quoted_status_id: statusId }),
+      });
+      assert.equal(quoted.status, 200);
       const reported = await server.request("/api/v1/reports", {
         method: "POST",
         token: bob.token,
@@ -247,6 +255,7 @@ describe("wren export and wren import", () => {
       "endorsements",
       "suggestionDismissals",
       "pushSubscriptions",
+      "quotes",
       "kv",
     ]) {
       assert.ok(kinds.has(kind), `the export holds ${kind}`);
@@ -260,8 +269,13 @@ describe("wren export and wren import", () => {
     try {
       const res = await copy.request(`/api/v1/statuses/${statusId}`, { token });
       assert.equal(res.status, 200);
-      const status = (await res.json()) as { favourites_count: number; poll: unknown };
+      const status = (await res.json()) as {
+        favourites_count: number;
+        quotes_count: number;
+        poll: unknown;
+      };
       assert.equal(status.favourites_count, 1);
+      assert.equal(status.quotes_count, 1);
       assert.ok(status.poll);
       const waiting = await copy.request(`/api/v1/scheduled_statuses/${scheduledId}`, { token });
       assert.equal(waiting.status, 200);

@@ -131,6 +131,27 @@ for (const backend of ["json-file", "postgres"] as const) {
       const daveReply = await remote({ inReplyToId: repliedGone.id, inReplyToAccountId: dave.id });
       const daveReply2 = await remote({ inReplyToId: daveReply.id, inReplyToAccountId: dave.id });
 
+      // Quotes: alice's accepted quote keeps what it quotes; dave's old one goes, then its quoted.
+      const quoteOf = (quoted: Status) => ({
+        quote: {
+          quotedStatusId: quoted.id,
+          quotedUri: quoted.uri,
+          state: "accepted" as const,
+          authorizationUri: null,
+          requestUri: null,
+        },
+      });
+      const quotedKept = await remote();
+      const aliceQuote = await put(alice.account, quoteOf(quotedKept));
+      const quotedGone = await remote();
+      const daveQuote = await remote(quoteOf(quotedGone));
+      for (const [quoting, quoted] of [
+        [aliceQuote, quotedKept],
+        [daveQuote, quotedGone],
+      ] as const) {
+        await storage.quotes.put(edge(quoting.id, quoted.id));
+      }
+
       // A plain one with media (a file on the file host) and an earlier version.
       const mediaId = ctx.ids.next();
       const withMedia = await remote({ mediaIds: [mediaId] });
@@ -174,6 +195,8 @@ for (const backend of ["json-file", "postgres"] as const) {
         daveBoostOfLocal,
         repliedKept,
         aliceReply,
+        quotedKept,
+        aliceQuote,
         localOld,
         boostedRecently,
         repliedRecently,
@@ -191,6 +214,8 @@ for (const backend of ["json-file", "postgres"] as const) {
         repliedGone,
         daveReply,
         daveReply2,
+        quotedGone,
+        daveQuote,
         withMedia,
         tombstone,
       };
@@ -208,7 +233,9 @@ for (const backend of ["json-file", "postgres"] as const) {
       assert.equal(await ctx.files.get(media.fileKey as string), null);
       assert.equal(await ctx.files.get(media.previewKey as string), null);
       assert.deepEqual(await storage.statusEdits.listByStatus(withMedia.id), []);
-      assert.equal(await storage.statuses.countByAccount(dave.id), 14);
+      assert.equal(await storage.statuses.countByAccount(dave.id), 15);
+      assert.equal(await storage.quotes.countTo(quotedGone.id), 0);
+      assert.equal(await storage.quotes.countTo(quotedKept.id), 1);
       // The API no longer knows them; the kept ones still answer.
       const status = (id: string) =>
         server.request(`/api/v1/statuses/${id}`, { token: alice.token });
@@ -234,7 +261,7 @@ for (const backend of ["json-file", "postgres"] as const) {
       clock.advance(60 * DAY);
       await runRemoteRetention(off, waiting);
       assert.equal(await ctx.storage.jobs.get(a), undefined, "no successor");
-      assert.equal(await ctx.storage.statuses.countByAccount(dave.id), 15);
+      assert.equal(await ctx.storage.statuses.countByAccount(dave.id), 16);
       // On again (a restart with the setting): one run waits.
       await ensureRemoteRetentionScheduled(ctx);
       assert.ok(await ctx.storage.jobs.get(a));

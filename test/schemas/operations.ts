@@ -259,6 +259,12 @@ const rows: Row[] = [
   ["get", "/api/v1/statuses/{id}/reblogged_by", "getStatusRebloggedBy", { 200: many("Account") }],
   ["get", "/api/v1/statuses/{id}/favourited_by", "getStatusFavouritedBy", { 200: many("Account") }],
   ["get", "/api/v1/statuses/{id}/quotes", "getStatusQuotes", { 200: many("Status") }],
+  [
+    "post",
+    "/api/v1/statuses/{id}/quotes/{quoting_status_id}/revoke",
+    "postStatusesByIdQuotesByQuotingStatusIdRevoke",
+    { 200: one("Status") },
+  ],
   ["post", "/api/v1/statuses/{id}/favourite", "postStatusFavourite", { 200: one("Status") }],
   ["post", "/api/v1/statuses/{id}/unfavourite", "postStatusUnfavourite", { 200: one("Status") }],
   ["post", "/api/v1/statuses/{id}/reblog", "postStatusReblog", { 200: one("Status") }],

@@ -20,6 +20,7 @@ import {
   Follow,
   Like,
   Move,
+  QuoteRequest,
   Reject,
   Undo,
   Update,
@@ -37,6 +38,7 @@ import { onAnnounce, onReaction } from "./interactions.ts";
 import { onMove } from "./move.ts";
 import { once } from "./once.ts";
 import { onCreate, onDelete, onUpdate } from "./posts.ts";
+import { onQuoteAnswer, onQuoteRequest } from "./quotes.ts";
 import { type InboxCtx, type SenderOptions, senderOf } from "./sender.ts";
 import { onUndo } from "./undo.ts";
 
@@ -80,8 +82,22 @@ export function registerInbox(federation: Federation<ServiceContext>): void {
     // actor, as servers with authorized fetch require.
     .setSharedKeyDispatcher((fctx) => ({ identifier: instanceActorIdentifier(fctx.data.settings) }))
     .on(Follow, listener(onFollow))
-    .on(Accept, listener(onAccept))
-    .on(Reject, listener(onReject))
+    // An Accept or Reject answers a follow, or one of our QuoteRequests (inbox/quotes.ts).
+    .on(
+      Accept,
+      listener(async (fctx, accept, sender) => {
+        if (!(await onQuoteAnswer(fctx, accept, sender, true)))
+          await onAccept(fctx, accept, sender);
+      }),
+    )
+    .on(
+      Reject,
+      listener(async (fctx, reject, sender) => {
+        if (!(await onQuoteAnswer(fctx, reject, sender, false)))
+          await onReject(fctx, reject, sender);
+      }),
+    )
+    .on(QuoteRequest, listener(onQuoteRequest))
     // An Undo or Delete from an actor we never heard of concerns nothing we hold.
     .on(Undo, listener(onUndo, { knownOnly: true }))
     .on(Create, listener(onCreate))

@@ -21,6 +21,7 @@ import { deleteRemoteActor } from "../../services/federation/remote-delete-actor
 import { receiveVote, undoRemoteReblog } from "../../services/federation/remote-interactions.ts";
 import { ensureRemoteAccount } from "../remote-actors.ts";
 import { deleteObject, ingestObject, updateObject } from "../remote-objects.ts";
+import { onStampDelete } from "./quotes.ts";
 import {
   attributedTo,
   type InboxCtx,
@@ -99,6 +100,8 @@ export async function onDelete(fctx: InboxCtx, del: Delete, sender: Account): Pr
     await deleteRemoteActor(ctx, sender);
     return;
   }
+  // A quote approval (stamp) withdrawn by the quoted author.
+  if (await onStampDelete(fctx, id, sender)) return;
   // Owner only: a status we hold, by the sender (a boost is deleted by its Announce id).
   const status = await ctx.storage.statuses.findByUri(id.href);
   if (!status || status.deleted || status.accountId !== sender.id) return;

@@ -12,13 +12,22 @@ import { sendAccept, sendBlock, sendFollow, sendReject, sendUnfollow } from "./g
 import { sendLike } from "./interactions.ts";
 import { sendPollUpdate, sendVote } from "./polls.ts";
 import { sendMove, sendProfileUpdate } from "./profile.ts";
+import { sendQuoteAnswer, sendQuoteRequest, sendStampDelete } from "./quotes.ts";
 import { sendFlag } from "./reports.ts";
 import { sendAnnounce, sendCreate, sendDelete, sendUpdate } from "./statuses.ts";
 
 async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
   switch (event.type) {
     case "status.created":
-      return sendCreate(outbox, event.status);
+      await sendCreate(outbox, event.status);
+      return sendQuoteRequest(outbox, event.status);
+    case "status.quote_policy_changed":
+      return sendUpdate(outbox, event.status, true);
+    case "quote.accepted":
+    case "quote.rejected":
+      return sendQuoteAnswer(outbox, event.status);
+    case "quote.revoked":
+      return sendStampDelete(outbox, event.status);
     case "status.updated":
       return sendUpdate(outbox, event.status);
     case "status.deleted":

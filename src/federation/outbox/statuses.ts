@@ -33,14 +33,16 @@ export async function sendCreate(outbox: Outbox, status: Status): Promise<void> 
   await outbox.send(view.account.account, audience, activity);
 }
 
-export async function sendUpdate(outbox: Outbox, status: Status): Promise<void> {
+/** `fresh`: not an edit (a new quote policy or approval), so a version of its own. */
+export async function sendUpdate(outbox: Outbox, status: Status, fresh = false): Promise<void> {
   if (!status.local || status.reblogOfId !== null || status.deleted) return;
   const audience = await statusAudience(outbox.ctx, status, { interactors: true });
   if (audience.length === 0) return;
   const view = await viewOf(outbox, status);
   if (!view) return;
   // Each edit is told apart by the time it was made.
-  const version = status.editedAt ? String(Date.parse(status.editedAt)) : outbox.ctx.ids.next();
+  const version =
+    status.editedAt && !fresh ? String(Date.parse(status.editedAt)) : outbox.ctx.ids.next();
   const activity = updateStatusActivity(
     await noteOf(outbox.ctx, view),
     status,

@@ -37,6 +37,7 @@ import {
   textOf,
   truncate,
 } from "./from-common.ts";
+import { quoteOf, quotePolicyOf } from "./from-quote.ts";
 import { sanitizeRemoteHtml } from "./sanitize-html.ts";
 
 const MAX_CONTENT = 200_000;
@@ -73,6 +74,8 @@ export function isStatusObject(object: unknown): object is APObject {
 export interface NoteContext {
   /** The author's followers collection, to tell followers-only posts from direct ones. */
   followersUri: string | null;
+  /** The author's actor id (quote policies may name the author alone). */
+  authorUri?: string | null;
 }
 
 function ids(list: readonly URL[]): string[] {
@@ -134,7 +137,8 @@ function convertedContent(object: APObject, url: string): string {
 /** A quote (quoteUrl, _misskey_quote, quoteUri) shown as Mastodon did before native quotes. */
 function withQuote(html: string, object: APObject): string {
   const quote = "quoteUrl" in object ? httpUrl((object as Note).quoteUrl) : null;
-  if (quote === null || html.includes(quote)) return html;
+  // Mastodon and Wren put their own fallback link in a `quote-inline` paragraph.
+  if (quote === null || html.includes(quote) || html.includes("quote-inline")) return html;
   const link = `<a href="${escapeHtml(quote)}">${escapeHtml(quote)}</a>`;
   return `${html}<p class="quote-inline">RE: ${link}</p>`;
 }
@@ -310,5 +314,7 @@ export async function noteToDraft(
     emojis,
     media,
     poll,
+    quote: quoteOf(object),
+    quotePolicy: quotePolicyOf(object, context.authorUri ?? null, context.followersUri),
   };
 }

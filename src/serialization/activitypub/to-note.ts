@@ -25,6 +25,7 @@ import { tagUrl } from "../mastodon/tag.ts";
 import { toEmoji } from "./emoji.ts";
 import { MastodonNote, MastodonQuestion, mediaDocument } from "./mastodon-extensions.ts";
 import { type RepliesPage, toCountCollection, toRepliesCollection } from "./note-collections.ts";
+import { noteQuoteValues } from "./quotes.ts";
 import type { ApUrls } from "./urls.ts";
 
 /** What a Note links to beyond its StatusView (the caller looks it up). */
@@ -192,6 +193,7 @@ export function toNote(view: StatusView, urls: ApUrls, links: NoteLinks = {}): N
     replies: links.replies ? toRepliesCollection(status.uri, links.replies) : null,
     likes: toCountCollection(status.uri, "likes", view.favouritesCount),
     shares: toCountCollection(status.uri, "shares", view.reblogsCount),
+    ...noteQuoteValues(status, author),
   };
   if (view.poll) return new MastodonQuestion({ ...values, ...pollValues(view.poll) });
   return new MastodonNote(values);

@@ -60,6 +60,7 @@ export interface CredentialAccountJson extends AccountJson {
   source: {
     privacy: string;
     sensitive: boolean;
+    quote_policy: string;
     language: string | null;
     note: string;
     fields: FieldJson[];
@@ -155,6 +156,7 @@ export function serializeCredentialAccount(
       privacy: user.defaultVisibility,
       sensitive: user.defaultSensitive,
       language: user.defaultLanguage,
+      quote_policy: user.defaultQuotePolicy ?? "public",
       note: account.note,
       fields: rawFields(account),
       follow_requests_count: view.followRequestsCount,

@@ -9,6 +9,7 @@ export interface PreferencesJson {
   "posting:default:visibility": Visibility;
   "posting:default:sensitive": boolean;
   "posting:default:language": string | null;
+  "posting:default:quote_policy": string;
   "reading:expand:media": "default" | "show_all" | "hide_all";
   "reading:expand:spoilers": boolean;
 }
@@ -18,6 +19,7 @@ export function serializePreferences(user: User): PreferencesJson {
     "posting:default:visibility": user.defaultVisibility,
     "posting:default:sensitive": user.defaultSensitive,
     "posting:default:language": user.defaultLanguage,
+    "posting:default:quote_policy": user.defaultQuotePolicy ?? "public",
     "reading:expand:media": "default",
     "reading:expand:spoilers": false,
   };

@@ -31,6 +31,8 @@ const TITLES: Record<NotificationType, (name: string) => string> = {
   collection_update: (name) => `${name} changed a collection you are in`,
   move: (name) => `${name} moved to a new account`,
   "admin.sign_up": (name) => `New account: ${name}`,
+  quote: (name) => `${name} quoted your post`,
+  quoted_update: (name) => `${name} edited a post you have quoted`,
 };
 
 /** Mastodon cuts the body at 140 characters, the last three being "...". */

@@ -64,6 +64,9 @@ function statusView(fields: Partial<StatusView> = {}): StatusView {
     emojis: [emoji],
     card: null,
     filtered: [],
+    quote: null,
+    quoteApproval: { automatic: ["public"], manual: [], currentUser: "unknown" },
+    quotesCount: 0,
     ...fields,
   };
 }

@@ -17,6 +17,7 @@ import type { AccountView } from "../../views/account-view.ts";
 import type { StatusView } from "../../views/status-view.ts";
 import { serializeAccount, type UrlContext } from "./account.ts";
 import { serializePoll } from "./poll.ts";
+import { serializeQuote } from "./quote.ts";
 import { serializeStatusContent, serializeStatusCounters } from "./status.ts";
 
 interface ContentMemo {
@@ -83,9 +84,17 @@ export class StatusTextRenderer {
   status(view: StatusView): string {
     const reblog = view.reblog ? this.status(view.reblog) : "null";
     const poll = view.poll ? JSON.stringify(serializePoll(view.poll, this.#urls)) : "null";
+    // The quoted status is written as text too; the quote's own fields are small.
+    let quote = "null";
+    if (view.quote?.quoted) {
+      const quoted = this.status(view.quote.quoted);
+      quote = `{"state":${JSON.stringify(view.quote.state)},"quoted_status":${quoted}}`;
+    } else if (view.quote) {
+      quote = JSON.stringify(serializeQuote(view.quote, () => null));
+    }
     // The counters' object text without its opening brace, appended after the content's.
     const counters = JSON.stringify(serializeStatusCounters(view)).slice(1);
-    return `${this.#contentOpen(view)},"account":${this.account(view.account)},"reblog":${reblog},"poll":${poll},${counters}`;
+    return `${this.#contentOpen(view)},"account":${this.account(view.account)},"reblog":${reblog},"poll":${poll},"quote":${quote},${counters}`;
   }
 
   account(view: AccountView): string {

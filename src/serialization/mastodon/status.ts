@@ -9,6 +9,12 @@ import { type MediaAttachmentJson, serializeMediaAttachment } from "./media-atta
 import { type MentionJson, serializeMention } from "./mention.ts";
 import { type PollJson, serializePoll } from "./poll.ts";
 import { type PreviewCardJson, serializePreviewCard } from "./preview-card.ts";
+import {
+  type QuoteApprovalJson,
+  type QuoteJson,
+  serializeQuote,
+  serializeQuoteApproval,
+} from "./quote.ts";
 import { serializeTag, type TagJson } from "./tag.ts";
 
 export interface StatusJson {
@@ -46,6 +52,10 @@ export interface StatusJson {
   pinned?: boolean;
   /** The viewer's filters that match (FilterResult); only for a signed-in viewer. */
   filtered?: FilterResultJson[];
+  /** The status it quotes, as the viewer may see it (Quote, or ShallowQuote when nested). */
+  quote: QuoteJson<StatusJson> | null;
+  quote_approval: QuoteApprovalJson;
+  quotes_count: number;
 }
 
 export interface StatusSerializeOptions {
@@ -67,6 +77,9 @@ type LiveField =
   | "bookmarked"
   | "pinned"
   | "filtered"
+  | "quote"
+  | "quote_approval"
+  | "quotes_count"
   | "text";
 
 /**
@@ -108,7 +121,10 @@ export function serializeStatusContent(view: StatusView, urls: UrlContext): Stat
  */
 export function serializeStatusCounters(
   view: StatusView,
-): Pick<StatusJson, "reblogs_count" | "favourites_count" | "replies_count"> &
+): Pick<
+  StatusJson,
+  "reblogs_count" | "favourites_count" | "replies_count" | "quotes_count" | "quote_approval"
+> &
   Partial<
     Pick<StatusJson, "favourited" | "reblogged" | "muted" | "bookmarked" | "pinned" | "filtered">
   > {
@@ -116,6 +132,8 @@ export function serializeStatusCounters(
     reblogs_count: view.reblogsCount,
     favourites_count: view.favouritesCount,
     replies_count: view.repliesCount,
+    quotes_count: view.quotesCount,
+    quote_approval: serializeQuoteApproval(view.quoteApproval),
   };
   if (!view.viewer) return counters;
   const { favourited, reblogged, muted, bookmarked, pinned } = view.viewer;
@@ -140,6 +158,7 @@ export function serializeStatus(
     account: serializeAccount(view.account, urls),
     reblog: view.reblog ? serializeStatus(view.reblog, urls) : null,
     poll: view.poll ? serializePoll(view.poll, urls) : null,
+    quote: serializeQuote(view.quote, (quoted) => serializeStatus(quoted, urls)),
     ...serializeStatusCounters(view),
     ...(options.withSource ? { text: view.status.text } : {}),
   };

@@ -14,6 +14,7 @@ import {
   NOTE_MAX_LENGTH,
   type Visibility,
 } from "../../domain/account.ts";
+import type { QuotePolicy } from "../../domain/quote.ts";
 import {
   fieldValueToHtml,
   normalizeNewlines,
@@ -42,6 +43,8 @@ export interface UpdateCredentialsInput {
   fields?: { name: string; value: string }[] | undefined;
   privacy?: Visibility | undefined;
   sensitive?: boolean | undefined;
+  /** The default quote policy of new posts (`source[quote_policy]`). */
+  quotePolicy?: QuotePolicy | undefined;
   /** An ISO 639 code, or null to clear the default language. */
   language?: string | null | undefined;
   avatar?: Uint8Array | undefined;
@@ -133,9 +136,13 @@ export async function updateCredentials(
       ...(input.privacy !== undefined ? { defaultVisibility: input.privacy } : {}),
       ...(input.sensitive !== undefined ? { defaultSensitive: input.sensitive } : {}),
       ...(language !== undefined ? { defaultLanguage: language } : {}),
+      ...(input.quotePolicy !== undefined ? { defaultQuotePolicy: input.quotePolicy } : {}),
     };
     const userChanged =
-      input.privacy !== undefined || input.sensitive !== undefined || language !== undefined;
+      input.privacy !== undefined ||
+      input.sensitive !== undefined ||
+      language !== undefined ||
+      input.quotePolicy !== undefined;
     // Recorded before the profile (ADR 0013): a crash after it still sends the Update.
     await publishAround(ctx.events, { type: "account.updated", account: next }, async () => {
       if (userChanged) await ctx.storage.users.put(nextUser);

@@ -3,6 +3,7 @@
 
 import type { AccountField, ImageRef, RemoteActorInfo, Visibility } from "../../domain/account.ts";
 import type { MediaMeta, MediaType } from "../../domain/media.ts";
+import type { QuotePolicy } from "../../domain/quote.ts";
 
 /** A custom emoji used by remote content (an `Emoji` tag). */
 export interface RemoteEmojiDraft {
@@ -81,4 +82,14 @@ export interface RemoteStatusDraft {
   emojis: RemoteEmojiDraft[];
   media: RemoteMediaDraft[];
   poll: RemotePollDraft | null;
+  /** The post it quotes (FEP-044f `quote`, or `quoteUrl` and its older names) and the stamp. */
+  quote: RemoteQuoteDraft | null;
+  /** Who may quote it (`interactionPolicy.canQuote`); null when it does not say. */
+  quotePolicy: QuotePolicy | null;
+}
+
+export interface RemoteQuoteDraft {
+  uri: string;
+  /** The QuoteAuthorization that approves the quote, if the post names one. */
+  authorizationUri: string | null;
 }

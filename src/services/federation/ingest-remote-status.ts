@@ -5,6 +5,7 @@
 // and conversations update.
 
 import type { Account } from "../../domain/account.ts";
+import type { StatusQuote } from "../../domain/quote.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -21,6 +22,8 @@ export interface IngestRemoteStatusInput {
   inReplyTo: Status | null;
   /** Accounts its Mention tags name that we have records of, in order. */
   mentionIds: readonly string[];
+  /** The quote it makes, resolved by the federation layer (federation/quotes/). */
+  quote?: StatusQuote | null;
 }
 
 /** `published`, unless absent or in the future (a clock ahead must not pin it on top). */
@@ -81,6 +84,8 @@ export async function ingestRemoteStatus(
       editedAt: editedAtOf(draft, createdAt),
       deleted: false,
       deletedAt: null,
+      quote: input.quote ?? null,
+      quotePolicy: draft.quotePolicy,
     };
     // Recorded before the status (ADR 0013): a crash after it still notifies those mentioned.
     await publishAround(ctx.events, { type: "status.created", status }, () =>

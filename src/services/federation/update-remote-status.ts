@@ -3,9 +3,11 @@
 // those who boosted or favourited it. An update that changes nothing readers see — a poll's
 // new counts, or an older version arriving late — is no edit: counts are stored, nothing else.
 
+import type { StatusQuote } from "../../domain/quote.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
+import { applyRemoteQuoteFields } from "../quotes/remote-quote-fields.ts";
 import { snapshotOf } from "../statuses/edit-status.ts";
 import type { RemoteStatusDraft } from "./drafts.ts";
 import { storeRemoteEmojis } from "./remote-emojis.ts";
@@ -17,6 +19,8 @@ export interface UpdateRemoteStatusInput {
   status: Status;
   draft: RemoteStatusDraft;
   mentionIds: readonly string[];
+  /** The quote as the federation layer resolved it anew; absent keeps the stored one. */
+  quote?: StatusQuote | null;
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
@@ -29,8 +33,10 @@ export async function updateRemoteStatus(
 ): Promise<Status> {
   const { draft } = input;
   return ctx.storage.coordination.withLock(`remote-status:${input.status.uri}`, async () => {
-    const status = (await ctx.storage.statuses.get(input.status.id)) ?? input.status;
-    if (status.deleted || status.local) return status;
+    const stored = (await ctx.storage.statuses.get(input.status.id)) ?? input.status;
+    if (stored.deleted || stored.local) return stored;
+    // Quote fields change without an edit (an approval restated, a new policy).
+    const status = await applyRemoteQuoteFields(ctx, stored, draft, input.quote);
 
     let pollChanged = false;
     let pollId = status.pollId;

@@ -20,15 +20,17 @@ export async function statusesOfEdges(
   viewerId: string,
   page: IdPage,
   listEdges: (page: IdPage) => Promise<Edge[]>,
+  /** The status an edge leads to: its target, except for quotes (the quoting status). */
+  statusOf: (edge: Edge) => string = (edge) => edge.targetId,
 ): Promise<StatusPage> {
   const filled = await fillPage(page, {
     read: listEdges,
     idOf: (edge) => edge.id,
     async keep(edges) {
-      const found = await ctx.storage.statuses.getMany(edges.map((e) => e.targetId));
+      const found = await ctx.storage.statuses.getMany(edges.map(statusOf));
       const live = [...found.values()].filter((s) => !s.deleted);
       const visible = new Set((await visibleStatuses(ctx, viewerId, live)).map((s) => s.id));
-      return edges.map((e) => (visible.has(e.targetId) ? found.get(e.targetId) : undefined));
+      return edges.map((e) => (visible.has(statusOf(e)) ? found.get(statusOf(e)) : undefined));
     },
   });
   return { statuses: filled.items, newestId: filled.newestId, oldestId: filled.oldestId };

@@ -7,8 +7,9 @@
 //   is about it (followed accounts' posts, edits of boosted statuses), or it is a boost of a
 //   local status;
 // - links: any reply or boost still stored (a local reply or boost, or a newer remote one), so
-//   a thread or boost never loses its parent or original. A link to a status the sweep removes
-//   goes with it: the sweep asks again after each round of removals.
+//   a thread or boost never loses its parent or original; any accepted quote still stored, so a
+//   quote never shows its post as deleted. A link to a status the sweep removes goes with it:
+//   the sweep asks again after each round of removals.
 
 import type { Edge } from "../../domain/relations.ts";
 import type { Status } from "../../domain/status.ts";
@@ -73,17 +74,23 @@ export async function lastingKeeps(
   return keep;
 }
 
-/** The ids among `ids` that still have a stored reply or boost (deleted ones do not count). */
+/**
+ * The ids among `ids` that still have a stored reply or boost (deleted ones do not count), or an
+ * accepted quote still stored.
+ */
 export async function linkedKeeps(
   ctx: ServiceContext,
   ids: readonly string[],
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const counts = await ctx.storage.statuses.interactionCounts(ids);
+  const [counts, quotes] = await Promise.all([
+    ctx.storage.statuses.interactionCounts(ids),
+    ctx.storage.quotes.countToMany(ids),
+  ]);
   return new Set(
     ids.filter((id) => {
       const c = counts.get(id);
-      return c !== undefined && (c.replies > 0 || c.reblogs > 0);
+      return (c !== undefined && (c.replies > 0 || c.reblogs > 0)) || (quotes.get(id) ?? 0) > 0;
     }),
   );
 }

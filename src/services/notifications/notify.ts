@@ -96,7 +96,8 @@ export async function notify(
           fromAccountId,
           statusId,
         );
-        if (existing && type !== "update") return undefined;
+        // An edit replaces the notification of the previous one, so it moves to the top.
+        if (existing && type !== "update" && type !== "quoted_update") return undefined;
         if (existing) await ctx.storage.notifications.delete(existing.id);
       }
       const id = ctx.ids.next();

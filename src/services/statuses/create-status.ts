@@ -5,6 +5,7 @@
 
 import type { Visibility } from "../../domain/account.ts";
 import { AppError } from "../../domain/errors.ts";
+import { type QuotePolicy, storedQuotePolicy, withQuoteFallback } from "../../domain/quote.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -12,6 +13,7 @@ import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
 import { withAttachLock } from "../media/media-lock.ts";
 import { createPoll } from "../polls/create-poll.ts";
 import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
+import { checkQuotingPost, prepareQuote, stampFor } from "../quotes/prepare-quote.ts";
 import { composeText, normalizeLanguage } from "./compose-text.ts";
 import { type PostSlot, withIdempotency } from "./idempotency.ts";
 import { loadPoster } from "./load-poster.ts";
@@ -30,6 +32,10 @@ export interface CreateStatusInput {
   mediaIds?: readonly string[] | undefined;
   /** The poll to attach (`poll[…]` parameters). */
   poll?: PollParams | undefined;
+  /** The status to quote (`quoted_status_id`). */
+  quotedStatusId?: string | undefined;
+  /** Who may quote the new status (`quote_approval_policy`); else the poster's default. */
+  quotePolicy?: QuotePolicy | undefined;
   idempotencyKey?: string | undefined;
   /**
    * The scheduled status being published: media it holds (attachments whose statusId is this
@@ -73,12 +79,24 @@ async function post(
   });
 
   const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
+  const quoting = input.quotedStatusId
+    ? await prepareQuote(ctx, accountId, input.quotedStatusId)
+    : null;
   const composed = await composeText(ctx, {
     text: input.text ?? "",
     spoilerText: input.spoilerText ?? "",
     hasMedia: mediaIds.length > 0,
   });
   const pollParams = input.poll ? checkPollParams(input.poll) : null;
+  const visibility = input.visibility ?? user.defaultVisibility;
+  if (quoting) {
+    checkQuotingPost(quoting, {
+      visibility,
+      mentionIds: composed.mentionIds,
+      hasMedia: mediaIds.length > 0,
+      hasPoll: pollParams !== null,
+    });
+  }
 
   const { id } = slot;
   // The Idempotency-Key goes first (idempotency.ts): a crash after the status then never lets a
@@ -94,9 +112,11 @@ async function post(
     uri: `${account.uri}/statuses/${id}`,
     url: `${account.url}/${id}`,
     text: composed.text,
-    contentHtml: composed.contentHtml,
+    contentHtml: quoting
+      ? withQuoteFallback(composed.contentHtml, quoting.quoted)
+      : composed.contentHtml,
     spoilerText: composed.spoilerText,
-    visibility: input.visibility ?? user.defaultVisibility,
+    visibility,
     // A content warning always hides the post behind it, as in Mastodon.
     sensitive: (input.sensitive ?? user.defaultSensitive) || composed.spoilerText !== "",
     language: normalizeLanguage(input.language) ?? user.defaultLanguage,
@@ -114,6 +134,8 @@ async function post(
     editedAt: null,
     deleted: false,
     deletedAt: null,
+    quote: quoting ? await stampFor(ctx, quoting, id) : null,
+    quotePolicy: storedQuotePolicy(visibility, input.quotePolicy ?? user.defaultQuotePolicy),
   };
   // The event is recorded before the status (ADR 0013): a crash once the status is stored still
   // sends the Create; one before finds no status and does nothing.

@@ -5,6 +5,7 @@
 // point or preview of the status's attachments, and such a change alone is an edit too.
 
 import { AppError, notFound } from "../../domain/errors.ts";
+import { type QuotePolicy, storedQuotePolicy, withQuoteFallback } from "../../domain/quote.ts";
 import type { Status, StatusEdit } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -18,6 +19,7 @@ import {
 } from "../media/update-media.ts";
 import { checkPollParams, checkPollWithoutMedia, type PollParams } from "../polls/poll-params.ts";
 import { replacePoll } from "../polls/update-poll.ts";
+import { setQuotePolicy } from "../quotes/set-quote-policy.ts";
 import { composeText, normalizeLanguage } from "./compose-text.ts";
 import { loadOwnStatus } from "./own-status.ts";
 
@@ -34,6 +36,16 @@ export interface EditStatusInput {
   mediaAttributes?: readonly (MediaChanges & { id: string })[] | undefined;
   /** A new version of the poll (votes reset when its choices change); absent keeps it. */
   poll?: PollParams | undefined;
+  /** Who may quote it from now on (`quote_approval_policy`); absent keeps it. */
+  quotePolicy?: QuotePolicy | undefined;
+}
+
+/** A quote keeps its fallback link through edits (domain/quote.ts). */
+async function withQuoteLink(ctx: ServiceContext, status: Status, html: string): Promise<string> {
+  const quote = status.quote;
+  if (!quote) return html;
+  const quoted = quote.quotedStatusId ? await ctx.storage.statuses.get(quote.quotedStatusId) : null;
+  return withQuoteFallback(html, quoted ?? { url: quote.quotedUri, uri: quote.quotedUri });
 }
 
 export function snapshotOf(ctx: ServiceContext, status: Status): StatusEdit {
@@ -131,14 +143,15 @@ async function edit(ctx: ServiceContext, input: EditStatusInput): Promise<Status
     sensitive === status.sensitive &&
     language === status.language &&
     !mediaChanged;
-  if (unchanged) return status;
+  // Only the quote policy: not an edit (set-quote-policy.ts).
+  if (unchanged) return setQuotePolicy(ctx, input.accountId, status.id, input.quotePolicy);
 
   await ctx.storage.statusEdits.put(snapshotOf(ctx, status));
   const poll = pollParams ? await replacePoll(ctx, status, pollParams) : null;
   const edited: Status = {
     ...status,
     text: composed.text,
-    contentHtml: composed.contentHtml,
+    contentHtml: await withQuoteLink(ctx, status, composed.contentHtml),
     spoilerText: composed.spoilerText,
     sensitive,
     language,
@@ -147,6 +160,9 @@ async function edit(ctx: ServiceContext, input: EditStatusInput): Promise<Status
     mediaIds: nextMediaIds,
     pollId: poll?.id ?? status.pollId,
     editedAt: ctx.clock.now().toISOString(),
+    ...(input.quotePolicy
+      ? { quotePolicy: storedQuotePolicy(status.visibility, input.quotePolicy) }
+      : {}),
   };
   // Recorded before the write (ADR 0013): a crash after it still sends the Update.
   await publishAround(ctx.events, { type: "status.updated", status: edited }, () =>

@@ -1,7 +1,8 @@
 // Forgetting a remote status for good (the retention sweep, remote-status-retention.ts): unlike a
 // deletion, which keeps a tombstone, the record goes, with everything that only it used: its media
-// (files on the file host and records), earlier versions, poll and notifications. Nothing is sent
-// to its server: the status is still there, and is fetched again if someone here looks it up.
+// (files on the file host and records), earlier versions, poll, notifications and its place in
+// the quotes of the post it quotes. Nothing is sent to its server: the status is still there,
+// and is fetched again if someone here looks it up.
 // The status's record goes last, so a run cut short (a crash, a file host down) leaves the status
 // in place for the next sweep to finish, never parts of it nothing points at any more.
 
@@ -27,6 +28,9 @@ export async function forgetRemoteStatus(
     if (status.pollId !== null) await ctx.storage.polls.delete(status.pollId);
     await ctx.storage.statusEdits.deleteByStatus(status.id);
     await ctx.storage.notifications.deleteByStatus(status.id);
+    // Its accepted quote leaves the quoted post's list (and lets the sweep take that one too).
+    const quotedId = status.quote?.quotedStatusId;
+    if (quotedId) await ctx.storage.quotes.delete(status.id, quotedId);
     return ctx.storage.statuses.delete(status.id);
   });
 }

@@ -53,6 +53,7 @@ export const EDGE_KINDS: EdgeKind[] = [
   { name: "notificationPermissions", make: makeEdge, vary: withTime },
   { name: "endorsements", make: makeEdge, vary: withTime },
   { name: "suggestionDismissals", make: makeEdge, vary: withTime },
+  { name: "quotes", make: makeEdge, vary: withTime },
   {
     name: "pollVotes",
     make: makePollVote,

@@ -42,6 +42,7 @@ const FOLDERS: Record<RecordKind, string> = {
   notificationPermissions: "notification-permissions",
   endorsements: "endorsements",
   suggestionDismissals: "suggestion-dismissals",
+  quotes: "quotes",
   notifications: "notifications",
   conversations: "conversations",
   markers: "markers",

@@ -5,6 +5,7 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { ListMember } from "../../domain/list.ts";
 import type { PollVote } from "../../domain/poll.ts";
+import type { QuoteEdge } from "../../domain/quote.ts";
 import type {
   AccountDomainBlock,
   AccountNote,
@@ -135,6 +136,7 @@ export async function openJsonFileStorage(
       notificationPermissions: edges<NotificationPermission>("notification-permissions"),
       endorsements: edges<Endorsement>("endorsements"),
       suggestionDismissals: edges<SuggestionDismissal>("suggestion-dismissals"),
+      quotes: edges<QuoteEdge>("quotes"),
       idempotency: openIdempotencyStore(root, writer),
       polls: openPollStore(root, writer),
       pollVotes: edges<PollVote>("poll-votes"),

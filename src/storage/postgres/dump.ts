@@ -44,6 +44,7 @@ const SOURCES: Record<RecordKind, Source> = {
   notificationPermissions: { table: "edges", orderBy: "id", edgeKind: "notification-permissions" },
   endorsements: { table: "edges", orderBy: "id", edgeKind: "endorsements" },
   suggestionDismissals: { table: "edges", orderBy: "id", edgeKind: "suggestion-dismissals" },
+  quotes: { table: "edges", orderBy: "id", edgeKind: "quotes" },
   notifications: { table: "notifications", orderBy: "id" },
   conversations: { table: "conversations", orderBy: "id" },
   markers: { table: "markers", inMemory: true },

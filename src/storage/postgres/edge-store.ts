@@ -32,6 +32,7 @@ export const EDGE_KINDS: Record<EdgeKind, string> = {
   notificationPermissions: "notification-permissions",
   endorsements: "endorsements",
   suggestionDismissals: "suggestion-dismissals",
+  quotes: "quotes",
 };
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { ListMember } from "../../domain/list.ts";
 import type { PollVote } from "../../domain/poll.ts";
+import type { QuoteEdge } from "../../domain/quote.ts";
 import type {
   AccountDomainBlock,
   AccountNote,
@@ -115,6 +116,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       notificationPermissions: edges<NotificationPermission>("notificationPermissions"),
       endorsements: edges<Endorsement>("endorsements"),
       suggestionDismissals: edges<SuggestionDismissal>("suggestionDismissals"),
+      quotes: edges<QuoteEdge>("quotes"),
       idempotency: createIdempotencyStore(db),
       polls: createPollStore(db),
       pollVotes: edges<PollVote>("pollVotes"),

@@ -9,6 +9,6 @@ export const Preferences = object(
     "reading:expand:media": oneOf("default", "show_all", "hide_all"),
     "reading:expand:spoilers": boolean,
   },
-  {},
+  { "posting:default:quote_policy": oneOf("public", "followers", "nobody") },
   "The signed-in user's preferences",
 );

@@ -3,6 +3,7 @@
 // profile fields and images (multipart uploads), and the posting defaults under `source`.
 
 import { z } from "zod";
+import { QUOTE_POLICIES } from "../../../domain/quote.ts";
 import type { UpdateCredentialsInput } from "../../../services/accounts/update-credentials.ts";
 import { booleanParam } from "../../schemas.ts";
 import { bytesOf, fileParam, mediaText } from "../media-params.ts";
@@ -35,6 +36,7 @@ export const updateCredentialsSchema = z.object({
       privacy: z.enum(["public", "unlisted", "private", "direct"]).optional(),
       sensitive: booleanParam.optional(),
       language: z.union([z.string(), z.null()]).optional(),
+      quote_policy: z.enum(QUOTE_POLICIES).optional(),
     })
     .optional(),
   avatar: fileParam,
@@ -55,6 +57,7 @@ export async function credentialsInput(
     fields: params.fields_attributes,
     privacy: params.source?.privacy,
     sensitive: params.source?.sensitive,
+    quotePolicy: params.source?.quote_policy,
     language: params.source?.language === null ? "" : params.source?.language,
     avatar: await bytesOf(params.avatar),
     header: await bytesOf(params.header),

@@ -5,6 +5,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { notFound } from "../../../domain/errors.ts";
+import { QUOTE_POLICIES } from "../../../domain/quote.ts";
 import { serializeAccount } from "../../../serialization/mastodon/account.ts";
 import {
   serializeStatusEdit,
@@ -80,6 +81,9 @@ const pollParam = z
   .optional()
   .transform((v) => (v === "" || v === null ? undefined : v));
 
+/** `quote_approval_policy`: public, followers or nobody. */
+export const quotePolicyParam = blankable(z.enum(QUOTE_POLICIES));
+
 const createSchema = z.object({
   status: text,
   spoiler_text: text,
@@ -90,6 +94,8 @@ const createSchema = z.object({
   media_ids: mediaIds,
   poll: pollParam,
   scheduled_at: text,
+  quoted_status_id: blankable(idParam),
+  quote_approval_policy: quotePolicyParam,
 });
 
 const editSchema = z.object({
@@ -100,6 +106,7 @@ const editSchema = z.object({
   media_ids: mediaIds,
   media_attributes: mediaAttributesParam,
   poll: pollParam,
+  quote_approval_policy: quotePolicyParam,
 });
 
 /** Mastodon reads each id as a number, so ids that are not numeric simply match nothing. */
@@ -133,6 +140,8 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
       inReplyToId: params.in_reply_to_id,
       mediaIds: params.media_ids,
       poll: params.poll,
+      quotedStatusId: params.quoted_status_id,
+      quotePolicy: params.quote_approval_policy,
       idempotencyKey: c.req.header("idempotency-key"),
     };
     // A time already past posts at once, as in Mastodon; a later one answers a ScheduledStatus.
@@ -185,6 +194,7 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
           )
         : undefined,
       poll: params.poll,
+      quotePolicy: params.quote_approval_policy,
     });
     return c.json(await renderStatus(ctx, status, viewer.account.id));
   });

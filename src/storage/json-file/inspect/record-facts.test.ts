@@ -49,6 +49,25 @@ describe("doctor's record checks", () => {
     assert.match(problem?.message ?? "", /stores 2 votes by 1 voters .* count 3 by 2/);
   });
 
+  it("takes a quote's acting side for a status, and reports one whose status is missing", () => {
+    const f = facts();
+    f.note("polls", "70.json", poll(3, 2, [1, 2]));
+    f.note("statuses", "2/11.json", makeStatus({ id: "11", accountId: "2" }));
+    const quote = (id: string, from: string) => ({
+      id,
+      accountId: from,
+      targetId: "10",
+      createdAt: "2026-01-01T00:00:00.000Z",
+    });
+    f.note("quotes", "90.json", quote("90", "11"));
+    assert.deepEqual(f.check(), []);
+    f.note("quotes", "91.json", quote("91", "12"));
+    const [problem, ...rest] = f.check();
+    assert.deepEqual(rest, []);
+    assert.equal(problem?.kind, "orphan");
+    assert.match(problem?.message ?? "", /quotes entry of status 12, which is missing/);
+  });
+
   it("reports two accounts with one username regardless of case, and shared ActivityPub ids", () => {
     const f = facts();
     f.note("accounts", "3.json", makeAccount({ id: "3", username: "ALICE" }));

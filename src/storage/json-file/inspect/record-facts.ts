@@ -17,6 +17,9 @@ export interface Problem {
   fixed?: string;
 }
 
+/** Edge folders whose acting side is not an account: quotes go from the quoting status. */
+const EDGE_SOURCES: Record<string, "account" | "status"> = { quotes: "status" };
+
 /** Edge folders whose target is an account, a status or a poll (others are not checked). */
 const EDGE_TARGETS: Record<string, "account" | "status" | "poll"> = {
   follows: "account",
@@ -27,6 +30,7 @@ const EDGE_TARGETS: Record<string, "account" | "status" | "poll"> = {
   endorsements: "account",
   "suggestion-dismissals": "account",
   favourites: "status",
+  quotes: "status",
   bookmarks: "status",
   pins: "status",
   "poll-votes": "poll",
@@ -128,10 +132,11 @@ export class RecordFacts {
     const known = { account: this.#accounts, status: this.#statuses, poll: this.#polls };
     for (const edge of this.#edges) {
       const target = EDGE_TARGETS[edge.folder] as keyof typeof known;
-      if (!this.#accounts.has(edge.accountId)) {
+      const source = EDGE_SOURCES[edge.folder] ?? "account";
+      if (!known[source].has(edge.accountId)) {
         yield orphan(
           edge.path,
-          `${edge.folder} entry of account ${edge.accountId}, which is missing`,
+          `${edge.folder} entry of ${source} ${edge.accountId}, which is missing`,
         );
       } else if (!known[target].has(edge.targetId)) {
         yield orphan(
