@@ -61,6 +61,8 @@ export interface StatusCounts {
   replies: number;
   reblogs: number;
   favourites: number;
+  /** Quotes stored of it (accepted, or waiting for a remote author's answer). */
+  quotes: number;
 }
 
 /** The counters shown next to an account (its own; a remote server may know better ones). */

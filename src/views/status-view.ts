@@ -88,7 +88,6 @@ interface Batch {
   cards: Map<string, PreviewCard>;
   quotes: Map<string, QuoteView<StatusView>>;
   approvals: Map<string, QuoteApprovalView>;
-  quoteCounts: Map<string, number>;
 }
 
 async function viewerSets(
@@ -171,7 +170,7 @@ function buildView(
       manual: [],
       currentUser: "unknown",
     },
-    quotesCount: batch.quoteCounts.get(status.id) ?? 0,
+    quotesCount: counts?.quotes ?? 0,
     viewer:
       viewerId === null
         ? null
@@ -265,7 +264,6 @@ export async function loadResolvedViews(
       return new Map(views.map((v) => [v.status.id, v]));
     }),
     loadQuoteApprovals(ctx, unique, viewerId),
-    counted.length > 0 ? storage.quotes.countToMany(counted) : new Map<string, number>(),
   ]);
   const [accounts, apps, counts, sets, polls, media, filters, cards, quoteParts] =
     await Promise.all([
@@ -283,7 +281,7 @@ export async function loadResolvedViews(
       linking.length > 0 ? loadStatusCards(ctx, linking) : new Map<string, PreviewCard>(),
       quoteLoads,
     ]);
-  const [quotes, approvals, quoteCounts] = quoteParts;
+  const [quotes, approvals] = quoteParts;
   const authorIds = new Set(unique.map((s) => s.accountId));
   const authors = [...accounts.values()].filter((a) => authorIds.has(a.id));
   // Emojis belong to the author's server: local ones for local statuses.
@@ -310,7 +308,6 @@ export async function loadResolvedViews(
     cards,
     quotes,
     approvals,
-    quoteCounts,
   };
 
   const out: StatusView[] = [];

@@ -10,6 +10,7 @@ import {
   makeAccount,
   makeApp,
   makeBlock,
+  makeEdge,
   makeFavourite,
   makeFollow,
   makeStatus,
@@ -100,7 +101,7 @@ export function joinedReadsContract(t: ContractContext): void {
       assert.deepEqual(await t.storage.joined.edges("1", []), []);
     });
 
-    it("counts replies, reblogs and favourites of statuses, zeros included", async () => {
+    it("counts replies, reblogs, favourites and quotes of statuses, zeros included", async () => {
       await Promise.all(
         [
           makeStatus({ id: "10", accountId: "1" }),
@@ -115,13 +116,15 @@ export function joinedReadsContract(t: ContractContext): void {
         );
       }
       await t.storage.favourites.put(makeFavourite({ id: "60", accountId: "2", targetId: "20" }));
+      // A quote edge goes from the quoting status to the quoted one.
+      await t.storage.quotes.put(makeEdge({ id: "70", accountId: "20", targetId: "10" }));
       assert.deepEqual(
         await t.storage.joined.statusCounts(["10", "20", "30", "404"]),
         new Map([
-          ["10", { replies: 1, reblogs: 1, favourites: 2 }],
-          ["20", { replies: 0, reblogs: 0, favourites: 1 }],
-          ["30", { replies: 0, reblogs: 0, favourites: 0 }],
-          ["404", { replies: 0, reblogs: 0, favourites: 0 }],
+          ["10", { replies: 1, reblogs: 1, favourites: 2, quotes: 1 }],
+          ["20", { replies: 0, reblogs: 0, favourites: 1, quotes: 0 }],
+          ["30", { replies: 0, reblogs: 0, favourites: 0, quotes: 0 }],
+          ["404", { replies: 0, reblogs: 0, favourites: 0, quotes: 0 }],
         ]),
       );
       assert.deepEqual(await t.storage.joined.statusCounts([]), new Map());

@@ -29,9 +29,10 @@ export function joinedReadsOf(stores: Stores): JoinedReads {
       return Promise.all(answers) as never;
     },
     async statusCounts(statusIds) {
-      const [counts, favourites] = await Promise.all([
+      const [counts, favourites, quotes] = await Promise.all([
         stores.statuses.interactionCounts(statusIds),
         stores.favourites.countToMany(statusIds),
+        stores.quotes.countToMany(statusIds),
       ]);
       return new Map(
         statusIds.map((id) => [
@@ -40,6 +41,7 @@ export function joinedReadsOf(stores: Stores): JoinedReads {
             replies: counts.get(id)?.replies ?? 0,
             reblogs: counts.get(id)?.reblogs ?? 0,
             favourites: favourites.get(id) ?? 0,
+            quotes: quotes.get(id) ?? 0,
           },
         ]),
       );

@@ -11,15 +11,16 @@ export interface StatusCountRow {
   id: string;
   replies: number;
   reblogs: number;
-  /** Only when asked for. */
+  /** Only when asked for, as quotes. */
   favourites?: number;
+  quotes?: number;
 }
 
-/** Non-deleted replies and reblogs (and favourites) of each status that can name a row. */
+/** Non-deleted replies and reblogs (and favourites and quotes) of each status that can name a row. */
 export function statusCountRows(
   sql: Sql,
   statusIds: readonly string[],
-  withFavourites: boolean,
+  withEdges: boolean,
 ): Promise<StatusCountRow[]> | [] {
   const keys = rowIds(statusIds);
   if (keys.length === 0) return [];
@@ -28,10 +29,13 @@ export function statusCountRows(
       coalesce(c.replies, 0)::int as replies,
       coalesce(c.reblogs, 0)::int as reblogs
       ${
-        withFavourites
+        withEdges
           ? sql`, coalesce((select n from edge_counts f
               where f.kind = ${EDGE_KINDS.favourites} and f.side = 'to'
-                and f.id = s.id::text), 0)::int as favourites`
+                and f.id = s.id::text), 0)::int as favourites
+            , coalesce((select n from edge_counts q
+              where q.kind = ${EDGE_KINDS.quotes} and q.side = 'to'
+                and q.id = s.id::text), 0)::int as quotes`
           : sql``
       }
     from unnest(${keys}::int8[]) as s(id)

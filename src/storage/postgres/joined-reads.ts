@@ -65,6 +65,7 @@ export function createJoinedReads(sql: Sql, stores: HolderStores): JoinedReads {
               replies: row?.replies ?? 0,
               reblogs: row?.reblogs ?? 0,
               favourites: row?.favourites ?? 0,
+              quotes: row?.quotes ?? 0,
             },
           ];
         }),
