@@ -109,6 +109,14 @@ export function send(url: string, req: RawRequest): Promise<RawResponse> {
         maxHeaderSize: 1024 * 1024,
       },
       (res) => {
+        const contentType = String(res.headers["content-type"] ?? "");
+        // An event stream (the streaming API's server-sent events) never ends: the answer's
+        // status and headers are what is checked.
+        if (contentType.startsWith("text/event-stream")) {
+          res.destroy();
+          resolve({ status: res.statusCode ?? 0, contentType, body: Buffer.alloc(0) });
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () =>
