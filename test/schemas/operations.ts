@@ -298,7 +298,6 @@ const rows: Row[] = [
   ["get", "/api/v1/timelines/public", "getTimelinePublic", { 200: many("Status") }],
   ["get", "/api/v1/timelines/tag/{hashtag}", "getTimelinesTagByHashtag", { 200: many("Status") }],
   ["get", "/api/v1/timelines/home", "getTimelineHome", { 200: many("Status"), 206: EMPTY }],
-  ["get", "/api/v1/timelines/direct", "getTimelineDirect", { 200: many("Status") }],
   ["get", "/api/v1/timelines/list/{list_id}", "getTimelinesListByListId", { 200: many("Status") }],
   ["get", "/api/v1/timelines/direct", "getTimelineDirect", { 200: many("Status") }],
   ["get", "/api/v1/timelines/link", "getTimelineLink", { 200: many("Status") }],
