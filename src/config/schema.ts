@@ -17,24 +17,27 @@ const booleanString = z.union([z.boolean(), z.string()]).transform((v, ctx) => {
 
 const positiveInt = z.coerce.number().int().positive();
 
-/** An http(s) URL, or an issue on the context; the two URL settings below refine it. */
-const httpUrl = z
+/** The text as a URL of any scheme, or an issue on the context; the URL settings refine it. */
+const anyUrl = z
   .string()
   .trim()
   .transform((v, ctx) => {
-    let url: URL;
     try {
-      url = new URL(v);
+      return new URL(v);
     } catch {
       ctx.addIssue({ code: "custom", message: `"${v}" is not a URL` });
       return z.NEVER;
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      ctx.addIssue({ code: "custom", message: "must start with http:// or https://" });
-      return z.NEVER;
-    }
-    return url;
   });
+
+/** An http(s) URL; the two URL settings below refine it. */
+const httpUrl = anyUrl.transform((url, ctx) => {
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    ctx.addIssue({ code: "custom", message: "must start with http:// or https://" });
+    return z.NEVER;
+  }
+  return url;
+});
 
 const origin = httpUrl.transform((url, ctx) => {
   if (url.pathname !== "/" || url.search || url.hash) {
@@ -57,31 +60,21 @@ const baseUrl = httpUrl.transform((url, ctx) => {
  * Where clients open the streaming API: a ws(s):// origin, or the http(s):// origin it is
  * reached at (turned into ws(s)://), without a path (clients add /api/v1/streaming).
  */
-const streamingOrigin = z
-  .string()
-  .trim()
-  .transform((v, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(v);
-    } catch {
-      ctx.addIssue({ code: "custom", message: `"${v}" is not a URL` });
-      return z.NEVER;
-    }
-    const scheme = { "ws:": "ws:", "wss:": "wss:", "http:": "ws:", "https:": "wss:" }[url.protocol];
-    if (!scheme) {
-      ctx.addIssue({
-        code: "custom",
-        message: "must start with wss://, ws://, https:// or http://",
-      });
-      return z.NEVER;
-    }
-    if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
-      ctx.addIssue({ code: "custom", message: "must be an origin only, without a path" });
-      return z.NEVER;
-    }
-    return `${scheme}//${url.host}`;
-  });
+const streamingOrigin = anyUrl.transform((url, ctx) => {
+  const scheme = { "ws:": "ws:", "wss:": "wss:", "http:": "ws:", "https:": "wss:" }[url.protocol];
+  if (!scheme) {
+    ctx.addIssue({
+      code: "custom",
+      message: "must start with wss://, ws://, https:// or http://",
+    });
+    return z.NEVER;
+  }
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+    ctx.addIssue({ code: "custom", message: "must be an origin only, without a path" });
+    return z.NEVER;
+  }
+  return `${scheme}//${url.host}`;
+});
 
 /** An IP address, or a CIDR range such as 10.0.0.0/8 or fd00::/8. */
 const addressOrRange = z.string().refine(
