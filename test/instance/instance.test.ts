@@ -48,8 +48,9 @@ describe("instance endpoints", () => {
     assert.equal(body.domain, domain);
     assert.equal(body.title, "Wren Test");
     assert.equal(body.description, "Birds & <friends>");
-    assert.match(body.version, /^4\.3\.0 \(compatible; Wren \d+\.\d+\.\d+\)$/);
-    assert.deepEqual(body.api_versions, { mastodon: 2 });
+    assert.match(body.version, /^4\.5\.0 \(compatible; Wren \d+\.\d+\.\d+\)$/);
+    // Version 7 is what apps check before they offer quote posts.
+    assert.deepEqual(body.api_versions, { mastodon: 7 });
     assert.equal(body.configuration.statuses.max_characters, 1000);
     assert.equal(body.configuration.statuses.max_media_attachments, 6);
     assert.equal(body.configuration.statuses.characters_reserved_per_url, 23);

@@ -2,7 +2,7 @@
 // version 1 (GET /api/v1/instance), plus the Rule entity. Pure.
 
 import type { Rule } from "../../domain/instance-rules.ts";
-import { INSTANCE_VERSION, SOURCE_URL } from "../../domain/software.ts";
+import { INSTANCE_VERSION, MASTODON_API_VERSION, SOURCE_URL } from "../../domain/software.ts";
 import { escapeHtml } from "../../domain/text/html.ts";
 import type { InstanceView } from "../../views/instance-view.ts";
 import { type AccountJson, MISSING_HEADER, serializeAccount, type UrlContext } from "./account.ts";
@@ -70,8 +70,12 @@ function pollsConfiguration(view: InstanceView) {
   };
 }
 
-function contactEmail(view: InstanceView): { email?: string } {
-  return view.contactEmail === undefined ? {} : { email: view.contactEmail };
+/**
+ * The entity's `email` is a required string, and apps decode it strictly: with no setting and no
+ * admin it is "" (as Mastodon sends when its contact address is unset), never missing.
+ */
+function contactEmail(view: InstanceView): { email: string } {
+  return { email: view.contactEmail ?? "" };
 }
 
 function contactAccount(view: InstanceView, urls: UrlContext): AccountJson | null {
@@ -123,8 +127,7 @@ export function serializeInstanceV2(view: InstanceView, urls: UrlContext) {
       url: null,
       min_age: null,
     },
-    api_versions: { mastodon: 2 },
-    // No address at all (no setting, no admin) leaves `email` out rather than send "".
+    api_versions: { mastodon: MASTODON_API_VERSION },
     contact: { ...contactEmail(view), account: contactAccount(view, urls) },
     rules: serializeRules(view.rules),
   };
