@@ -32,6 +32,7 @@ import { confirmEvent } from "./services/confirm-event.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
 import { createEventBus, releaseLeasedEvents } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
+import { ensureFailedJobsPruneScheduled } from "./services/maintenance/failed-jobs-prune.ts";
 import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
 import { ensureRemoteRetentionScheduled } from "./services/maintenance/remote-status-retention.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
@@ -271,6 +272,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     await Promise.all([
       ensureMediaCleanupScheduled(ctx),
       ensureKvPruneScheduled(ctx),
+      ensureFailedJobsPruneScheduled(ctx),
       ensurePurgeSweepScheduled(ctx),
       ensureRemoteRetentionScheduled(ctx),
       repairPollCounts(ctx),

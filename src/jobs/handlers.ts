@@ -19,6 +19,10 @@ import {
   importRow,
   prepareImport,
 } from "../services/imports/import-jobs.ts";
+import {
+  FAILED_JOBS_PRUNE_JOB,
+  runFailedJobsPrune,
+} from "../services/maintenance/failed-jobs-prune.ts";
 import { KV_PRUNE_JOB, runKvPrune } from "../services/maintenance/kv-prune.ts";
 import {
   REMOTE_RETENTION_JOB,
@@ -57,6 +61,9 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   });
   runner.register(KV_PRUNE_JOB.type, async (_payload, job) => {
     await runKvPrune(ctx, job);
+  });
+  runner.register(FAILED_JOBS_PRUNE_JOB.type, async (_payload, job) => {
+    await runFailedJobsPrune(ctx, job);
   });
   runner.register(REMOTE_RETENTION_JOB.type, async (_payload, job) => {
     await runRemoteRetention(ctx, job);

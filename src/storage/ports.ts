@@ -488,6 +488,11 @@ export interface JobStore {
   /** Failed jobs, for operators. */
   failed(limit: number): Promise<Job[]>;
   /**
+   * Removes up to `limit` failed jobs that failed before `before` (ISO), oldest failure first;
+   * returns how many went. Kept failures are for inspection, not for ever.
+   */
+  deleteFailedBefore(before: string, limit: number): Promise<number>;
+  /**
    * Calls `listener` when jobs may have been added or made due by another process (new jobs, a
    * group moved), so idle runners look at once instead of at their next poll; returns the
    * unsubscribe. A backend of one process may never call it (the queue wakes its own runner).

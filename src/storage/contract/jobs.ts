@@ -100,6 +100,24 @@ export function jobContract(t: ContractContext): void {
       assert.deepEqual(ids(await store().failed(10)), ["12", "10"]);
     });
 
+    it("removes failures older than a time, oldest first, up to a limit", async () => {
+      await putAll([
+        failedJob("10", 20),
+        failedJob("11", 40),
+        failedJob("12", 30),
+        failedJob("14", 50),
+        makeJob({ id: "13", runAt: at(1) }),
+      ]);
+      assert.equal(await store().deleteFailedBefore(at(45), 2), 2);
+      assert.deepEqual(ids(await store().failed(10)), ["14", "11"]);
+      assert.equal(await store().deleteFailedBefore(at(45), 10), 1);
+      assert.equal(await store().deleteFailedBefore(at(45), 10), 0);
+      assert.equal(await store().deleteFailedBefore(at(59), 0), 0);
+      assert.deepEqual(ids(await store().failed(10)), ["14"]);
+      // A waiting job is never a failure, however old its time.
+      assert.ok(await store().get("13"));
+    });
+
     it("claims due unfailed jobs, earliest first then by id, each for one owner", async () => {
       await putAll([
         makeJob({ id: "10", runAt: at(30) }),

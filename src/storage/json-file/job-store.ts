@@ -211,5 +211,24 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
         .reverse()
         .flatMap((e) => records.get(e.id) ?? []);
     },
+    async deleteFailedBefore(before, limit) {
+      const cutoff = parseTime(before, "deleteFailedBefore");
+      const old: string[] = [];
+      for (const entry of failed.view()) {
+        if (old.length >= limit || entry.at >= cutoff) break;
+        old.push(entry.id);
+      }
+      let removed = 0;
+      for (const id of old) {
+        const gone = await writes.run(id, async () => {
+          // Read under the job's queue: an operator may have retried it meanwhile.
+          const job = records.peek(id);
+          if (!job || job.failedAt === null || millis(job.failedAt) >= cutoff) return false;
+          return records.remove(id);
+        });
+        if (gone) removed++;
+      }
+      return removed;
+    },
   };
 }

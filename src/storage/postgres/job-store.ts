@@ -186,6 +186,23 @@ export function createJobStore(db: PgContext): JobStore {
       return rows.map((row) => row.data);
     },
 
+    async deleteFailedBefore(before, limit) {
+      if (limit <= 0) return 0;
+      const at = instant(before, "deleteFailedBefore");
+      const [row] = await sql<{ removed: number }[]>`
+        with gone as (
+          delete from jobs where id in (
+            select id from jobs
+            where failed_at is not null and failed_at < ${at}
+            order by failed_at
+            limit ${limit}
+          )
+          returning 1
+        )
+        select count(*)::int as removed from gone`;
+      return row?.removed ?? 0;
+    },
+
     async advanceGroup(group, runAt) {
       const at = instant(runAt, "advanceGroup");
       // A row the runner removed is gone (an UPDATE never brings one back); a claimed one keeps
