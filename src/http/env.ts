@@ -1,6 +1,7 @@
 // The per-request state every handler can read, and what the HTTP layer is built from.
 
 import type { Authenticated } from "../services/auth/authenticate-token.ts";
+import type { SignedIn } from "./session/session.ts";
 import type { ServiceContext } from "../services/context.ts";
 
 /** Who is calling: the token, its app, and (for user tokens) the account and its user. */
@@ -15,6 +16,10 @@ export interface HttpEnv {
     viewer: Viewer | null;
     /** The token's verified holder, looked up once per request (see middleware/caller.ts). */
     caller: Promise<Viewer | null> | undefined;
+    /** The browser's signed-in user, on pages behind requireSession (session/session.ts). */
+    signedIn: SignedIn;
+    /** A signed-in page's form fields, read (and CSRF-checked) once by requireSession. */
+    form: Record<string, unknown>;
   };
 }
 
