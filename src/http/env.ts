@@ -1,8 +1,8 @@
 // The per-request state every handler can read, and what the HTTP layer is built from.
 
 import type { Authenticated } from "../services/auth/authenticate-token.ts";
-import type { SignedIn } from "./session/session.ts";
 import type { ServiceContext } from "../services/context.ts";
+import type { SignedIn } from "./session/session.ts";
 
 /** Who is calling: the token, its app, and (for user tokens) the account and its user. */
 export type Viewer = Authenticated;

@@ -142,7 +142,9 @@ export function requireSession(deps: HttpDeps): MiddlewareHandler<HttpEnv> {
         throw err;
       }
       const key = await csrfKey(ctx);
-      if (!csrfTokenMatches(key, signedIn.session.handle, form.authenticity_token, ctx.clock.now())) {
+      if (
+        !csrfTokenMatches(key, signedIn.session.handle, form.authenticity_token, ctx.clock.now())
+      ) {
         return htmlResponse(c, 403, FORM_EXPIRED);
       }
       c.set("form", form);

@@ -73,7 +73,11 @@ export const registerSessionRoutes: RouteModule = (app: Hono<HttpEnv>, deps: Htt
       params = await readParams(c);
     } catch (err) {
       if (err instanceof AppError && err.status < 500) {
-        return htmlResponse(c, 400, errorPage("An error has occurred", "The form could not be read."));
+        return htmlResponse(
+          c,
+          400,
+          errorPage("An error has occurred", "The form could not be read."),
+        );
       }
       throw err;
     }
@@ -112,7 +116,9 @@ export const registerSessionRoutes: RouteModule = (app: Hono<HttpEnv>, deps: Htt
         params = {};
       }
       const key = await csrfKey(ctx);
-      if (!csrfTokenMatches(key, signedIn.session.handle, params.authenticity_token, ctx.clock.now())) {
+      if (
+        !csrfTokenMatches(key, signedIn.session.handle, params.authenticity_token, ctx.clock.now())
+      ) {
         return htmlResponse(
           c,
           403,

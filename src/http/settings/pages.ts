@@ -2,8 +2,13 @@
 // account migration, CSV import, export and the archive. Every form carries the session's CSRF
 // token; every value goes through escapeHtml.
 
-import { acctOf, type Account } from "../../domain/account.ts";
-import { IMPORT_FILE_BYTES, IMPORT_TYPES, importCounts, type CsvImport } from "../../domain/csv-import.ts";
+import { type Account, acctOf } from "../../domain/account.ts";
+import {
+  type CsvImport,
+  IMPORT_FILE_BYTES,
+  IMPORT_TYPES,
+  importCounts,
+} from "../../domain/csv-import.ts";
 import type { AccountArchive } from "../../services/archives/archive-records.ts";
 import { page } from "../oauth/html.ts";
 import { escapeHtml } from "../web/html.ts";
@@ -78,7 +83,9 @@ ${token(view.csrf)}
   );
 }
 
-export function migrationPage(view: SettingsFrame & { movedTo: string | null; target: string }): string {
+export function migrationPage(
+  view: SettingsFrame & { movedTo: string | null; target: string },
+): string {
   const moved = view.movedTo
     ? `<p role="status">This account has moved to <code>${escapeHtml(view.movedTo)}</code>. You can move it again to another account.</p>`
     : "";

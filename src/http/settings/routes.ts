@@ -186,7 +186,8 @@ export const settingsRoutes: RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps) 
     } catch (error) {
       if (!(error instanceof AppError && error.status === 404)) throw error;
     }
-    if (!bytes) return showExport(c, 404, { kind: "error", text: "This archive is not available." });
+    if (!bytes)
+      return showExport(c, 404, { kind: "error", text: "This archive is not available." });
     const stamp = createdAt.replace(/[^0-9]/g, "").slice(0, 14);
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="archive-${stamp}.zip"`);

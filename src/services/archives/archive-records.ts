@@ -32,7 +32,11 @@ const PREFIX = "account-archive";
 const keyOf = (accountId: string, id: string) => [PREFIX, accountId, id];
 
 export function saveArchive(ctx: ServiceContext, archive: AccountArchive): Promise<void> {
-  return ctx.storage.kv.set({ key: keyOf(archive.accountId, archive.id), value: archive, expiresAt: null });
+  return ctx.storage.kv.set({
+    key: keyOf(archive.accountId, archive.id),
+    value: archive,
+    expiresAt: null,
+  });
 }
 
 export async function findArchive(
@@ -58,7 +62,10 @@ export function isExpired(ctx: ServiceContext, archive: AccountArchive): boolean
 }
 
 /** The account's archives, newest first, without the expired ones. */
-export async function archivesOf(ctx: ServiceContext, accountId: string): Promise<AccountArchive[]> {
+export async function archivesOf(
+  ctx: ServiceContext,
+  accountId: string,
+): Promise<AccountArchive[]> {
   return (await ctx.storage.kv.list([PREFIX, accountId]))
     .map((entry) => entry.value as AccountArchive)
     .filter((archive) => !isExpired(ctx, archive))

@@ -14,8 +14,8 @@ import { newSecret } from "../auth/secrets.ts";
 import type { ServiceContext } from "../context.ts";
 import { walkPages } from "../paging.ts";
 import {
-  ARCHIVE_TTL_MS,
   type AccountArchive,
+  ARCHIVE_TTL_MS,
   findArchive,
   saveArchive,
 } from "./archive-records.ts";
@@ -70,7 +70,10 @@ function localizeAttachments(item: JsonObject, paths: ReadonlyMap<string, string
   });
   return {
     ...item,
-    object: { ...(object as JsonObject), attachment: Array.isArray(attachment) ? localized : localized[0] },
+    object: {
+      ...(object as JsonObject),
+      attachment: Array.isArray(attachment) ? localized : localized[0],
+    },
   };
 }
 
@@ -151,18 +154,40 @@ async function addActor(
   zip.add("actor.json", json(actor));
 }
 
+export interface BuildOptions {
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * Only build an archive still waiting, taken atomically (`wren archive` building it in its own
+   * process while a server's job may take it too); the one who lost gets the record as it is.
+   */
+  onlyWaiting?: boolean;
+}
+
 /**
- * Builds the archive `archiveId` of `accountId` (the archive.build job). A record already ready
- * (the job ran twice) is left alone; one left building by a crash is built again.
+ * Builds the archive `archiveId` of `accountId` (the archive.build job, or `wren archive`). A
+ * record already ready (the job ran twice) is left alone; one left building by a crash is built
+ * again by the job's retry.
  */
 export async function buildArchive(
   ctx: ServiceContext,
   accountId: string,
   archiveId: string,
-  onProgress?: (done: number, total: number) => void,
+  options: BuildOptions = {},
 ): Promise<AccountArchive | undefined> {
+  const { onProgress } = options;
   const found = await findArchive(ctx, accountId, archiveId);
   if (!found || found.state === "ready") return found;
+  if (options.onlyWaiting) {
+    if (found.state !== "waiting") return found;
+    const claimed = { ...found, state: "building" as const };
+    const now = ctx.clock.now().toISOString();
+    const key = ["account-archive", accountId, archiveId];
+    if (
+      !(await ctx.storage.kv.compareAndSet(found, { key, value: claimed, expiresAt: null }, now))
+    ) {
+      return findArchive(ctx, accountId, archiveId);
+    }
+  }
   const account = await ctx.storage.accounts.get(accountId);
   const documents = ctx.archiveDocuments;
   if (!account) {
@@ -178,7 +203,10 @@ export async function buildArchive(
 
   const statuses = await ownStatuses(ctx, accountId);
   const mediaIds = [...new Set(statuses.flatMap((s) => (s.reblogOfId === null ? s.mediaIds : [])))];
-  await step({ state: "building", done: 0, total: statuses.length + mediaIds.length, error: null }, true);
+  await step(
+    { state: "building", done: 0, total: statuses.length + mediaIds.length, error: null },
+    true,
+  );
 
   const zip = new ZipWriter(ctx.clock.now());
   const paths = new Map<string, string>();
@@ -214,7 +242,10 @@ export async function buildArchive(
   zip.add("outbox.json", json(collection("outbox.json", items)));
   const walkEdges = (store: "favourites" | "bookmarks") =>
     walkPages((page) => ctx.storage[store].listFrom(accountId, page));
-  zip.add("likes.json", json(collection("likes.json", await targetUris(ctx, walkEdges("favourites")))));
+  zip.add(
+    "likes.json",
+    json(collection("likes.json", await targetUris(ctx, walkEdges("favourites")))),
+  );
   zip.add(
     "bookmarks.json",
     json(collection("bookmarks.json", await targetUris(ctx, walkEdges("bookmarks")))),
@@ -246,7 +277,8 @@ export async function failArchive(
   error: string,
 ): Promise<void> {
   const found = await findArchive(ctx, accountId, archiveId);
-  if (found && found.state !== "ready") await saveArchive(ctx, { ...found, state: "failed", error });
+  if (found && found.state !== "ready")
+    await saveArchive(ctx, { ...found, state: "failed", error });
 }
 
 /** The finished archive's bytes, for its owner. */
