@@ -94,7 +94,7 @@ const FORM_EXPIRED = errorPage(
 
 /** Where the sign-in page sends the browser back to: a local path only. */
 export function safeReturnPath(value: string | undefined): string | null {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
+  if (!value?.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
     return null;
   }
   return value;
