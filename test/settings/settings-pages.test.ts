@@ -10,8 +10,8 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { IMPORT_FILE_BYTES } from "../../src/domain/csv-import.ts";
 import { archivesOf } from "../../src/services/archives/archive-records.ts";
@@ -45,7 +45,11 @@ describe("the settings pages", () => {
   async function signedIn(username: string): Promise<Browser> {
     const b = new Browser(server);
     const form = parseForm(await (await b.get("/auth/sign_in")).text());
-    const res = await b.postForm("/auth/sign_in", { ...form.fields, login: username, password: PASSWORD });
+    const res = await b.postForm("/auth/sign_in", {
+      ...form.fields,
+      login: username,
+      password: PASSWORD,
+    });
     assert.equal(res.status, 303);
     return b;
   }
@@ -151,7 +155,10 @@ describe("the settings pages", () => {
     const res = await browser.get("/settings/export/following.csv");
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /^text\/csv/);
-    assert.match(res.headers.get("content-disposition") ?? "", /attachment; filename="following.csv"/);
+    assert.match(
+      res.headers.get("content-disposition") ?? "",
+      /attachment; filename="following.csv"/,
+    );
     assert.equal(
       await res.text(),
       `Account address,Show boosts,Notify on new posts,Languages\nbob@${domain},true,false,\n`,
