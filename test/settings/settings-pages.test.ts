@@ -25,6 +25,10 @@ import { Browser, PASSWORD, parseForm, UNTHROTTLED_LOGINS } from "../oauth/helpe
 
 const run = promisify(execFile);
 
+/** The archive's JSON documents, read loosely for assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: test reads of arbitrary JSON-LD
+type Json = Record<string, any>;
+
 async function until<T>(read: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 600; i++) {
     const value = await read();
@@ -224,7 +228,7 @@ describe("the settings pages", () => {
       await writeFile(join(dir, "a.zip"), Buffer.from(await download.arrayBuffer()));
       await run("unzip", ["-q", join(dir, "a.zip"), "-d", join(dir, "out")]);
       const read = async (name: string) =>
-        JSON.parse(await readFile(join(dir, "out", name), "utf8")) as Record<string, any>;
+        JSON.parse(await readFile(join(dir, "out", name), "utf8")) as Json;
       const actor = await read("actor.json");
       assert.equal(actor.id, alice.account.uri);
       assert.equal(actor.type, "Person");
@@ -234,7 +238,7 @@ describe("the settings pages", () => {
       const outbox = await read("outbox.json");
       assert.equal(outbox.type, "OrderedCollection");
       const create = outbox.orderedItems.find(
-        (item: any) => item.type === "Create" && item.object.id === (post as { uri: string }).uri,
+        (item: Json) => item.type === "Create" && item.object.id === (post as { uri: string }).uri,
       );
       assert.ok(create, JSON.stringify(outbox.orderedItems));
       assert.match(create.object.content, /Hello from the archive/);
