@@ -161,4 +161,19 @@ describe("the web session", () => {
     await users.put({ ...user, disabled: true });
     assert.equal((await signIn(browser, "dora")).status, 401);
   });
+
+  it("throttles sign-in attempts per account, as the OAuth sign-in page does", async () => {
+    const strict = await startTestServer({ WREN_LOGIN_ACCOUNT_RATE_LIMIT_REQUESTS: "2" });
+    try {
+      await createTestUser(strict, "erin");
+      const browser = new Browser(strict);
+      assert.equal((await signIn(browser, "erin", "wrong")).status, 401);
+      assert.equal((await signIn(browser, "@erin", "wrong")).status, 401);
+      const refused = await signIn(browser, "erin");
+      assert.equal(refused.status, 429);
+      assert.match(await refused.text(), /Too many sign-in attempts/);
+    } finally {
+      await strict.close();
+    }
+  });
 });
