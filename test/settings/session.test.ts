@@ -86,6 +86,21 @@ describe("the web session", () => {
     );
     assert.ok(!JSON.stringify(stored).includes(secret as string));
 
+    // Signing in again replaces the browser's session: the first one ends.
+    const twice = new Browser(server);
+    const { fields } = parseForm(await (await twice.get("/auth/sign_in")).text());
+    const credentials = { ...fields, login: "alice", password: PASSWORD };
+    const firstSession = (await twice.postForm("/auth/sign_in", credentials)).headers
+      .getSetCookie()
+      .find((c) => c.startsWith("wren_session="))
+      ?.split(";")[0] as string;
+    assert.equal((await twice.postForm("/auth/sign_in", credentials)).status, 303);
+    const replaced = await server.request("/settings/aliases", {
+      headers: { cookie: firstSession },
+    });
+    assert.equal(replaced.status, 303);
+    assert.equal((await twice.get("/settings/aliases")).status, 200);
+
     const page = await browser.get("/settings/aliases");
     assert.equal(page.status, 200);
     assert.match(await page.text(), /Signed in as <strong>alice<\/strong>/);

@@ -43,8 +43,13 @@ export function signInRefusal(user: User): string | null {
   return null;
 }
 
-/** Starts a session for the account and hands its cookie to the browser. */
+/**
+ * Starts a session for the account and hands its cookie to the browser. A session the browser
+ * held before ends: each sign-in gets a fresh secret (no session fixation).
+ */
 export async function signInBrowser(c: Context<HttpEnv>, deps: HttpDeps, accountId: string) {
+  const previous = getCookie(c, SESSION_COOKIE);
+  if (previous) await endWebSession(deps.ctx, previous);
   const { cookie, expiresAt } = await startWebSession(
     deps.ctx,
     accountId,
