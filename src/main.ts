@@ -12,6 +12,7 @@ import { adminSocketPath } from "./admin/protocol.ts";
 import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
 import { type Clock, systemClock } from "./domain/clock.ts";
+import { createArchiveDocuments } from "./federation/archive-documents.ts";
 import { createWrenFederation } from "./federation/federation.ts";
 import { createLibreTranslate } from "./federation/libre-translate.ts";
 import { createLinkFetcher } from "./federation/link-fetcher.ts";
@@ -251,6 +252,7 @@ export function attachFederation(
     },
   });
   ctx.remote = createRemoteResolver(federation.federation, ctx);
+  ctx.archiveDocuments = createArchiveDocuments(federation.federation, ctx);
   ctx.links = createLinkFetcher({
     publicUrl: config.publicUrl,
     allowPrivateAddress: config.allowPrivateAddresses,

@@ -9,6 +9,7 @@ import { resetPassword } from "../services/accounts/reset-password.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { createPersonalToken } from "../services/oauth/create-personal-token.ts";
 import { ANNOUNCEMENT_OPERATIONS } from "./operations-announcements.ts";
+import { ARCHIVE_OPERATIONS } from "./operations-archives.ts";
 import { DOMAIN_OPERATIONS } from "./operations-domains.ts";
 import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
 import { IMPORT_OPERATIONS } from "./operations-imports.ts";
@@ -18,11 +19,20 @@ import { MOVE_OPERATIONS } from "./operations-moves.ts";
 import { REPORT_OPERATIONS } from "./operations-reports.ts";
 import { SIGN_UP_OPERATIONS } from "./operations-sign-ups.ts";
 
+/**
+ * What a command running an operation in its own process (no server) lends it: a progress
+ * display and a way to hand over bytes too large for a result. Absent through the admin socket.
+ */
+export interface LocalHooks {
+  progress?(done: number, total: number): void;
+  output?(bytes: Uint8Array): Promise<void>;
+}
+
 export interface Operation<S extends z.ZodType> {
   args: S;
   /** Reaches other servers: a command without a server builds the federation first. */
   federation?: boolean;
-  run(ctx: ServiceContext, args: z.output<S>): Promise<unknown>;
+  run(ctx: ServiceContext, args: z.output<S>, hooks?: LocalHooks): Promise<unknown>;
 }
 
 function operation<S extends z.ZodType>(op: Operation<S>): Operation<S> {
@@ -74,6 +84,7 @@ export const ADMIN_OPERATIONS = {
   ...INSTANCE_OPERATIONS,
   ...MOVE_OPERATIONS,
   ...IMPORT_OPERATIONS,
+  ...ARCHIVE_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;
@@ -94,6 +105,7 @@ export async function runAdminOperation(
   ctx: ServiceContext,
   name: string,
   args: unknown,
+  hooks?: LocalHooks,
 ): Promise<unknown> {
   if (!isAdminOperation(name)) throw new AppError(400, `Unknown operation: ${name}`);
   const op: Operation<z.ZodType> = ADMIN_OPERATIONS[name];
@@ -102,5 +114,5 @@ export async function runAdminOperation(
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`);
     throw new AppError(400, `Invalid arguments for ${name}: ${problems.join("; ")}`);
   }
-  return op.run(ctx, parsed.data);
+  return op.run(ctx, parsed.data, hooks);
 }

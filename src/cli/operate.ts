@@ -4,6 +4,7 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { callAdmin } from "../admin/client.ts";
+import type { LocalHooks } from "../admin/operations.ts";
 import { adminSocketPath } from "../admin/protocol.ts";
 import type { Config } from "../config/schema.ts";
 import { readLockHolder } from "../storage/json-file/lock.ts";
@@ -14,16 +15,28 @@ import { isNewDataDirectory, newDataDirectoryWarning } from "./new-data-director
 /** How long to wait for the admin socket of a server that holds the lock but is still starting. */
 const SOCKET_WAIT_MS = 10_000;
 
+/** `hooks` reach the operation only when it runs in this process (see LocalHooks). */
 export async function operate(
   config: Config,
   op: string,
   args: Record<string, unknown>,
+  hooks?: LocalHooks,
 ): Promise<unknown> {
   const holder = lockHolder(config);
-  return holder === null ? direct(config, op, args) : viaServer(config, holder, op, args);
+  return holder === null ? direct(config, op, args, hooks) : viaServer(config, holder, op, args);
 }
 
-async function direct(config: Config, op: string, args: Record<string, unknown>): Promise<unknown> {
+/** Whether a live server holds the data directory (operations then run in it). */
+export function serverHolds(config: Config): boolean {
+  return lockHolder(config) !== null;
+}
+
+async function direct(
+  config: Config,
+  op: string,
+  args: Record<string, unknown>,
+  hooks?: LocalHooks,
+): Promise<unknown> {
   // Loaded on demand: the server's wiring is most of the start-up time of a command.
   const [{ attachFederation, createServiceContext, openStorage }, admin] = await Promise.all([
     import("../main.ts"),
@@ -44,7 +57,7 @@ async function direct(config: Config, op: string, args: Record<string, unknown>)
   try {
     const ctx = createServiceContext(config, storage);
     if (admin.needsFederation(op)) attachFederation(config, ctx);
-    return await admin.runAdminOperation(ctx, op, args);
+    return await admin.runAdminOperation(ctx, op, args, hooks);
   } finally {
     await storage.close();
   }

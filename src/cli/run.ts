@@ -30,6 +30,7 @@ import {
   announcementDelete,
   announcementList,
 } from "./commands/announcement.ts";
+import { archiveCommand } from "./commands/archive.ts";
 import { exportCsvCommand, importCsv, importStatusCommand } from "./commands/csv.ts";
 import { dbMigrate } from "./commands/db-migrate.ts";
 import { doctorCommand } from "./commands/doctor.ts";
@@ -68,6 +69,7 @@ export const COMMANDS: readonly Command[] = [
   importCsv,
   importStatusCommand,
   exportCsvCommand,
+  archiveCommand,
   tokenCreate,
   emojiAdd,
   emojiList,

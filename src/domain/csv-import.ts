@@ -16,6 +16,16 @@ export function isImportType(value: string): value is ImportType {
   return (IMPORT_TYPES as readonly string[]).includes(value);
 }
 
+/**
+ * Largest file taken, by the CLI and the settings page alike: the CLI sends it in one message of
+ * the admin socket (512 KiB), and 384 KiB holds Mastodon's 20,000-row limit for every type but
+ * long following lines. Mastodon's own cap is 20 MB; a larger file is refused with 413.
+ */
+export const IMPORT_FILE_BYTES = 384 * 1024;
+
+/** How long a finished import's record (its progress and failures) is kept: Mastodon's week. */
+export const IMPORT_RECORD_TTL_MS = 7 * 24 * 3600_000;
+
 /** Merge adds to what the account has; overwrite also removes what the file does not list. */
 export type ImportMode = "merge" | "overwrite";
 

@@ -2,6 +2,7 @@
 
 import type { Authenticated } from "../services/auth/authenticate-token.ts";
 import type { ServiceContext } from "../services/context.ts";
+import type { SignedIn } from "./session/session.ts";
 
 /** Who is calling: the token, its app, and (for user tokens) the account and its user. */
 export type Viewer = Authenticated;
@@ -15,6 +16,10 @@ export interface HttpEnv {
     viewer: Viewer | null;
     /** The token's verified holder, looked up once per request (see middleware/caller.ts). */
     caller: Promise<Viewer | null> | undefined;
+    /** The browser's signed-in user, on pages behind requireSession (session/session.ts). */
+    signedIn: SignedIn;
+    /** A signed-in page's form fields, read (and CSRF-checked) once by requireSession. */
+    form: Record<string, unknown>;
   };
 }
 

@@ -60,6 +60,8 @@ import { registerAuthorizeRoutes } from "./oauth/authorize.ts";
 import { registerOAuthMetadataRoutes } from "./oauth/metadata.ts";
 import { registerTokenRoutes } from "./oauth/token.ts";
 import { registerUserinfoRoutes } from "./oauth/userinfo.ts";
+import { registerSessionRoutes } from "./session/sign-in-routes.ts";
+import { settingsRoutes } from "./settings/routes.ts";
 import { feedRoutes } from "./web/feed-routes.ts";
 import { webPageRoutes } from "./web/routes.ts";
 import { sitePageRoutes } from "./web/site-routes.ts";
@@ -69,6 +71,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   registerAppsRoutes,
   registerAuthorizeRoutes,
   registerAccountPageRoutes,
+  registerSessionRoutes,
+  settingsRoutes,
   registerTokenRoutes,
   registerOAuthMetadataRoutes,
   registerUserinfoRoutes,

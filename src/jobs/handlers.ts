@@ -8,6 +8,8 @@ import {
   ANNUAL_REPORT_JOB,
   generateAnnualReport,
 } from "../services/annual-reports/annual-reports.ts";
+import { buildArchive, failArchive } from "../services/archives/build-archive.ts";
+import { ARCHIVE_BUILD_JOB } from "../services/archives/request-archive.ts";
 import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { EVENT_JOB } from "../services/events.ts";
@@ -53,6 +55,7 @@ import { PURGE_SWEEP_JOB, runPurgeSweep } from "../services/statuses/purge-delet
 import type { JobRunner } from "./runner.ts";
 
 const MEDIA_PROCESS_MAX_ATTEMPTS = 5;
+const ARCHIVE_MAX_ATTEMPTS = 5;
 
 export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): void {
   runner.register(EVENT_JOB, (payload) => ctx.events.runRecorded(payload));
@@ -88,6 +91,24 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
       }
     },
     { maxAttempts: MEDIA_PROCESS_MAX_ATTEMPTS },
+  );
+  // A failed build (file host, storage) is retried with the queue's backoff; after the last
+  // attempt the archive shows as failed, and its owner may ask again.
+  runner.register(
+    ARCHIVE_BUILD_JOB,
+    async (payload, job) => {
+      const { accountId, archiveId } = payload;
+      if (typeof accountId !== "string" || typeof archiveId !== "string") return;
+      try {
+        await buildArchive(ctx, accountId, archiveId);
+      } catch (error) {
+        if (job.attempts + 1 >= ARCHIVE_MAX_ATTEMPTS) {
+          await failArchive(ctx, accountId, archiveId, "The archive could not be made");
+        }
+        throw error;
+      }
+    },
+    { maxAttempts: ARCHIVE_MAX_ATTEMPTS },
   );
   runner.register(DELETE_REBLOGS_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await finishDeletingReblogs(ctx, payload.statusId);

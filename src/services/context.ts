@@ -6,6 +6,7 @@ import type { IdGenerator } from "../domain/ids.ts";
 import type { FfmpegSettings } from "../media/ffmpeg-location.ts";
 import type { FileHost } from "../media/file-host.ts";
 import type { Storage } from "../storage/ports.ts";
+import type { ArchiveDocuments } from "./archives/documents.ts";
 import type { LinkFetcher } from "./cards/link-fetcher.ts";
 import type { EventBus } from "./events.ts";
 import type { JobQueue } from "./job-queue.ts";
@@ -67,4 +68,6 @@ export interface ServiceContext {
   mailer?: Mailer;
   /** Subscribers' push services (Web Push); absent: nothing is pushed. */
   push?: PushSender;
+  /** The ActivityPub documents of account archives (set with the federation, like `remote`). */
+  archiveDocuments?: ArchiveDocuments;
 }

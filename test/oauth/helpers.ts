@@ -163,6 +163,13 @@ export class Browser {
     );
   }
 
+  /** Posts a multipart form (a file upload) with the cookies. */
+  async postMultipart(path: string, form: FormData): Promise<Response> {
+    return this.remember(
+      await this.server.request(path, { method: "POST", headers: this.cookieHeader(), body: form }),
+    );
+  }
+
   forget(): void {
     this.cookies.clear();
   }

@@ -4,15 +4,12 @@
 // start), and `import-status` shows how far it went and which rows failed, and why.
 
 import { writeFile } from "node:fs/promises";
-import { IMPORT_TYPES, isImportType } from "../../domain/csv-import.ts";
+import { IMPORT_FILE_BYTES, IMPORT_TYPES, isImportType } from "../../domain/csv-import.ts";
 import type { ImportStatus } from "../../services/imports/import-status.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
 import { operate } from "../operate.ts";
 import { readBounded } from "../read-bounded.ts";
 import { commandConfig } from "../setup.ts";
-
-/** Largest file: it travels in one message of the admin socket (MAX_MESSAGE_BYTES, 512 KiB). */
-export const IMPORT_FILE_BYTES = 384 * 1024;
 
 const TYPES = IMPORT_TYPES.join(", ");
 

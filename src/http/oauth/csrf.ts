@@ -4,6 +4,10 @@
 // cookie, and without the cookie a stolen token is useless. The key is one instance-wide secret
 // kept in storage (services/auth/shared-secret.ts), so a form issued by one process is accepted
 // by any other behind the same origin, and across restarts.
+//
+// Signed-in pages (settings, sign-out) bind the same token to the browser session instead of a
+// cookie of its own (`issueCsrfToken(key, session.handle, now)`, `csrfTokenMatches`): the session's
+// stored hash is as secret to a forger as the cookie.
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
@@ -49,12 +53,18 @@ export function csrfTokenValid(
   now: Date,
 ): boolean {
   const cookie = getCookie(c, COOKIE);
-  if (!cookie || !COOKIE_VALUE.test(cookie) || typeof token !== "string") return false;
+  if (!cookie || !COOKIE_VALUE.test(cookie)) return false;
+  return csrfTokenMatches(key, cookie, token, now);
+}
+
+/** Whether `token` was issued for `bound` (a CSRF cookie or a session handle) and is fresh. */
+export function csrfTokenMatches(key: Buffer, bound: string, token: unknown, now: Date): boolean {
+  if (typeof token !== "string") return false;
   const [issued, signature, extra] = token.split(".");
   if (!issued || !signature || extra !== undefined) return false;
   const age = now.getTime() - Number.parseInt(issued, 36);
   if (!Number.isFinite(age) || age < 0 || age > MAX_AGE_MS) return false;
-  const expected = Buffer.from(mac(key, cookie, issued));
+  const expected = Buffer.from(mac(key, bound, issued));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }

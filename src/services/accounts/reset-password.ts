@@ -1,11 +1,12 @@
 // Setting a new password: by the operator (`wren account reset-password`) or by the user with
 // the link of a reset mail (/auth/password/edit). Either way the user is signed out everywhere:
-// every access token they hold is revoked.
+// every access token they hold is revoked, and every browser session ends.
 
 import type { Account } from "../../domain/account.ts";
 import { notFound } from "../../domain/errors.ts";
 import type { User } from "../../domain/user.ts";
 import { hashPassword } from "../auth/passwords.ts";
+import { endWebSessionsOf } from "../auth/web-sessions.ts";
 import type { ServiceContext } from "../context.ts";
 import { unsubscribeFromPush } from "../push/subscriptions.ts";
 import { signalStreams } from "../streaming/signal.ts";
@@ -33,6 +34,7 @@ export async function setPassword(
     await unsubscribeFromPush(ctx, token.id);
     await signalStreams(ctx, { kind: "token_revoked", tokenId: token.id });
   }
+  await endWebSessionsOf(ctx, account.id);
   return { revokedTokens: live.length };
 }
 

@@ -5,6 +5,7 @@
 
 import {
   type CsvImport,
+  IMPORT_RECORD_TTL_MS,
   type ImportFailure,
   ROW_DONE,
   ROW_FAILED,
@@ -27,6 +28,29 @@ export async function requireImport(ctx: ServiceContext, id: string): Promise<Cs
   const record = await findImport(ctx, id);
   if (!record) throw notFound(`No import ${id}`);
   return record;
+}
+
+/** The account's imports, newest first. */
+export async function importsOf(ctx: ServiceContext, accountId: string): Promise<CsvImport[]> {
+  const records = (await ctx.storage.kv.list(["csv-import"])).map((e) => e.value as CsvImport);
+  return records
+    .filter((r) => r.accountId === accountId)
+    .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+}
+
+/**
+ * Removes the records of imports finished more than IMPORT_RECORD_TTL_MS ago (Mastodon's
+ * imports vacuum); the daily kv.prune job calls it. Returns how many went.
+ */
+export async function pruneFinishedImports(ctx: ServiceContext): Promise<number> {
+  const cutoff = new Date(ctx.clock.now().getTime() - IMPORT_RECORD_TTL_MS).toISOString();
+  let removed = 0;
+  for (const entry of await ctx.storage.kv.list(["csv-import"])) {
+    const record = entry.value as Partial<CsvImport> | null;
+    if (typeof record?.finishedAt !== "string" || record.finishedAt >= cutoff) continue;
+    if (await ctx.storage.kv.delete(entry.key)) removed++;
+  }
+  return removed;
 }
 
 export function saveImport(ctx: ServiceContext, record: CsvImport): Promise<void> {

@@ -5,11 +5,12 @@
 
 import {
   type CsvImport,
+  IMPORT_FILE_BYTES,
   type ImportMode,
   type ImportType,
   ROW_WAITING,
 } from "../../domain/csv-import.ts";
-import { unprocessable } from "../../domain/errors.ts";
+import { payloadTooLarge, unprocessable } from "../../domain/errors.ts";
 import { ImportFileError, readImportRows } from "../../serialization/csv/import-rows.ts";
 import type { ServiceContext } from "../context.ts";
 import { IMPORT_PREPARE_JOB } from "./import-jobs.ts";
@@ -24,6 +25,9 @@ export async function startImport(
   text: string,
 ): Promise<CsvImport> {
   const account = await localAccountNamed(ctx, username);
+  if (Buffer.byteLength(text, "utf8") > IMPORT_FILE_BYTES) {
+    throw payloadTooLarge(`The file is larger than ${IMPORT_FILE_BYTES / 1024} KiB`);
+  }
   let rows: ReturnType<typeof readImportRows>;
   try {
     rows = readImportRows(type, text);
