@@ -151,11 +151,13 @@ export async function runInShards(
   const aloneFlags = await Promise.all(files.map(runsAlone));
   const alone = files.filter((_, i) => aloneFlags[i]);
   const together = files.filter((_, i) => !aloneFlags[i]);
+  // The files that run alone first: among them is the longest of all, the storage contract on
+  // PostgreSQL, which would otherwise end the run long after the others.
   const shards = [
+    ...alone.map((file) => ({ files: [file], isolated: true })),
     ...dealShards(together, Math.max(1, Math.ceil(together.length / FILES_PER_SHARD))).map(
       (shard) => ({ files: shard, isolated: false }),
     ),
-    ...alone.map((file) => ({ files: [file], isolated: true })),
   ];
   forwardSigterm();
   const env = { ...process.env, ...options.env };
