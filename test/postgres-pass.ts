@@ -3,8 +3,8 @@
 // (test/helpers/server.ts); this run tags their names and drops whatever is left at the end, so a
 // crashed or cancelled test file leaves no database behind.
 //
-// Only the most valuable part runs here (CI must stay under 15 minutes, the json-file pass takes
-// about 10): the API surface whose answers come from the stores. Left out, still run on json-file:
+// Only the most valuable part runs here (CI must stay under 15 minutes): the API surface whose
+// answers come from the stores. Like the json-file pass (test/run.ts), in shards (test/shards.ts). Left out, still run on json-file:
 // media, instance, http, web, story, limits, maintenance, emojis, announcements, the federation
 // directory but for one multi-instance file (each of the others passed on PostgreSQL when it was
 // written: mentions, featured tags, CSV imports), the streaming API across servers (two
