@@ -119,6 +119,7 @@ export function instanceSettings(config: Config): InstanceSettings {
     maxMediaAttachments: config.maxMediaAttachments,
     maxImageBytes: config.maxImageBytes,
     remoteStatusRetentionDays: config.remoteStatusRetentionDays,
+    passwordHashCost: config.passwordHashCost,
     rules: config.rules,
     showDomainBlocks: config.showDomainBlocks,
     ffmpeg: {

@@ -3,8 +3,8 @@
 // (test/helpers/server.ts); this run tags their names and drops whatever is left at the end, so a
 // crashed or cancelled test file leaves no database behind.
 //
-// Only the most valuable part runs here (CI must stay under 15 minutes, the json-file pass takes
-// about 10): the API surface whose answers come from the stores. Left out, still run on json-file:
+// Only the most valuable part runs here (CI must stay under 15 minutes): the API surface whose
+// answers come from the stores. Like the json-file pass (test/run.ts), in shards (test/shards.ts). Left out, still run on json-file:
 // media, instance, http, web, story, limits, maintenance, emojis, announcements, the federation
 // directory but for one multi-instance file (each of the others passed on PostgreSQL when it was
 // written: mentions, featured tags, CSV imports), the streaming API across servers (two
@@ -16,10 +16,10 @@
 // media/lifecycle.test.ts "keeps exactly one cleanup scheduled" (a sole process's restart; on a
 // shared storage a due run's successor is kept and the runner may take the due run at once).
 
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { glob } from "node:fs/promises";
 import { globalSetup, globalTeardown } from "./postgres-server.ts";
+import { printSummary, runInShards } from "./shards.ts";
 
 const INCLUDED = [
   "test/statuses/**/*.test.ts",
@@ -63,19 +63,6 @@ async function testFiles(): Promise<string[]> {
   return [...files].sort();
 }
 
-function runTests(files: string[], tag: string): Promise<number> {
-  const child = spawn(process.execPath, ["--test", "--test-concurrency=3", ...files], {
-    stdio: "inherit",
-    env: { ...process.env, WREN_TEST_STORAGE: "postgres", WREN_TEST_DATABASE_TAG: tag },
-  });
-  // Ctrl-C reaches the child too (same process group); wait for it, then sweep.
-  process.on("SIGINT", () => {});
-  process.on("SIGTERM", () => child.kill("SIGTERM"));
-  return new Promise((resolve) => {
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
-
 const tag = randomBytes(4).toString("hex");
 const files = await testFiles();
 console.log(`PostgreSQL pass: ${files.length} test files`);
@@ -83,8 +70,16 @@ console.log(`PostgreSQL pass: ${files.length} test files`);
 // WREN_TEST_POSTGRES_URL, which the test processes inherit.
 await globalSetup();
 let code = 1;
+// Ctrl-C reaches the shards too (same process group); wait for them, then sweep.
+process.on("SIGINT", () => {});
 try {
-  code = await runTests(files, tag);
+  const result = await runInShards(files, {
+    concurrency: 3,
+    label: "PostgreSQL",
+    env: { WREN_TEST_STORAGE: "postgres", WREN_TEST_DATABASE_TAG: tag },
+  });
+  printSummary("PostgreSQL", result);
+  code = result.ok && files.length > 0 ? 0 : 1;
 } finally {
   try {
     // Imported only now: it reads WREN_TEST_POSTGRES_URL as it loads.

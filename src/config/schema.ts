@@ -154,6 +154,11 @@ export const configSchema = z
     publicCacheSeconds: z.coerce.number().int().min(0).max(15).default(5),
     rateLimitRequests: positiveInt.default(300),
     rateLimitWindowSeconds: positiveInt.default(300),
+    /**
+     * scrypt's cost for new password hashes, as log2 of N (15: 32 MiB a hash). Only the tests
+     * lower it (every test user costs a hash); existing hashes keep the cost they were made with.
+     */
+    passwordHashCost: z.coerce.number().int().min(10).max(17).default(15),
     loginRateLimitRequests: positiveInt.default(25),
     loginRateLimitWindowSeconds: positiveInt.default(300),
     loginAccountRateLimitRequests: positiveInt.default(25),
@@ -302,6 +307,7 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_RATE_LIMIT_WINDOW_SECONDS: "rateLimitWindowSeconds",
   WREN_LOGIN_RATE_LIMIT_REQUESTS: "loginRateLimitRequests",
   WREN_LOGIN_RATE_LIMIT_WINDOW_SECONDS: "loginRateLimitWindowSeconds",
+  WREN_PASSWORD_HASH_COST: "passwordHashCost",
   WREN_LOGIN_ACCOUNT_RATE_LIMIT_REQUESTS: "loginAccountRateLimitRequests",
   WREN_LOGIN_ACCOUNT_RATE_LIMIT_WINDOW_SECONDS: "loginAccountRateLimitWindowSeconds",
   WREN_ACCOUNT_RATE_LIMIT_REQUESTS: "accountRateLimitRequests",

@@ -45,6 +45,11 @@ export interface InstanceSettings {
    * them forever (WREN_REMOTE_STATUS_RETENTION_DAYS).
    */
   remoteStatusRetentionDays?: number;
+  /**
+   * scrypt's cost for new password hashes, log2 of N (WREN_PASSWORD_HASH_COST); absent: the
+   * default of services/auth/passwords.ts. Lowered by the tests only.
+   */
+  passwordHashCost?: number;
 }
 
 export interface ServiceContext {

@@ -140,11 +140,12 @@ describe("admin socket", () => {
 
   it("finishes a running operation before closing, then removes the socket", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "wren-admin-close-"));
-    const other = await startTestServer({}, { dataDir });
+    // Production's password hashing cost (the test servers' default is far cheaper): it makes
+    // the operation take a while, so that close() comes while it runs.
+    const other = await startTestServer({ WREN_PASSWORD_HASH_COST: "15" }, { dataDir });
     try {
       const socket =
         other.wren.adminSocket ?? assert.fail("a json-file server has an admin socket");
-      // Password hashing makes the operation take a while: close() comes while it runs.
       const call = callAdmin(socket, "account.create", {
         username: "eve",
         email: "eve@example.com",

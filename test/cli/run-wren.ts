@@ -19,7 +19,8 @@ export function wrenEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith("WREN_")) clean[name] = value;
   }
-  return { ...clean, WREN_LOG_LEVEL: "warning", ...env };
+  // Cheap password hashes, as in the in-process test servers (test/helpers/server.ts).
+  return { ...clean, WREN_LOG_LEVEL: "warning", WREN_PASSWORD_HASH_COST: "10", ...env };
 }
 
 type LoopbackSetting = "WREN_HOST" | "WREN_PORT" | "WREN_PUBLIC_URL" | "WREN_DATA_DIR";

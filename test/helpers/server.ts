@@ -49,6 +49,16 @@ export const RELAXED_LIMITS: Readonly<Record<string, string>> = {
   WREN_INBOX_SENDER_RATE_LIMIT_REQUESTS: "1000000000",
 };
 
+/**
+ * Password hashing at scrypt's lowest accepted cost (N = 2^10 instead of 2^15): every test user
+ * costs a hash, and at the production cost these hashes took a large share of the suites' time.
+ * Applied by default (a test's env wins); src/services/auth/passwords.test.ts checks the production
+ * default itself.
+ */
+export const FAST_PASSWORD_HASHING: Readonly<Record<string, string>> = {
+  WREN_PASSWORD_HASH_COST: "10",
+};
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -77,6 +87,7 @@ export async function startTestServer(
     WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
     WREN_LOG_LEVEL: "error",
     ...RELAXED_LIMITS,
+    ...FAST_PASSWORD_HASHING,
     ...(database ? { WREN_STORAGE: "postgres", WREN_DATABASE_URL: database.url } : {}),
     ...env,
   });

@@ -11,7 +11,7 @@ import { createServices, openStorage } from "../../src/main.ts";
 import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
 import type { ServiceContext } from "../../src/services/context.ts";
 import { createPersonalToken } from "../../src/services/oauth/create-personal-token.ts";
-import { RELAXED_LIMITS } from "./server.ts";
+import { FAST_PASSWORD_HASHING, RELAXED_LIMITS } from "./server.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -36,6 +36,7 @@ export function wrenEnv(dataDir: string, port: number): Record<string, string> {
     // The suites' clients come from one address: the limit would only measure itself.
     WREN_RATE_LIMIT_REQUESTS: "1000000000",
     ...RELAXED_LIMITS,
+    ...FAST_PASSWORD_HASHING,
   };
 }
 

@@ -139,7 +139,7 @@ async function writeAccount(
   input: NewAccountInput,
 ): Promise<{ account: Account; user: User }> {
   const username = input.username.trim();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, ctx.settings.passwordHashCost);
   const now = ctx.clock.now().toISOString();
   const { publicUrl } = ctx.settings;
   const account: Account = {

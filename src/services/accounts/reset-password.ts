@@ -24,7 +24,10 @@ export async function setPassword(
   validatePassword(validation, password);
   validation.check();
 
-  await ctx.storage.users.put({ ...user, passwordHash: await hashPassword(password) });
+  await ctx.storage.users.put({
+    ...user,
+    passwordHash: await hashPassword(password, ctx.settings.passwordHashCost),
+  });
   const now = ctx.clock.now().toISOString();
   const live = (await ctx.storage.tokens.listByAccount(account.id)).filter(
     (t) => t.revokedAt === null,

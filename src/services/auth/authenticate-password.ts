@@ -6,12 +6,21 @@ import type { User } from "../../domain/user.ts";
 import type { ServiceContext } from "../context.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 
-let dummyHash: Promise<string> | undefined;
+/** By cost (WREN_PASSWORD_HASH_COST): one per process in practice. */
+const dummyHashes = new Map<number | undefined, Promise<string>>();
 
-/** A real hash of a throwaway password, made once, to verify against for unknown logins. */
-function dummy(): Promise<string> {
-  dummyHash ??= hashPassword("wren-dummy-password-for-timing");
-  return dummyHash;
+/**
+ * A real hash of a throwaway password at the cost new hashes get, made once, to verify against
+ * for unknown logins.
+ */
+function dummy(ctx: ServiceContext): Promise<string> {
+  const cost = ctx.settings.passwordHashCost;
+  let hash = dummyHashes.get(cost);
+  if (!hash) {
+    hash = hashPassword("wren-dummy-password-for-timing", cost);
+    dummyHashes.set(cost, hash);
+  }
+  return hash;
 }
 
 /** The user a login names: an email address, or `alice`, `@alice` or `alice@our.domain`. */
@@ -43,7 +52,7 @@ export async function authenticatePassword(
   const login = input.login.trim();
   const user = login === "" ? undefined : await findUserByLogin(ctx, login);
   if (!user) {
-    await verifyPassword(input.password, await dummy());
+    await verifyPassword(input.password, await dummy(ctx));
     return null;
   }
   const matches = await verifyPassword(input.password, user.passwordHash);
