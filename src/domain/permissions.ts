@@ -1,5 +1,6 @@
 // What each of Wren's fixed roles may do, in the names of Mastodon's role permissions (its
-// UserRole flags): admins everything, moderators the moderation tools, users only to invite.
+// UserRole flags): admins everything (the server's settings, rules and federation too),
+// moderators the moderation tools, users only to invite.
 // The admin API checks these besides the token's admin:* scopes.
 
 import type { Role } from "./user.ts";
@@ -10,7 +11,10 @@ export type Permission =
   | "view_audit_log"
   | "manage_reports"
   | "manage_taxonomies"
-  | "manage_users";
+  | "manage_users"
+  | "manage_federation"
+  | "manage_settings"
+  | "manage_rules";
 
 const MODERATOR: ReadonlySet<Permission> = new Set([
   "invite_users",

@@ -1,6 +1,7 @@
 // Every route module of the HTTP layer, in registration order. Literal paths such as
 // /api/v1/accounts/verify_credentials are registered by their module before `:id` routes.
 
+import { adminAreaRoutes } from "./admin/routes.ts";
 import type { RouteModule } from "./app.ts";
 import { registerAccountPageRoutes } from "./auth/account-routes.ts";
 import { defaultImageRoutes } from "./default-images.ts";
@@ -73,6 +74,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   registerAccountPageRoutes,
   registerSessionRoutes,
   settingsRoutes,
+  adminAreaRoutes,
   registerTokenRoutes,
   registerOAuthMetadataRoutes,
   registerUserinfoRoutes,

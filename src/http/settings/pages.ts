@@ -22,6 +22,8 @@ export interface SettingsFrame {
   account: Account;
   csrf: string;
   notice: Notice | null;
+  /** Moderators and admins: a link to the admin area. */
+  staff?: boolean;
 }
 
 const SECTIONS = [
@@ -31,10 +33,12 @@ const SECTIONS = [
   ["/settings/export", "Export"],
 ] as const;
 
-const token = (csrf: string) =>
+/** The hidden CSRF field every form of a signed-in page carries. */
+export const token = (csrf: string) =>
   `<input type="hidden" name="authenticity_token" value="${escapeHtml(csrf)}">`;
 
-function notice(n: Notice | null): string {
+/** A notice over the page: an error (alert) or what was done (status). */
+export function notice(n: Notice | null): string {
   if (!n) return "";
   return n.kind === "error"
     ? `<p class="error" role="alert">${escapeHtml(n.text)}</p>`
@@ -51,7 +55,7 @@ function frame(frameView: SettingsFrame, current: string, title: string, body: s
     `${title} – Settings`,
     `<nav aria-label="Settings"><p class="muted">Signed in as <strong>${escapeHtml(acctOf(frameView.account))}</strong></p>
 <p>${nav}</p>
-<form method="post" action="/auth/sign_out">${token(frameView.csrf)}<button type="submit" class="secondary">Sign out</button></form></nav>
+${frameView.staff ? '<p><a href="/admin">Administration</a></p>\n' : ""}<form method="post" action="/auth/sign_out">${token(frameView.csrf)}<button type="submit" class="secondary">Sign out</button></form></nav>
 <h1>${escapeHtml(title)}</h1>
 ${notice(frameView.notice)}
 ${body}`,

@@ -7,6 +7,7 @@ import type { Context, Hono } from "hono";
 import { movedToOf } from "../../domain/account.ts";
 import { isImportType } from "../../domain/csv-import.ts";
 import { AppError } from "../../domain/errors.ts";
+import { roleMay } from "../../domain/permissions.ts";
 import { archivesOf, requireArchive } from "../../services/archives/archive-records.ts";
 import { archiveBytes } from "../../services/archives/build-archive.ts";
 import { requestArchive } from "../../services/archives/request-archive.ts";
@@ -29,15 +30,16 @@ import {
   type SettingsFrame,
 } from "./pages.ts";
 
-type Status = 200 | 400 | 403 | 404 | 413 | 422 | 429;
+export type Status = 200 | 400 | 403 | 404 | 413 | 422 | 429;
 
-function field(c: Context<HttpEnv>, name: string): string {
+/** A text field of the checked form, trimmed ("" when absent). */
+export function field(c: Context<HttpEnv>, name: string): string {
   const value = c.get("form")[name];
   return typeof value === "string" ? value.trim() : "";
 }
 
 /** A service's refusal as the page's notice and status; anything else is a real failure. */
-function refusal(error: unknown): { status: Status; notice: Notice } {
+export function refusal(error: unknown): { status: Status; notice: Notice } {
   if (error instanceof AppError && error.status >= 400 && error.status < 500) {
     const status = ([400, 403, 404, 413, 422, 429] as const).find((s) => s === error.status) ?? 422;
     return { status, notice: { kind: "error", text: error.message } };
@@ -54,7 +56,8 @@ export const settingsRoutes: RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps) 
     const signedIn = c.get("signedIn");
     // The account as stored now (an alias added a moment ago, a move just made).
     const account = (await ctx.storage.accounts.get(signedIn.account.id)) ?? signedIn.account;
-    return { account, csrf: await sessionCsrf(ctx, signedIn), notice };
+    const staff = roleMay(signedIn.role, "view_dashboard");
+    return { account, csrf: await sessionCsrf(ctx, signedIn), notice, staff };
   }
 
   const username = (c: Context<HttpEnv>) => c.get("signedIn").account.username;
