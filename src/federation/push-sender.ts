@@ -103,7 +103,7 @@ export function createPushSender(
         },
       );
       await response.body?.cancel();
-      return { status: response.status };
+      return { status: response.status, retryAfter: response.headers.get("retry-after") };
     },
   };
 }
