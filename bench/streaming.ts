@@ -28,14 +28,14 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 
 function print(label: string, r: StreamingResult): void {
   const lines = [
-    `${label}: nobody connected: the POST answered after ${r.aloneMs.toFixed(0)} ms`,
+    `${label}: nobody connected: the POST answered after ${r.aloneMs.toFixed(0)} ms (server CPU ${r.aloneCpuMs.toFixed(0)} ms)`,
     `${label}: idle: ${r.connections} WebSockets opened in ${r.openSeconds.toFixed(1)} s; server resident ` +
       `${r.residentBeforeMb.toFixed(0)} MB → ${r.residentAfterMb.toFixed(0)} MB: ${r.kibPerConnection.toFixed(1)} KiB per connection`,
     ...r.fanouts.map(
       (f) =>
         `${label}: fan-out to ${r.subscribers} subscribers (${f.viewers} users): last received after ` +
         `${f.lastMs.toFixed(0)} ms (median of ${f.rounds.length}; ${f.rounds.map((t) => t.toFixed(0)).join(", ")}); ` +
-        `the POST answered after ${f.postMs.toFixed(0)} ms`,
+        `the POST answered after ${f.postMs.toFixed(0)} ms; server CPU ${f.cpuMs.toFixed(0)} ms per round`,
     ),
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

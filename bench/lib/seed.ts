@@ -183,7 +183,11 @@ export async function seedReaders(
     });
     await inBatches(readers, async ({ account: reader, username }) => {
       await storage.accounts.put(reader);
-      await storage.users.put({ ...user, accountId: reader.id, email: `${username}@bench.invalid` });
+      await storage.users.put({
+        ...user,
+        accountId: reader.id,
+        email: `${username}@bench.invalid`,
+      });
     });
     const tokens: SeededReader[] = [];
     for (let i = 0; i < readers.length; i += 100) {

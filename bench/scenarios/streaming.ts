@@ -34,6 +34,8 @@ export interface FanOutFigure {
   postMs: number;
   /** Every round's lastMs. */
   rounds: number[];
+  /** The server's CPU time per round (ms; the POST's own included), steadier than wall times. */
+  cpuMs: number;
 }
 
 export interface StreamingResult {
@@ -45,6 +47,8 @@ export interface StreamingResult {
   openSeconds: number;
   /** Median ms of the POST with nobody connected. */
   aloneMs: number;
+  /** The server's CPU time per POST with nobody connected (ms). */
+  aloneCpuMs: number;
   fanouts: FanOutFigure[];
 }
 
@@ -57,6 +61,15 @@ export interface StreamingOptions {
 
 /** Upgrades in flight at once while opening connections. */
 const OPENING = 100;
+
+/** CPU time a process has used (user and system, ms), from /proc (Linux). */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  return (ticks * 1000) / 100;
+}
 
 export async function measureStreaming(
   profile: StreamingProfile,
@@ -160,10 +173,15 @@ export async function measureStreaming(
   try {
     // 0. The POST alone (the first is a warm-up).
     const alone: number[] = [];
+    let aloneCpu = 0;
     for (let round = 0; round <= profile.rounds; round++) {
       const started = performance.now();
+      const cpu = await cpuMs(pid);
       await postPublic(`alone ${round}`);
-      if (round > 0) alone.push(performance.now() - started);
+      if (round > 0) {
+        alone.push(performance.now() - started);
+        aloneCpu += (await cpuMs(pid)) - cpu;
+      }
     }
 
     // 1. Idle connections.
@@ -192,14 +210,17 @@ export async function measureStreaming(
       );
       await fanOut(sockets, "warm-up");
       const rounds: { last: number; post: number }[] = [];
+      const cpu = await cpuMs(pid);
       for (let round = 0; round < profile.rounds; round++) {
         rounds.push(await fanOut(sockets, `round ${round}`));
       }
+      const cpuPerRound = ((await cpuMs(pid)) - cpu) / profile.rounds;
       fanouts.push({
         viewers,
         lastMs: median(rounds.map((r) => r.last)),
         postMs: median(rounds.map((r) => r.post)),
         rounds: rounds.map((r) => r.last),
+        cpuMs: cpuPerRound,
       });
       await closeAll(sockets);
     }
@@ -211,6 +232,7 @@ export async function measureStreaming(
       kibPerConnection: ((residentAfterMb - residentBeforeMb) * 1024) / profile.connections,
       openSeconds,
       aloneMs: median(alone),
+      aloneCpuMs: aloneCpu / profile.rounds,
       fanouts,
     };
   } finally {

@@ -7,11 +7,7 @@
 
 import type { FilterContext } from "../../domain/filter.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import {
-  conversationOf,
-  homeShows,
-  listShows,
-} from "../../services/streaming/audience.ts";
+import { conversationOf, homeShows, listShows } from "../../services/streaming/audience.ts";
 import { loadFanOutFacts } from "../../services/streaming/fan-out-facts.ts";
 import { isPublicStream, publicStreamTakes } from "../../services/streaming/streams.ts";
 import type { ResolvedEntry } from "../../services/timelines/resolve-entries.ts";

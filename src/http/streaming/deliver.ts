@@ -28,7 +28,6 @@ import {
 /** The connected clients of each viewer (account id). */
 export type ClientsByViewer = ReadonlyMap<string, ReadonlySet<StreamClient>>;
 
-
 export async function deliverSignal(
   ctx: ServiceContext,
   signal: StreamSignal,
@@ -80,6 +79,9 @@ export async function deliverSignal(
       return eachViewer(only(clients, signal.accountId), async (_viewerId, specs) =>
         onUserStreams(specs, "filters_changed", undefined),
       );
+    case "sessions_revoked":
+      for (const client of [...(clients.get(signal.accountId) ?? [])]) client.close();
+      return;
     case "token_revoked":
       for (const mine of clients.values()) {
         for (const client of [...mine])

@@ -94,8 +94,8 @@ export async function loadFanOutFacts(
   const rendered = original ? [status, original] : [status];
   const tagged = status.visibility === "public" && status.reblogOfId === null;
 
-  const [authorEdges, account, filters, flags, originalFollowers, tagFollowers] =
-    await Promise.all([
+  const [authorEdges, account, filters, flags, originalFollowers, tagFollowers] = await Promise.all(
+    [
       storage.joined.edges(author, [
         { kind: "blocks", direction: "to", ids: others },
         { kind: "mutes", direction: "to", ids: others },
@@ -120,15 +120,18 @@ export async function loadFanOutFacts(
             }),
           )
         : [],
-    ]);
+    ],
+  );
   const [blockers, muters, blocked, followers] = authorEdges;
   const domain = account?.domain?.toLowerCase() ?? null;
   const domainBlockers =
     domain === null
       ? new Map()
-      : (await storage.joined.edges(domain, [
-          { kind: "accountDomainBlocks", direction: "to", ids: others },
-        ]))[0];
+      : (
+          await storage.joined.edges(domain, [
+            { kind: "accountDomainBlocks", direction: "to", ids: others },
+          ])
+        )[0];
 
   // What a hiding or marking filter matches in the text, as timelines read it (hidden.ts).
   const anyFilters = filters.size > 0;
