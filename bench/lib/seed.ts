@@ -58,14 +58,15 @@ export function benchEnv(dataDir: string, port: number): Record<string, string> 
 /** The local account every scenario acts as, with a personal token (read write follow). */
 export async function createViewer(
   ctx: ServiceContext,
+  username = "viewer",
 ): Promise<{ viewer: Account; secret: string }> {
   const { account: viewer } = await createLocalAccount(ctx, {
-    username: "viewer",
-    email: "viewer@bench.invalid",
+    username,
+    email: `${username}@bench.invalid`,
     password: "bench password that is long enough",
   });
   const { secret } = await createPersonalToken(ctx, {
-    username: "viewer",
+    username,
     scopes: ["read", "write", "follow"],
   });
   return { viewer, secret };
@@ -156,15 +157,7 @@ export async function seedReaders(
   const storage = await openStorage(config);
   try {
     const { ctx } = createServices(config, storage);
-    const { account } = await createLocalAccount(ctx, {
-      username: "herald",
-      email: "herald@bench.invalid",
-      password: "bench password that is long enough",
-    });
-    const { secret } = await createPersonalToken(ctx, {
-      username: "herald",
-      scopes: ["read", "write", "follow"],
-    });
+    const { viewer: account, secret } = await createViewer(ctx, "herald");
     const user = await storage.users.get(account.id);
     if (!user) throw new Error("the herald has no user record");
     const readers = Array.from({ length: count }, (_, i) => {

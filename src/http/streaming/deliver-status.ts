@@ -14,15 +14,7 @@ import type { ResolvedEntry } from "../../services/timelines/resolve-entries.ts"
 import { renderConversation } from "../mastodon/conversation-json.ts";
 import { renderResolvedStatusText } from "../mastodon/status-json.ts";
 import type { StreamClient } from "./client.ts";
-import {
-  type Outgoing,
-  pacer,
-  type Specs,
-  sendOut,
-  specsOf,
-  VIEWER_CHUNK,
-  yieldToLoop,
-} from "./outgoing.ts";
+import { deliverInChunks, type Outgoing, type Specs, specsOf } from "./outgoing.ts";
 
 type ClientsByViewer = ReadonlyMap<string, ReadonlySet<StreamClient>>;
 
@@ -98,11 +90,5 @@ export async function deliverStatus(
     return out;
   };
 
-  const pace = pacer();
-  for (let start = 0; start < viewers.length; start += VIEWER_CHUNK) {
-    await (pace() ?? (start > 0 ? yieldToLoop() : undefined));
-    const chunk = viewers.slice(start, start + VIEWER_CHUNK);
-    const events = await Promise.all(chunk.map(eventsOf));
-    for (const [i, viewer] of chunk.entries()) await sendOut(viewer.mine, events[i] ?? [], pace);
-  }
+  await deliverInChunks(viewers, eventsOf, (viewer) => viewer.mine);
 }

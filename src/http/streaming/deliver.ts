@@ -15,15 +15,7 @@ import { urlContext } from "../mastodon/account-json.ts";
 import { renderNotifications } from "../mastodon/notification-json.ts";
 import type { StreamClient } from "./client.ts";
 import { deliverStatus } from "./deliver-status.ts";
-import {
-  type Outgoing,
-  pacer,
-  type Specs,
-  sendOut,
-  specsOf,
-  VIEWER_CHUNK,
-  yieldToLoop,
-} from "./outgoing.ts";
+import { deliverInChunks, type Outgoing, type Specs, specsOf } from "./outgoing.ts";
 
 /** The connected clients of each viewer (account id). */
 export type ClientsByViewer = ReadonlyMap<string, ReadonlySet<StreamClient>>;
@@ -137,19 +129,14 @@ async function eachViewer(
   clients: ClientsByViewer,
   events: (viewerId: string, specs: Specs) => Promise<Outgoing[]>,
 ): Promise<void> {
-  const viewers = [...clients];
-  const pace = pacer();
-  for (let start = 0; start < viewers.length; start += VIEWER_CHUNK) {
-    await (pace() ?? (start > 0 ? yieldToLoop() : undefined));
-    const chunk = viewers.slice(start, start + VIEWER_CHUNK);
-    const out = await Promise.all(
-      chunk.map(([viewerId, mine]) => {
-        const specs = specsOf(mine);
-        return specs.size === 0 ? [] : events(viewerId, specs);
-      }),
-    );
-    for (const [i, [, mine]] of chunk.entries()) await sendOut(mine, out[i] ?? [], pace);
-  }
+  await deliverInChunks(
+    [...clients],
+    ([viewerId, mine]) => {
+      const specs = specsOf(mine);
+      return specs.size === 0 ? [] : events(viewerId, specs);
+    },
+    ([, mine]) => mine,
+  );
 }
 
 function notificationEvents(specs: Specs, event: string, payload: string): Outgoing[] {

@@ -16,12 +16,12 @@ export interface Outgoing {
 export type Specs = ReadonlyMap<string, StreamSpec>;
 
 /** Viewers worked through at once (their checks and renderings run concurrently). */
-export const VIEWER_CHUNK = 100;
+const VIEWER_CHUNK = 100;
 /** Longest stretch of fan-out work before the event loop runs again. */
 const SLICE_MS = 4;
 
 /** Lets the event loop run (I/O callbacks, other requests) before going on. */
-export function yieldToLoop(): Promise<void> {
+function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
@@ -30,7 +30,7 @@ export function yieldToLoop(): Promise<void> {
  * work since the last turn passed SLICE_MS (storage reads of the json-file backend are answered
  * from memory, so without it a fan-out would run to its end in one turn).
  */
-export function pacer(): () => Promise<void> | undefined {
+function pacer(): () => Promise<void> | undefined {
   let since = performance.now();
   return () => {
     if (performance.now() - since < SLICE_MS) return undefined;
@@ -51,7 +51,7 @@ export function specsOf(mine: ReadonlySet<StreamClient>): Map<string, StreamSpec
 const NOTIFICATION_EVENTS: ReadonlySet<string> = new Set(["notification", "notifications_merged"]);
 
 /** Sends each event to every connection of the viewer subscribed to its stream. */
-export async function sendOut(
+async function sendOut(
   mine: ReadonlySet<StreamClient>,
   out: readonly Outgoing[],
   pace: () => Promise<void> | undefined,
@@ -66,5 +66,23 @@ export async function sendOut(
       client.send(spec, event, payload);
       await pace();
     }
+  }
+}
+
+/**
+ * Works out the events of each viewer (`eventsOf`, a chunk of viewers at a time) and sends them
+ * to the viewer's connections, pacing the whole so the event loop runs every few milliseconds.
+ */
+export async function deliverInChunks<V>(
+  viewers: readonly V[],
+  eventsOf: (viewer: V) => Promise<Outgoing[]> | Outgoing[],
+  clientsOf: (viewer: V) => ReadonlySet<StreamClient>,
+): Promise<void> {
+  const pace = pacer();
+  for (let start = 0; start < viewers.length; start += VIEWER_CHUNK) {
+    await (pace() ?? (start > 0 ? yieldToLoop() : undefined));
+    const chunk = viewers.slice(start, start + VIEWER_CHUNK);
+    const out = await Promise.all(chunk.map(eventsOf));
+    for (const [i, viewer] of chunk.entries()) await sendOut(clientsOf(viewer), out[i] ?? [], pace);
   }
 }
