@@ -340,6 +340,49 @@ describe("streaming API", () => {
     await sse.close();
   });
 
+  it("gives each public subscriber their own rendering of an edit: flags, filters, the author's", async () => {
+    const [ivy, hal, jay, gus, kit] = [
+      await createUserWithToken(server, "ivy"),
+      await createUserWithToken(server, "hal"),
+      await createUserWithToken(server, "jay"),
+      await createUserWithToken(server, "gus"),
+      await createUserWithToken(server, "kit"),
+    ];
+    await ok(gus, "POST", "/api/v2/filters", {
+      title: "Sun",
+      context: ["public"],
+      filter_action: "warn",
+      keywords_attributes: [{ keyword: "sunny", whole_word: true }],
+    });
+    // The author, a favourite, a bookmark, a matching filter, nothing at all.
+    const viewers = [ivy, hal, jay, gus, kit];
+    const sockets = await Promise.all(
+      viewers.map((v) =>
+        openWebSocket(server.url, { token: v.token, query: { stream: "public" } }),
+      ),
+    );
+    try {
+      const sunny = await post(ivy, "Sunny day ahead");
+      await ok(hal, "POST", `/api/v1/statuses/${sunny.id}/favourite`);
+      await ok(jay, "POST", `/api/v1/statuses/${sunny.id}/bookmark`);
+      await ok(ivy, "PUT", `/api/v1/statuses/${sunny.id}`, { status: "Sunny day ahead, edited" });
+      for (const [i, viewer] of viewers.entries()) {
+        const ws = sockets[i] as TestWebSocket;
+        await expectStatus(ws, "update", sunny.id);
+        const edited = (await expectStatus(ws, "status.update", sunny.id)).json as Json;
+        const rest = await ok(viewer, "GET", `/api/v1/statuses/${sunny.id}`);
+        assert.deepEqual(
+          { ...edited, filtered: undefined },
+          { ...rest, filtered: undefined },
+          viewer.account.username,
+        );
+        assert.equal(edited.filtered.length, viewer === gus ? 1 : 0, viewer.account.username);
+      }
+    } finally {
+      await Promise.all(sockets.map((ws) => ws.close()));
+    }
+  });
+
   it("ends every stream of an account whose user is disabled, and refuses new ones", async () => {
     const dora = await createUserWithToken(server, "dora");
     const { secret } = await issueAccessToken(server.wren.ctx, {
