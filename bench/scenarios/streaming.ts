@@ -137,16 +137,20 @@ export async function measureStreaming(
     return body.id;
   };
 
-  /** Posts one public status: ms until every socket has it, and until the POST answered. */
+  /**
+   * Posts one public status: ms until every socket has it (updates that arrive before the POST's
+   * answer count when they arrived), and until the POST answered.
+   */
   const fanOut = (sockets: readonly WebSocket[], text: string) =>
     new Promise<{ last: number; post: number }>((resolve, reject) => {
       let waiting = sockets.length;
       let id: string | undefined;
       let post = 0;
+      let lastAt = 0;
       const early: string[] = [];
       const started = performance.now();
       const finish = () => {
-        if (id !== undefined) resolve({ last: performance.now() - started, post });
+        if (id !== undefined) resolve({ last: lastAt - started, post });
       };
       for (const ws of sockets) {
         const listener = (data: WebSocket.RawData) => {
@@ -156,6 +160,7 @@ export async function measureStreaming(
           if (id === undefined) early.push(statusId);
           else if (statusId !== id) return;
           ws.off("message", listener);
+          lastAt = performance.now();
           waiting -= 1;
           if (waiting === 0) finish();
         };
@@ -164,7 +169,6 @@ export async function measureStreaming(
       postPublic(text).then((posted) => {
         post = performance.now() - started;
         id = posted;
-        // Updates that arrived before the POST answered count when they were this status.
         if (early.some((e) => e !== posted)) reject(new Error("an unexpected update arrived"));
         if (waiting === 0) finish();
       }, reject);
