@@ -2,7 +2,8 @@
 // issue 7), on the json-file backend and then on PostgreSQL (issue 16; the local server at
 // 127.0.0.1:5432, a database created and dropped per measurement). The quick run is a small
 // version for a smoke check (about two minutes); the full run also measures the scale curves and
-// writes docs/PERFORMANCE.md with a chart. `--json-file-only` skips PostgreSQL.
+// writes docs/PERFORMANCE.md with a chart. `--json-file-only` skips PostgreSQL. Streaming and Web
+// Push (issue 18) are measured once, on the json-file backend.
 
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,7 +16,9 @@ import { printSummary, type ScaleResult, writeReport } from "./lib/report.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { type FederationProfile, measureFederation } from "./scenarios/federation.ts";
 import { measurePostgres, type PostgresProfile } from "./scenarios/postgres.ts";
+import { measurePush, type PushProfile } from "./scenarios/push.ts";
 import { readProbes } from "./scenarios/reads.ts";
+import { measureStreaming, type StreamingProfile } from "./scenarios/streaming.ts";
 import { writeProbes } from "./scenarios/writes.ts";
 
 const quick = process.argv.includes("--quick");
@@ -51,6 +54,15 @@ const federationProfile: FederationProfile = quick
       activities: 2_000,
       inboxRounds: 3,
     };
+
+// Issue 18: 10,000 idle WebSockets, one public status to 1,000 subscribers, 2,000 pushes; quick:
+// a tenth of the connections and a fifth of the subscribers and pushes.
+const streamingProfile: StreamingProfile = quick
+  ? { connections: 1_000, subscribers: 200, rounds: 3 }
+  : { connections: 10_000, subscribers: 1_000, rounds: 5 };
+const pushProfile: PushProfile = quick
+  ? { notifications: 100, subscriptions: 4, encryptions: 500 }
+  : { notifications: 500, subscriptions: 4, encryptions: 2_000 };
 
 const benchStarted = performance.now();
 
@@ -140,6 +152,10 @@ for (const [index, size] of profile.sizes.entries()) {
 
 const { fanout, inbox } = await measureFederation(federationProfile, freePort, log);
 
+const streaming = await measureStreaming(streamingProfile, log);
+log("push…");
+const push = await measurePush(pushProfile);
+
 const postgres = withPostgres ? await measurePostgres(postgresProfile, log) : undefined;
 
 const results = {
@@ -150,6 +166,8 @@ const results = {
   rawWrites,
   fanout,
   inbox,
+  streaming,
+  push,
   ...(postgres ? { postgres } : {}),
 };
 printSummary(results);

@@ -6,6 +6,8 @@ import { readFileSync } from "node:fs";
 import type { FanoutResult } from "../scenarios/fanout.ts";
 import type { InboxResult } from "../scenarios/inbox.ts";
 import type { PostgresResults } from "../scenarios/postgres.ts";
+import type { PushResult } from "../scenarios/push.ts";
+import type { StreamingResult } from "../scenarios/streaming.ts";
 import { lineChart } from "./chart.ts";
 import type { Comparison } from "./compare.ts";
 import { postgresSection } from "./report-postgres.ts";
@@ -27,6 +29,8 @@ export interface BenchResults {
   rawWrites: number;
   fanout?: FanoutResult;
   inbox?: InboxResult;
+  streaming?: StreamingResult;
+  push?: PushResult;
   postgres?: PostgresResults;
 }
 
@@ -93,6 +97,58 @@ export function federationSection(
   ];
 }
 
+/**
+ * Issue 18's figures: memory per idle WebSocket; one public status to 1,000 subscribers (the last
+ * has it ≤ 100 ms after the POST), against the same POST with nobody connected; push messages/s
+ * against encryption alone.
+ */
+export function liveSection(streaming: StreamingResult, push: PushResult): string[] {
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  const verdict = (met: boolean) => (met ? "met" : "missed");
+  const count = (n: number) => n.toLocaleString("en");
+  const fanoutRows = streaming.fanouts.map((f) => [
+    "streaming: one public status",
+    `${count(streaming.subscribers)} \`public\` subscribers of ${count(f.viewers)} users`,
+    `last after ${ms(f.lastMs)}; POST ${ms(f.postMs)}; CPU ${ms(f.cpuMs)}`,
+    `POST alone ${ms(streaming.aloneMs)}; CPU ${ms(streaming.aloneCpuMs)}`,
+    `${Math.round((f.postMs / streaming.aloneMs) * 100)}%`,
+    streaming.subscribers >= 1_000 && f.viewers === streaming.subscribers
+      ? `≤ 100 ms: ${verdict(f.lastMs <= 100)}`
+      : "",
+  ]);
+  return [
+    "### Streaming and Web Push",
+    "",
+    table([
+      ["scenario", "size", "Wren", "reference", "ratio", "target"],
+      [
+        "streaming: idle connections",
+        `${count(streaming.connections)} WebSockets on \`user\``,
+        `${streaming.kibPerConnection.toFixed(1)} KiB each`,
+        `resident ${Math.round(streaming.residentBeforeMb)} → ${Math.round(streaming.residentAfterMb)} MB`,
+        "",
+        "",
+      ],
+      ...fanoutRows,
+      [
+        "Web Push: end to end",
+        `${count(push.messages)} messages, ${push.subscriptions} subscriptions, ${push.storage}`,
+        `${Math.round(push.perSecond)} messages/s (${push.connections} connections)`,
+        `encryption loop ${Math.round(push.encryptPerSecond)}/s`,
+        `${Math.round((push.perSecond / push.encryptPerSecond) * 100)}%`,
+        "",
+      ],
+    ]),
+    "",
+    "Streaming: a `wren serve` child, WebSocket clients in the bench process over loopback; last =",
+    "from sending the POST until the last subscriber has the `update`; ratio = the POST's answer",
+    "time with the subscribers / without; CPU = the server's CPU time per round (steadier than wall",
+    "times on a shared machine). Web Push: the job queue until the loopback push service has every",
+    "message; ratio = end to end / encryption alone.",
+    "",
+  ];
+}
+
 function generated(results: BenchResults): string {
   const first = results.scale[0];
   const readRows = (first?.reads ?? []).map((c) => [
@@ -131,6 +187,7 @@ function generated(results: BenchResults): string {
     `Raw crash-safe write loop (write, fsync, rename, fsync directory; 50 writers): ${Math.round(results.rawWrites)}/s.`,
     "",
     ...(results.fanout && results.inbox ? federationSection(results.fanout, results.inbox) : []),
+    ...(results.streaming && results.push ? liveSection(results.streaming, results.push) : []),
     "### Scale",
     "",
     table([

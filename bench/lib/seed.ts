@@ -58,14 +58,15 @@ export function benchEnv(dataDir: string, port: number): Record<string, string> 
 /** The local account every scenario acts as, with a personal token (read write follow). */
 export async function createViewer(
   ctx: ServiceContext,
+  username = "viewer",
 ): Promise<{ viewer: Account; secret: string }> {
   const { account: viewer } = await createLocalAccount(ctx, {
-    username: "viewer",
-    email: "viewer@bench.invalid",
+    username,
+    email: `${username}@bench.invalid`,
     password: "bench password that is long enough",
   });
   const { secret } = await createPersonalToken(ctx, {
-    username: "viewer",
+    username,
     scopes: ["read", "write", "follow"],
   });
   return { viewer, secret };
@@ -131,6 +132,71 @@ export async function seed(env: Record<string, string>, spec: SeedSpec): Promise
       favouriteTargets: own.map((s) => s.id),
       followTargets: targets.map((a) => a.id),
     };
+  } finally {
+    await storage.close();
+  }
+}
+
+/** A local account with a token (read write follow), as the streaming scenario uses them. */
+export interface SeededReader {
+  username: string;
+  id: string;
+  token: string;
+}
+
+/**
+ * `count` local accounts with a token each, and a `herald` who posts: one made through the
+ * services (one password hash), the others cloned from it with their own user record, each token
+ * issued as `wren token create` does.
+ */
+export async function seedReaders(
+  env: Record<string, string>,
+  count: number,
+): Promise<{ readers: SeededReader[]; herald: SeededReader }> {
+  const config = loadConfig(env);
+  const storage = await openStorage(config);
+  try {
+    const { ctx } = createServices(config, storage);
+    const { viewer: account, secret } = await createViewer(ctx, "herald");
+    const user = await storage.users.get(account.id);
+    if (!user) throw new Error("the herald has no user record");
+    const readers = Array.from({ length: count }, (_, i) => {
+      const username = `reader${i}`;
+      return {
+        account: {
+          ...account,
+          id: ctx.ids.next(),
+          username,
+          displayName: username,
+          uri: `${config.publicUrl}/users/${username}`,
+          url: `${config.publicUrl}/@${username}`,
+        },
+        username,
+      };
+    });
+    await inBatches(readers, async ({ account: reader, username }) => {
+      await storage.accounts.put(reader);
+      await storage.users.put({
+        ...user,
+        accountId: reader.id,
+        email: `${username}@bench.invalid`,
+      });
+    });
+    const tokens: SeededReader[] = [];
+    for (let i = 0; i < readers.length; i += 100) {
+      tokens.push(
+        ...(await Promise.all(
+          readers.slice(i, i + 100).map(async ({ account: reader, username }) => {
+            const { secret: token } = await createPersonalToken(ctx, {
+              username,
+              scopes: ["read", "write", "follow"],
+            });
+            return { username, id: reader.id, token };
+          }),
+        )),
+      );
+    }
+    return { readers: tokens, herald: { username: "herald", id: account.id, token: secret } };
   } finally {
     await storage.close();
   }

@@ -16,6 +16,8 @@ export type StreamSignal =
   | { kind: "filters_changed"; accountId: string }
   /** An access token was revoked: the streams opened with it end (Mastodon's `kill`). */
   | { kind: "token_revoked"; tokenId: string }
+  /** The account may no longer stream (its user disabled or suspended): all its streams end. */
+  | { kind: "sessions_revoked"; accountId: string }
   /** An announcement was published or changed. */
   | { kind: "announcement"; announcementId: string }
   /** An announcement was withdrawn or deleted. */
@@ -32,6 +34,7 @@ const KINDS: ReadonlySet<string> = new Set<StreamSignalKind>([
   "notifications_merged",
   "filters_changed",
   "token_revoked",
+  "sessions_revoked",
   "announcement",
   "announcement.delete",
   "announcement.reaction",

@@ -2,13 +2,14 @@
 // payload encrypted for the subscription (RFC 8291 aes128gcm for `standard` subscriptions, the
 // older aesgcm draft otherwise), the request signed with the instance's VAPID key (RFC 8292),
 // TTL and Urgency set, and posted through the guarded fetch: a push endpoint is a URL the client
-// chose, so private and loopback addresses are refused unless the test setting allows them.
+// chose, so private and loopback addresses are refused unless the test setting allows them. The
+// connections to each push service are pooled and kept alive (safe-fetch.ts keepAliveAgents).
 
 import webpush from "web-push";
 import { serializePushNotification } from "../serialization/mastodon/push-notification.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { PushMessage, PushSender } from "../services/push/push-sender.ts";
-import { safeFetch } from "./safe-fetch.ts";
+import { keepAliveAgents, safeFetch } from "./safe-fetch.ts";
 
 /** A push service answers with a short status; anything long is not worth reading. */
 const ANSWER_MAX_BYTES = 64 * 1024;
@@ -37,6 +38,10 @@ export function createPushSender(
   settings: { allowPrivateAddress: boolean; timeoutMs?: number },
 ): PushSender {
   const urls = { publicUrl: ctx.settings.publicUrl, fileUrl: (key: string) => ctx.files.url(key) };
+  // Messages go to a few push services (Google's, Mozilla's, Apple's, a UnifiedPush
+  // distributor), again and again: connections to each are kept open and reused rather than
+  // made (over TLS, a handshake) per message.
+  const agents = keepAliveAgents();
   const signed = new Map<
     string,
     { headers: { Authorization: string; "Crypto-Key"?: string }; until: number }
@@ -99,11 +104,12 @@ export function createPushSender(
         {
           maxBytes: ANSWER_MAX_BYTES,
           timeoutMs: settings.timeoutMs ?? 10_000,
+          agents,
           ...(settings.allowPrivateAddress ? { isAllowedAddress: () => true } : {}),
         },
       );
       await response.body?.cancel();
-      return { status: response.status };
+      return { status: response.status, retryAfter: response.headers.get("retry-after") };
     },
   };
 }

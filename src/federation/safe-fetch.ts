@@ -9,8 +9,8 @@
 // addresses are not allowed (always, outside tests of several local instances).
 
 import { lookup as dnsLookup } from "node:dns/promises";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import {
   type FederationOptions,
@@ -48,6 +48,35 @@ export interface SafeFetchOptions {
   signal?: AbortSignal;
   /** Completes each request before it is sent, redirects included (e.g. signs it). */
   prepare?: (request: Request) => Promise<Request>;
+  /**
+   * Keep-alive pools to send through, by protocol (default: a new connection per request). A
+   * pool is safe under the guard: a new connection's name lookup is still answered with the
+   * checked address (the request's `lookup`, which a pool passes on to its connections), so a
+   * pooled connection to a host is always one that was made to an address checked for it.
+   */
+  agents?: SafeFetchAgents;
+}
+
+/** Connection pools for safeFetch (SafeFetchOptions.agents). */
+export interface SafeFetchAgents {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
+
+/**
+ * Keep-alive pools for a sender that talks to a few hosts again and again (push services): per
+ * host at most `maxSockets` connections, idle ones closed after `idleMs`.
+ */
+export function keepAliveAgents(
+  options: { maxSockets?: number; idleMs?: number } = {},
+): SafeFetchAgents {
+  const settings = {
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? 16,
+    maxFreeSockets: options.maxSockets ?? 16,
+    timeout: options.idleMs ?? 30_000,
+  };
+  return { http: new HttpAgent(settings), https: new HttpsAgent(settings) };
 }
 
 export const SAFE_FETCH_DEFAULTS = { maxBytes: 1024 * 1024, timeoutMs: 10_000, maxRedirects: 5 };
@@ -112,7 +141,7 @@ function send(
   request: Request,
   body: Uint8Array | null,
   pinned: { address: string; family: number },
-  options: { maxBytes: number; signal: AbortSignal },
+  options: { maxBytes: number; signal: AbortSignal; agents: SafeFetchAgents | undefined },
 ): Promise<{ status: number; headers: Headers; body: Uint8Array }> {
   const url = new URL(request.url);
   const headers: Record<string, string> = {};
@@ -124,7 +153,9 @@ function send(
     if (lookupOptions.all) callback(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
   };
-  const make = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const secure = url.protocol === "https:";
+  const make = secure ? httpsRequest : httpRequest;
+  const agent = options.agents ? (secure ? options.agents.https : options.agents.http) : false;
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (reason: string) => {
@@ -150,7 +181,7 @@ function send(
         headers,
         lookup,
         signal: options.signal,
-        agent: false,
+        agent,
       },
       (res) => {
         const status = res.statusCode ?? 0;
@@ -222,7 +253,11 @@ export async function safeFetch(
       ...(body ? { body } : {}),
     });
     if (options.prepare) request = await options.prepare(request);
-    const answer = await send(request, body, pinned, { maxBytes, signal });
+    const answer = await send(request, body, pinned, {
+      maxBytes,
+      signal,
+      agents: options.agents,
+    });
     const location = answer.headers.get("location");
     if (answer.status >= 300 && answer.status < 400 && location !== null) {
       if (hop >= maxRedirects) throw new SafeFetchError(current.href, "too many redirects");

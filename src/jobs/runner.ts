@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import { getLogger } from "@logtape/logtape";
 import type { Clock } from "../domain/clock.ts";
 import type { Job } from "../domain/job.ts";
+import { RetryAt } from "../services/job-queue.ts";
 import type { JobStore } from "../storage/ports.ts";
 
 const logger = getLogger(["wren", "jobs"]);
@@ -68,6 +69,12 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(10_000 * 4 ** (attempt - 1), 6 * 3600_000);
 }
 
+/** When a failed job runs again: when its handler asked (RetryAt), else after the backoff. */
+function retryTime(error: unknown, now: Date, attempts: number): Date {
+  if (error instanceof RetryAt) return new Date(Math.max(error.at.getTime(), now.getTime()));
+  return new Date(now.getTime() + retryDelayMs(attempts));
+}
+
 export function createJobRunner(
   jobs: JobStore,
   clock: Clock,
@@ -106,9 +113,7 @@ export function createJobRunner(
           ...job,
           attempts,
           lastError: message,
-          runAt: giveUp
-            ? job.runAt
-            : new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+          runAt: giveUp ? job.runAt : retryTime(error, now, attempts).toISOString(),
           failedAt: giveUp ? now.toISOString() : null,
         },
         owner,

@@ -22,3 +22,16 @@ export interface JobQueue {
   /** Removes a waiting job (one that turned out not to be needed); false when it was not there. */
   cancel(id: string): Promise<boolean>;
 }
+
+/**
+ * Thrown by a job's handler to be tried again at a given time (a remote service's Retry-After)
+ * rather than after the runner's usual backoff; it counts as a failed attempt all the same.
+ */
+export class RetryAt extends Error {
+  override name = "RetryAt";
+  readonly at: Date;
+  constructor(message: string, at: Date) {
+    super(message);
+    this.at = at;
+  }
+}

@@ -416,6 +416,11 @@ export interface FilterStore {
   get(id: string): Promise<CustomFilter | undefined>;
   /** The account's filters, oldest first. Read on every timeline page: keep it cheap. */
   listByAccount(accountId: string): Promise<CustomFilter[]>;
+  /**
+   * Batched listByAccount (the streaming fan-out asks for every connected viewer at once): the
+   * filters of each account given that has any, oldest first; accounts without are left out.
+   */
+  listByAccounts(accountIds: readonly string[]): Promise<Map<string, CustomFilter[]>>;
   put(filter: CustomFilter): Promise<void>;
   delete(id: string): Promise<boolean>;
 }

@@ -14,6 +14,7 @@ import { isPublicAddress } from "../../src/federation/public-address.ts";
 import {
   createSafeDocumentLoader,
   type HostResolver,
+  keepAliveAgents,
   remoteFetchOptions,
   SafeFetchError,
   type SafeFetchOptions,
@@ -228,6 +229,38 @@ describe("safeFetch", () => {
     await refused(safeFetch("http://nx.example/", {}, guard()), /does not resolve/);
     await refused(safeFetch("file:///etc/passwd", {}, guard()), /unsupported protocol/);
     assert.equal(internalHits, before);
+  });
+
+  it("reuses kept-alive connections through a pool, still checking every name it resolves", async () => {
+    const agents = keepAliveAgents();
+    let flipped = false;
+    const flipping: HostResolver = async (name) =>
+      name === "flip.example" && flipped
+        ? [{ address: "127.0.0.1", family: 4 }]
+        : resolveHost(name === "flip.example" ? "public.example" : name);
+    let opened = 0;
+    const count = () => {
+      opened++;
+    };
+    peer.server.on("connection", count);
+    try {
+      const url = `http://flip.example:${peer.port}/doc`;
+      const options = guard({ resolveHost: flipping, agents });
+      for (let i = 0; i < 3; i++) {
+        const response = await safeFetch(url, {}, options);
+        assert.equal(response.status, 200);
+        await response.arrayBuffer();
+      }
+      assert.equal(opened, 1);
+      // The name now points inside: refused, the pooled connection to its old address unused.
+      flipped = true;
+      await refused(safeFetch(url, {}, options), /not a public address/);
+      assert.equal(opened, 1);
+    } finally {
+      peer.server.off("connection", count);
+      agents.http.destroy();
+      agents.https.destroy();
+    }
   });
 
   it("checks every redirect hop the same way", async () => {

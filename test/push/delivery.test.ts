@@ -294,4 +294,22 @@ describe("Web Push delivery", () => {
     assert.equal(kept.status, 200);
     service.answer("phone", 201);
   });
+  it("waits as long as a 429's Retry-After asks, then sends again over the kept-alive connection", async () => {
+    service.answer("phone", 429, { "retry-after": "120" });
+    const before = pushesTo("phone").length;
+    const status = await postStatus(server, alice, "favourite me later");
+    await act(server, bob, `/api/v1/statuses/${status.id}/favourite`);
+    await received("phone", before + 1);
+    const connections = service.connections;
+    service.answer("phone", 201);
+    // Past the queue's first retry (10 s), short of the two minutes asked.
+    clock.advance(60_000);
+    await server.wren.jobs.runDue();
+    assert.equal(pushesTo("phone").length, before + 1);
+    clock.advance(61_000);
+    const [failed, sent] = (await received("phone", before + 2)).slice(-2) as ReceivedPush[];
+    assert.equal(decrypt(phone, sent as ReceivedPush), decrypt(phone, failed as ReceivedPush));
+    // The second message went over the connection the first one opened.
+    assert.equal(service.connections, connections);
+  });
 });

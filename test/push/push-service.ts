@@ -43,30 +43,40 @@ export interface PushService {
   /** An endpoint URL on this service; `name` tells subscribers apart. */
   endpoint(name: string): string;
   received: ReceivedPush[];
-  /** The status to answer for an endpoint name (default 201), until changed. */
-  answer(name: string, status: number): void;
+  /** The status (and headers) to answer for an endpoint name (default 201), until changed. */
+  answer(name: string, status: number, headers?: Record<string, string>): void;
+  /** Connections opened to the service so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
 export async function startPushService(): Promise<PushService> {
   const received: ReceivedPush[] = [];
-  const answers = new Map<string, number>();
+  const answers = new Map<string, { status: number; headers: Record<string, string> }>();
+  let connections = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const path = req.url ?? "";
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
-      res.statusCode = answers.get(path.replace(/^\/push\//, "")) ?? 201;
+      const answer = answers.get(path.replace(/^\/push\//, ""));
+      res.writeHead(answer?.status ?? 201, answer?.headers ?? {});
       res.end();
     });
+  });
+  server.on("connection", () => {
+    connections += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: (name) => `http://127.0.0.1:${port}/push/${name}`,
     received,
-    answer: (name, status) => answers.set(name, status),
+    answer: (name, status, headers = {}) => answers.set(name, { status, headers }),
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

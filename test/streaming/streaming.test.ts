@@ -10,6 +10,7 @@ import { createAnnouncement } from "../../src/services/announcements/create-anno
 import { deleteAnnouncement } from "../../src/services/announcements/delete-announcement.ts";
 import { issueAccessToken } from "../../src/services/oauth/issue-access-token.ts";
 import { registerApp } from "../../src/services/oauth/register-app.ts";
+import { endStreamingSessions } from "../../src/services/streaming/sessions.ts";
 import { call, type Json } from "../graph/helpers.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesSchema } from "../helpers/openapi.ts";
@@ -337,6 +338,83 @@ describe("streaming API", () => {
     const still = await post(bob, "Still streaming");
     await expectStatus(sse, "update", still.id);
     await sse.close();
+  });
+
+  it("gives each public subscriber their own rendering of an edit: flags, filters, the author's", async () => {
+    const [ivy, hal, jay, gus, kit] = [
+      await createUserWithToken(server, "ivy"),
+      await createUserWithToken(server, "hal"),
+      await createUserWithToken(server, "jay"),
+      await createUserWithToken(server, "gus"),
+      await createUserWithToken(server, "kit"),
+    ];
+    await ok(gus, "POST", "/api/v2/filters", {
+      title: "Sun",
+      context: ["public"],
+      filter_action: "warn",
+      keywords_attributes: [{ keyword: "sunny", whole_word: true }],
+    });
+    // The author, a favourite, a bookmark, a matching filter, nothing at all.
+    const viewers = [ivy, hal, jay, gus, kit];
+    const sockets = await Promise.all(
+      viewers.map((v) =>
+        openWebSocket(server.url, { token: v.token, query: { stream: "public" } }),
+      ),
+    );
+    try {
+      const sunny = await post(ivy, "Sunny day ahead");
+      await ok(hal, "POST", `/api/v1/statuses/${sunny.id}/favourite`);
+      await ok(jay, "POST", `/api/v1/statuses/${sunny.id}/bookmark`);
+      await ok(ivy, "PUT", `/api/v1/statuses/${sunny.id}`, { status: "Sunny day ahead, edited" });
+      for (const [i, viewer] of viewers.entries()) {
+        const ws = sockets[i] as TestWebSocket;
+        await expectStatus(ws, "update", sunny.id);
+        const edited = (await expectStatus(ws, "status.update", sunny.id)).json as Json;
+        const rest = await ok(viewer, "GET", `/api/v1/statuses/${sunny.id}`);
+        assert.deepEqual(
+          { ...edited, filtered: undefined },
+          { ...rest, filtered: undefined },
+          viewer.account.username,
+        );
+        assert.equal(edited.filtered.length, viewer === gus ? 1 : 0, viewer.account.username);
+      }
+    } finally {
+      await Promise.all(sockets.map((ws) => ws.close()));
+    }
+  });
+
+  it("ends every stream of an account whose user is disabled, and refuses new ones", async () => {
+    const dora = await createUserWithToken(server, "dora");
+    const { secret } = await issueAccessToken(server.wren.ctx, {
+      app: (
+        await registerApp(server.wren.ctx, {
+          clientName: "Second phone",
+          redirectUris: "urn:ietf:wg:oauth:2.0:oob",
+          scopes: "read",
+        })
+      ).app,
+      accountId: dora.account.id,
+      scopes: ["read"],
+      withRefreshToken: false,
+    });
+    const sockets = [
+      await openWebSocket(server.url, { token: dora.token, query: { stream: "user" } }),
+      await openWebSocket(server.url, { token: secret, query: { stream: "public" } }),
+    ];
+    const closed = sockets.map(
+      ({ ws }) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error("the stream stayed open")), 15_000);
+          ws.once("close", () => resolve(clearTimeout(timer)));
+        }),
+    );
+    const { storage } = server.wren.ctx;
+    const user = await storage.users.get(dora.account.id);
+    assert.ok(user);
+    await storage.users.put({ ...user, disabled: true });
+    await endStreamingSessions(server.wren.ctx, dora.account.id);
+    await Promise.all(closed);
+    await assert.rejects(openWebSocket(server.url, { token: secret }), { status: 401 });
   });
 
   it("refuses bad tokens and missing scopes", async () => {

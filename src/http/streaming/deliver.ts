@@ -1,46 +1,24 @@
-// What one signal becomes on the connected streams. Each signal is rendered per distinct viewer
-// (the same JSON the REST API gives that viewer: their favourited, bookmarked, filtered…), once
-// per viewer and filter context however many connections and subscriptions they hold, then
-// sent to every subscription that takes it.
+// What one signal becomes on the connected streams. Each signal is rendered as the REST API gives
+// it to the viewer (their favourited, bookmarked, filtered…), once per viewer and filter context
+// however many connections and subscriptions they hold (statuses: once per distinct rendering,
+// deliver-status.ts), then sent to every subscription that takes it.
 
-import type { FilterContext } from "../../domain/filter.ts";
 import type { StreamSignal } from "../../domain/stream-signal.ts";
 import { serializeAnnouncement } from "../../serialization/mastodon/announcement.ts";
 import { isActive } from "../../services/announcements/schedule.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { getNotification } from "../../services/notifications/single-notification.ts";
-import {
-  conversationOf,
-  homeShows,
-  listShows,
-  mayHaveShown,
-  publicShows,
-  resolveSignalled,
-} from "../../services/streaming/audience.ts";
-import {
-  isPublicStream,
-  publicStreamTakes,
-  type StreamSpec,
-} from "../../services/streaming/streams.ts";
-import type { ResolvedEntry } from "../../services/timelines/resolve-entries.ts";
+import { mayHaveShown, resolveSignalled } from "../../services/streaming/audience.ts";
+import { isPublicStream, publicStreamTakes } from "../../services/streaming/streams.ts";
 import { loadAnnouncementViews } from "../../views/announcement-view.ts";
 import { urlContext } from "../mastodon/account-json.ts";
-import { renderConversation } from "../mastodon/conversation-json.ts";
 import { renderNotifications } from "../mastodon/notification-json.ts";
-import { renderResolvedStatusText } from "../mastodon/status-json.ts";
-import { readsNotifications, type StreamClient } from "./client.ts";
+import type { StreamClient } from "./client.ts";
+import { deliverStatus } from "./deliver-status.ts";
+import { deliverInChunks, type Outgoing, type Specs, specsOf } from "./outgoing.ts";
 
 /** The connected clients of each viewer (account id). */
 export type ClientsByViewer = ReadonlyMap<string, ReadonlySet<StreamClient>>;
-
-/** One event for one subscription (by streamKey) of the viewer. */
-interface Outgoing {
-  key: string;
-  event: string;
-  payload: string | undefined;
-}
-
-type Specs = ReadonlyMap<string, StreamSpec>;
 
 export async function deliverSignal(
   ctx: ServiceContext,
@@ -52,9 +30,7 @@ export async function deliverSignal(
       if (clients.size === 0) return;
       const item = await resolveSignalled(ctx, signal.statusId);
       if (!item) return;
-      return eachViewer(clients, (viewerId, specs) =>
-        statusEvents(ctx, viewerId, specs, item, signal.event),
-      );
+      return deliverStatus(ctx, clients, item, signal.event);
     }
     case "delete": {
       if (clients.size === 0) return;
@@ -95,6 +71,9 @@ export async function deliverSignal(
       return eachViewer(only(clients, signal.accountId), async (_viewerId, specs) =>
         onUserStreams(specs, "filters_changed", undefined),
       );
+    case "sessions_revoked":
+      for (const client of [...(clients.get(signal.accountId) ?? [])]) client.close();
+      return;
     case "token_revoked":
       for (const mine of clients.values()) {
         for (const client of [...mine])
@@ -142,34 +121,21 @@ function only(clients: ClientsByViewer, accountId: string): ClientsByViewer {
   return mine ? new Map([[accountId, mine]]) : new Map();
 }
 
-/** Events of the notifications family, which the user stream carries for some tokens only. */
-const NOTIFICATION_EVENTS: ReadonlySet<string> = new Set(["notification", "notifications_merged"]);
-
 /**
  * Works out each viewer's events once, from the union of their subscriptions, and sends each
- * to every one of their connections subscribed to its stream.
+ * to every one of their connections subscribed to its stream; a chunk of viewers at a time.
  */
 async function eachViewer(
   clients: ClientsByViewer,
   events: (viewerId: string, specs: Specs) => Promise<Outgoing[]>,
 ): Promise<void> {
-  await Promise.all(
-    [...clients].map(async ([viewerId, mine]) => {
-      const specs = new Map<string, StreamSpec>();
-      for (const client of mine) for (const [key, spec] of client.streams) specs.set(key, spec);
-      if (specs.size === 0) return;
-      const out = await events(viewerId, specs);
-      for (const { key, event, payload } of out) {
-        for (const client of mine) {
-          const spec = client.streams.get(key);
-          if (!spec) continue;
-          if (spec.name === "user" && NOTIFICATION_EVENTS.has(event)) {
-            if (!readsNotifications(client.viewer)) continue;
-          }
-          client.send(spec, event, payload);
-        }
-      }
-    }),
+  await deliverInChunks(
+    [...clients],
+    ([viewerId, mine]) => {
+      const specs = specsOf(mine);
+      return specs.size === 0 ? [] : events(viewerId, specs);
+    },
+    ([, mine]) => mine,
   );
 }
 
@@ -177,52 +143,4 @@ function notificationEvents(specs: Specs, event: string, payload: string): Outgo
   return [...specs]
     .filter(([, spec]) => spec.name === "user" || spec.name === "user:notification")
     .map(([key]) => ({ key, event, payload }));
-}
-
-/** Which subscriptions of the viewer take a new or edited status, and in which filter context. */
-async function statusEvents(
-  ctx: ServiceContext,
-  viewerId: string,
-  specs: Specs,
-  item: ResolvedEntry,
-  event: "update" | "status.update",
-): Promise<Outgoing[]> {
-  const contexts: [string, FilterContext][] = [];
-  const direct: string[] = [];
-  let shownPublicly: Promise<boolean> | undefined;
-  let shownAtHome: Promise<boolean> | undefined;
-  for (const [key, spec] of specs) {
-    if (isPublicStream(spec.name)) {
-      if (!publicStreamTakes(spec, item.status)) continue;
-      shownPublicly ??= publicShows(ctx, viewerId, item);
-      if (await shownPublicly) contexts.push([key, "public"]);
-    } else if (spec.name === "user") {
-      shownAtHome ??= homeShows(ctx, viewerId, item);
-      if (await shownAtHome) contexts.push([key, "home"]);
-    } else if (spec.name === "list" && spec.list !== undefined) {
-      if (await listShows(ctx, viewerId, spec.list, item)) contexts.push([key, "home"]);
-    } else if (spec.name === "direct" && event === "update") {
-      direct.push(key);
-    }
-  }
-  const out: Outgoing[] = [];
-  const rendered = new Map<FilterContext, Promise<string | undefined>>();
-  for (const [key, filterContext] of contexts) {
-    let text = rendered.get(filterContext);
-    if (!text) {
-      text = renderResolvedStatusText(ctx, item, viewerId, filterContext);
-      rendered.set(filterContext, text);
-    }
-    const payload = await text;
-    if (payload !== undefined) out.push({ key, event, payload });
-  }
-  if (direct.length > 0) {
-    // Mastodon's direct stream carries the conversation the message updated, not the status.
-    const conversation = await conversationOf(ctx, viewerId, item.status);
-    if (conversation) {
-      const payload = JSON.stringify(await renderConversation(ctx, conversation, viewerId));
-      for (const key of direct) out.push({ key, event: "conversation", payload });
-    }
-  }
-  return out;
 }

@@ -1,11 +1,13 @@
 // This process's streaming connections and the signals they are fed from. Every web process has
 // one hub; it hears the signals of every process through the storage's broadcast and delivers
 // them in the order heard (one at a time, so a client never sees an edit before its post). One
-// timer keeps every connection alive, rather than one per connection.
+// timer keeps every connection alive, rather than one per connection, and ends those of accounts
+// that may no longer stream (a disabled user: services/streaming/sessions.ts).
 
 import { getLogger } from "@logtape/logtape";
 import type { StreamSignal } from "../../domain/stream-signal.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import { accountsShutOut } from "../../services/streaming/sessions.ts";
 import type { StreamClient } from "./client.ts";
 import { deliverSignal } from "./deliver.ts";
 
@@ -46,8 +48,18 @@ export function createStreamingHub(
   const startHearing = () => {
     stopHearing ??= ctx.storage.broadcast.subscribe(hear);
   };
+  /** Ends the connections of accounts that may no longer stream (sessions.ts). */
+  const sweep = async () => {
+    const shutOut = await accountsShutOut(ctx, [...byViewer.keys()]);
+    for (const accountId of shutOut) {
+      for (const client of [...(byViewer.get(accountId) ?? [])]) client.close();
+    }
+  };
   const heartbeat = setInterval(() => {
     for (const clients of byViewer.values()) for (const client of clients) client.heartbeat();
+    sweep().catch((error) => {
+      logger.warn("Could not check the streaming accounts: {error}", { error });
+    });
   }, options.heartbeatMs ?? HEARTBEAT_MS);
   heartbeat.unref();
 

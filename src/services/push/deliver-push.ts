@@ -2,10 +2,13 @@
 // notification still there and not filtered, its status not deleted, the token not revoked,
 // the alerts and policy as they are now), then encrypted and sent (push-sender.ts). As Mastodon
 // does, a 4xx answer other than 408 and 429 means the subscription is dead (404 and 410 say so;
-// the others would fail forever) and it is removed; 408, 429 and 5xx are retried by the queue.
+// the others would fail forever) and it is removed; 408, 429 and 5xx are retried by the queue,
+// at the time a 429 or 503 names in its Retry-After (at most PUSH_RETRY_AFTER_MAX_MS away).
 
 import { getLogger } from "@logtape/logtape";
+import { retryAfterMs } from "../../domain/retry-after.ts";
 import type { ServiceContext } from "../context.ts";
+import { RetryAt } from "../job-queue.ts";
 import type { PushUrgency } from "./push-sender.ts";
 import { pushable } from "./pushable.ts";
 import { vapidKeys } from "./vapid-keys.ts";
@@ -17,6 +20,9 @@ export const PUSH_TTL_SECONDS = 48 * 3600;
 export const PUSH_URGENCY: PushUrgency = "normal";
 /** Mastodon retries a push 5 times. */
 export const PUSH_MAX_ATTEMPTS = 5;
+
+/** The longest wait a push service's Retry-After is followed for (the queue's longest backoff). */
+export const PUSH_RETRY_AFTER_MAX_MS = 6 * 3600_000;
 
 /** An answer the queue should try again later. */
 export class PushRetry extends Error {
@@ -90,7 +96,16 @@ export async function deliverPush(
     urgency: PUSH_URGENCY,
   });
   if (answer.status >= 200 && answer.status < 300) return;
-  if (!dead(answer.status)) throw new PushRetry(`push service answered ${answer.status}`);
+  if (!dead(answer.status)) {
+    const message = `push service answered ${answer.status}`;
+    const now = ctx.clock.now();
+    const wait =
+      answer.status === 429 || answer.status === 503
+        ? retryAfterMs(answer.retryAfter, now)
+        : undefined;
+    if (wait === undefined) throw new PushRetry(message);
+    throw new RetryAt(message, new Date(now.getTime() + Math.min(wait, PUSH_RETRY_AFTER_MAX_MS)));
+  }
   logger.info("Push service answered {status}: subscription of token {tokenId} removed", {
     status: answer.status,
     tokenId,

@@ -27,6 +27,9 @@ export interface PushMessage {
 }
 
 export interface PushSender {
-  /** The push service's answer; throws when the request could not be made or was refused. */
-  send(message: PushMessage): Promise<{ status: number }>;
+  /**
+   * The push service's answer (its status, and its Retry-After header when it gave one);
+   * throws when the request could not be made or was refused.
+   */
+  send(message: PushMessage): Promise<{ status: number; retryAfter?: string | null }>;
 }

@@ -1,7 +1,7 @@
 // Who sees a signalled status on which stream, asked per connected viewer with the very rules
-// of the timelines they would reload (home.ts, list.ts, public-filter.ts), so a stream never
-// shows what the REST timeline would not: visibility, blocks, mutes, domain blocks and `hide`
-// filters included.
+// of the timelines they would reload (home.ts, list.ts), so a stream never shows what the REST
+// timeline would not: visibility, blocks, mutes, domain blocks and `hide` filters included. The
+// public streams' rule (public-filter.ts) is applied to all viewers at once by fan-out-facts.ts.
 
 import type { Conversation } from "../../domain/conversation.ts";
 import type { Status } from "../../domain/status.ts";
@@ -9,7 +9,6 @@ import type { ServiceContext } from "../context.ts";
 import { followedTagsSource } from "../timelines/followed-tags.ts";
 import { keepHome } from "../timelines/home.ts";
 import { keepListed } from "../timelines/list.ts";
-import { keepPublic } from "../timelines/public-filter.ts";
 import { type ResolvedEntry, resolveEntries } from "../timelines/resolve-entries.ts";
 
 /** The status of a signal with its boosted original; undefined when gone meanwhile. */
@@ -40,19 +39,6 @@ export async function homeShows(
   if (author !== viewerId && (await follows(ctx, viewerId, author))) authors.add(author);
   const source = await followedTagsSource(ctx, viewerId, [...authors]);
   return (await keepHome(ctx, viewerId, [item], authors, source)).length > 0;
-}
-
-/**
- * Whether the viewer may see, on a public or hashtag stream, a status the stream takes
- * (streams.ts publicStreamTakes): not shut out, visible, not hidden by a filter.
- */
-export async function publicShows(
-  ctx: ServiceContext,
-  viewerId: string,
-  item: ResolvedEntry,
-): Promise<boolean> {
-  const [kept] = await keepPublic(ctx, viewerId, [item.entry], { withReplies: true });
-  return kept !== undefined;
 }
 
 /** Whether the owner's list shows the status; a list that is not theirs shows nothing. */

@@ -34,6 +34,11 @@ export function filterContract(t: ContractContext): void {
       assert.deepEqual(await store().get("10"), first);
       assert.deepEqual(await store().listByAccount("2"), [other]);
       assert.deepEqual(await store().listByAccount("3"), []);
+      const many = await store().listByAccounts(["3", "2", "1", "not-an-id"]);
+      assert.deepEqual([...many.keys()].sort(), ["1", "2"]);
+      assert.deepEqual(ids(many.get("1") ?? []), ["10", "20"]);
+      assert.deepEqual(many.get("2"), [other]);
+      assert.deepEqual(await store().listByAccounts([]), new Map());
       assert.equal(await store().get("99"), undefined);
       assert.equal(await store().get("not-an-id"), undefined);
 

@@ -33,13 +33,26 @@ export async function openFilterStore(root: string, writer: DurableWriter): Prom
     writer,
   );
 
+  const listOf = (accountId: string): CustomFilter[] => {
+    const ids = [...(byAccount.get(accountId) ?? [])].sort(compareIds);
+    return ids.flatMap((id) => records.get(id) ?? []);
+  };
+
   return {
     async get(id) {
       return records.get(id);
     },
     async listByAccount(accountId) {
-      const ids = [...(byAccount.get(accountId) ?? [])].sort(compareIds);
-      return ids.flatMap((id) => records.get(id) ?? []);
+      return listOf(accountId);
+    },
+    async listByAccounts(accountIds) {
+      const out = new Map<string, CustomFilter[]>();
+      for (const accountId of accountIds) {
+        if (!byAccount.has(accountId) || out.has(accountId)) continue;
+        const filters = listOf(accountId);
+        if (filters.length > 0) out.set(accountId, filters);
+      }
+      return out;
     },
     async put(filter) {
       await records.put(filter);

@@ -29,6 +29,19 @@ export function createFilterStore(db: PgContext): FilterStore {
       });
       return filters ?? [];
     },
+    async listByAccounts(accountIds) {
+      const out = new Map<string, CustomFilter[]>();
+      const valid = [...new Set(accountIds)].filter(isRowId);
+      if (valid.length === 0) return out;
+      const rows = await sql<Row[]>`
+        select data from filters where account_id = any(${valid}::bigint[]) order by id`;
+      for (const { data } of rows) {
+        const mine = out.get(data.accountId);
+        if (mine) mine.push(data);
+        else out.set(data.accountId, [data]);
+      }
+      return out;
+    },
     async put(filter) {
       await sql`
         insert into filters (id, account_id, data)
