@@ -119,6 +119,7 @@ export function instanceSettings(config: Config): InstanceSettings {
     remoteStatusRetentionDays: config.remoteStatusRetentionDays,
     rules: config.rules,
     showDomainBlocks: config.showDomainBlocks,
+    trendsRequireReview: config.trendsRequireReview,
     ffmpeg: {
       ffmpegPath: config.ffmpegPath,
       ffprobePath: config.ffprobePath,

@@ -10,6 +10,7 @@ import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
 import { adminReportRoutes } from "./mastodon/v1/admin/reports.ts";
+import { adminTagRoutes } from "./mastodon/v1/admin/tags.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
 import { annualReportRoutes } from "./mastodon/v1/annual-reports.ts";
 import { registerAppsRoutes } from "./mastodon/v1/apps.ts";
@@ -66,6 +67,7 @@ import { sitePageRoutes } from "./web/site-routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
   adminReportRoutes,
+  adminTagRoutes,
   registerAppsRoutes,
   registerAuthorizeRoutes,
   registerAccountPageRoutes,

@@ -44,6 +44,11 @@ export interface InstanceSettings {
    * them forever (WREN_REMOTE_STATUS_RETENTION_DAYS).
    */
   remoteStatusRetentionDays?: number;
+  /**
+   * Trends show only what a moderator approved (WREN_TRENDS_REQUIRE_REVIEW); absent or false:
+   * everything not rejected.
+   */
+  trendsRequireReview?: boolean;
 }
 
 export interface ServiceContext {
