@@ -9,6 +9,7 @@ import { oembedRoutes } from "./mastodon/oembed.ts";
 import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
+import { adminMetricRoutes } from "./mastodon/v1/admin/metrics.ts";
 import { adminReportRoutes } from "./mastodon/v1/admin/reports.ts";
 import { adminTagRoutes } from "./mastodon/v1/admin/tags.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
@@ -66,6 +67,7 @@ import { webPageRoutes } from "./web/routes.ts";
 import { sitePageRoutes } from "./web/site-routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
+  adminMetricRoutes,
   adminReportRoutes,
   adminTagRoutes,
   registerAppsRoutes,
