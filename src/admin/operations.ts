@@ -17,6 +17,7 @@ import { MEDIA_OPERATIONS } from "./operations-media.ts";
 import { MOVE_OPERATIONS } from "./operations-moves.ts";
 import { REPORT_OPERATIONS } from "./operations-reports.ts";
 import { SIGN_UP_OPERATIONS } from "./operations-sign-ups.ts";
+import { TAG_OPERATIONS } from "./operations-tags.ts";
 
 export interface Operation<S extends z.ZodType> {
   args: S;
@@ -74,6 +75,7 @@ export const ADMIN_OPERATIONS = {
   ...INSTANCE_OPERATIONS,
   ...MOVE_OPERATIONS,
   ...IMPORT_OPERATIONS,
+  ...TAG_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;
