@@ -99,6 +99,12 @@ describe("the admin API's metrics", () => {
       records.map((r) => r.key[3]).sort(),
       [alice.account.id, mod.account.id].sort(),
     );
+    // The instance's weekly logins are those users too (week 0 starts at today's midnight).
+    const weeks = (await call(server, "GET", "/api/v1/instance/activity")).body;
+    assert.deepEqual(
+      weeks.slice(0, 3).map((w: Json) => w.logins),
+      ["1", "3", "0"],
+    );
   });
 
   it("measures sign-ups, reports and a remote server", async () => {
