@@ -17,6 +17,7 @@
 // candidates: what the public is shown of them depends on the staff's reviews, read per request
 // (discovery/trending.ts), so a decision needs no recomputation and is seen by every process.
 
+import { getLogger } from "@logtape/logtape";
 import { compareIds, idFromTime, timeFromId } from "../../domain/ids.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
@@ -51,6 +52,7 @@ interface Computed extends Trends {
 }
 
 const computed = new WeakMap<ServiceContext, Computed>();
+const logger = getLogger(["wren", "trends"]);
 
 export async function currentTrends(ctx: ServiceContext): Promise<Trends> {
   const now = ctx.clock.now().getTime();
@@ -60,9 +62,14 @@ export async function currentTrends(ctx: ServiceContext): Promise<Trends> {
   if (kept && (age < REFRESH_MS || (kept.version === version && age < STALE_MS))) return kept;
   const fresh = { ...(await computeTrends(ctx, now)), at: now, version };
   computed.set(ctx, fresh);
-  // What trends without a review waits for one (the staff's lists show it).
-  await requestReviews(ctx, "tag", fresh.tags);
-  await requestReviews(ctx, "status", fresh.statuses);
+  // What trends without a review waits for one (the staff's lists show it). Bookkeeping: a
+  // storage that cannot write (a full disk) never fails the public trends.
+  try {
+    await requestReviews(ctx, "tag", fresh.tags);
+    await requestReviews(ctx, "status", fresh.statuses);
+  } catch (error) {
+    logger.warn("Could not ask for the review of new trends: {error}", { error });
+  }
   return fresh;
 }
 
