@@ -122,6 +122,7 @@ export function instanceSettings(config: Config): InstanceSettings {
     passwordHashCost: config.passwordHashCost,
     rules: config.rules,
     showDomainBlocks: config.showDomainBlocks,
+    trendsRequireReview: config.trendsRequireReview,
     ffmpeg: {
       ffmpegPath: config.ffmpegPath,
       ffprobePath: config.ffprobePath,

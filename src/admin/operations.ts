@@ -18,6 +18,7 @@ import { MEDIA_OPERATIONS } from "./operations-media.ts";
 import { MOVE_OPERATIONS } from "./operations-moves.ts";
 import { REPORT_OPERATIONS } from "./operations-reports.ts";
 import { SIGN_UP_OPERATIONS } from "./operations-sign-ups.ts";
+import { TAG_OPERATIONS } from "./operations-tags.ts";
 
 /**
  * What a command running an operation in its own process (no server) lends it: a progress
@@ -85,6 +86,7 @@ export const ADMIN_OPERATIONS = {
   ...MOVE_OPERATIONS,
   ...IMPORT_OPERATIONS,
   ...ARCHIVE_OPERATIONS,
+  ...TAG_OPERATIONS,
 } satisfies Record<string, Operation<z.ZodType>>;
 
 export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;

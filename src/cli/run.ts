@@ -49,6 +49,7 @@ import {
   inviteList,
   inviteRevoke,
 } from "./commands/sign-ups.ts";
+import { tagAllow, tagDeny, tagList, tagSet, tagShow } from "./commands/tag.ts";
 import { tokenCreate } from "./commands/token-create.ts";
 import { exportCommand, importCommand } from "./commands/transfer.ts";
 
@@ -85,6 +86,11 @@ export const COMMANDS: readonly Command[] = [
   reportShow,
   reportResolve,
   reportReopen,
+  tagList,
+  tagShow,
+  tagAllow,
+  tagDeny,
+  tagSet,
   ruleAdd,
   ruleList,
   ruleRemove,
@@ -106,6 +112,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   media: "Manage uploaded media",
   domain: "Block and unblock other servers",
   report: "Read and resolve reports about accounts",
+  tag: "Review hashtags for the trends, and hide them",
   rule: "Manage the server rules",
   instance: "Publish the about page, privacy policy and terms of service",
   db: "Manage the PostgreSQL database",

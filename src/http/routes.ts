@@ -10,7 +10,9 @@ import { oembedRoutes } from "./mastodon/oembed.ts";
 import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
+import { adminMetricRoutes } from "./mastodon/v1/admin/metrics.ts";
 import { adminReportRoutes } from "./mastodon/v1/admin/reports.ts";
+import { adminTagRoutes } from "./mastodon/v1/admin/tags.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
 import { annualReportRoutes } from "./mastodon/v1/annual-reports.ts";
 import { registerAppsRoutes } from "./mastodon/v1/apps.ts";
@@ -68,7 +70,9 @@ import { webPageRoutes } from "./web/routes.ts";
 import { sitePageRoutes } from "./web/site-routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
+  adminMetricRoutes,
   adminReportRoutes,
+  adminTagRoutes,
   registerAppsRoutes,
   registerAuthorizeRoutes,
   registerAccountPageRoutes,

@@ -50,6 +50,11 @@ export interface InstanceSettings {
    * default of services/auth/passwords.ts. Lowered by the tests only.
    */
   passwordHashCost?: number;
+  /**
+   * Trends show only what a moderator approved (WREN_TRENDS_REQUIRE_REVIEW); absent or false:
+   * everything not rejected.
+   */
+  trendsRequireReview?: boolean;
 }
 
 export interface ServiceContext {

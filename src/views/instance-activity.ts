@@ -4,10 +4,12 @@
 // - statuses: local statuses (not boosts) created that week, by their ids' time; deleted ones
 //   are no longer stored as listable and are not counted;
 // - registrations: local accounts created that week;
-// - logins: Wren records no sign-ins, so 0 (documented in docs/configuration.md).
+// - logins: the local users active that week (who used an access token; services/metrics/
+//   activity.ts), each counted once, as Mastodon counts distinct sign-ins a week.
 
 import { idFromTime } from "../domain/ids.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { activeDays } from "../services/metrics/activity.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
@@ -85,5 +87,14 @@ async function countActivity(ctx: ServiceContext): Promise<ActivityWeek[]> {
   for (const user of users) count(Date.parse(user.createdAt), "registrations");
   const perUser = await Promise.all(users.map((u) => statusTimes(ctx, u.accountId, oldest)));
   for (const times of perUser) for (const at of times) count(at, "statuses");
+  const weekUsers = weeks.map(() => new Set<string>());
+  const active = await activeDays(ctx, new Date(oldest).toISOString().slice(0, 10), "9999-12-31");
+  for (const [day, ids] of active) {
+    const index = weekIndex(weekZeroStart, Date.parse(day));
+    if (index !== undefined) for (const id of ids) weekUsers[index]?.add(id);
+  }
+  weekUsers.forEach((set, i) => {
+    (weeks[i] as ActivityWeek).logins = set.size;
+  });
   return weeks;
 }

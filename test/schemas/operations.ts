@@ -450,6 +450,54 @@ const rows: Row[] = [
     { 200: one("AdminReport") },
   ],
 
+  // The admin API: hashtags, trends review and metrics
+  ["get", "/api/v1/admin/tags", "getAdminTags", { 200: many("AdminTag") }],
+  ["get", "/api/v1/admin/tags/{id}", "getAdminTag", { 200: one("AdminTag") }],
+  ["put", "/api/v1/admin/tags/{id}", "updateAdminTag", { 200: one("AdminTag") }],
+  ["get", "/api/v1/admin/trends/tags", "getAdminTrendsTags", { 200: many("AdminTag") }],
+  [
+    "get",
+    "/api/v1/admin/trends/statuses",
+    "getAdminTrendsStatuses",
+    { 200: many("AdminTrendsStatus") },
+  ],
+  ["get", "/api/v1/admin/trends/links", "getAdminTrendsLinks", { 200: many("AdminTrendsLink") }],
+  [
+    "get",
+    "/api/v1/admin/trends/links/publishers",
+    "getAdminTrendsLinksPublishers",
+    { 200: many("AdminPublisher") },
+  ],
+  ...(["approve", "reject"] as const).flatMap((verb): Row[] => [
+    [
+      "post",
+      `/api/v1/admin/trends/tags/{id}/${verb}`,
+      `${verb}AdminTrendsTag`,
+      { 200: one("AdminTag") },
+    ],
+    [
+      "post",
+      `/api/v1/admin/trends/statuses/{id}/${verb}`,
+      `${verb}AdminTrendsStatus`,
+      { 200: one("AdminTrendsStatus") },
+    ],
+    [
+      "post",
+      `/api/v1/admin/trends/links/{id}/${verb}`,
+      `${verb}AdminTrendsLink`,
+      { 200: one("AdminTrendsLink") },
+    ],
+    [
+      "post",
+      `/api/v1/admin/trends/links/publishers/{id}/${verb}`,
+      `${verb}AdminTrendsLinksPublisher`,
+      { 200: one("AdminPublisher") },
+    ],
+  ]),
+  ["post", "/api/v1/admin/measures", "postAdminMeasures", { 200: many("AdminMeasure") }],
+  ["post", "/api/v1/admin/dimensions", "postAdminDimensions", { 200: many("AdminDimension") }],
+  ["post", "/api/v1/admin/retention", "postAdminRetention", { 200: many("AdminCohort") }],
+
   // Annual reports ("Wrapstodon")
   ["get", "/api/v1/annual_reports", "getAnnualReports", { 200: one("WrappedAnnualReports") }],
   [

@@ -1,6 +1,6 @@
 // Mastodon's Status::Tag: a hashtag as embedded in a status. Pure. Names are stored lowercase.
 
-import { createHash } from "node:crypto";
+import { reviewIdOf } from "../../domain/trend-review.ts";
 import type { TagView } from "../../views/tag-view.ts";
 
 export interface TagJson {
@@ -28,11 +28,7 @@ export interface TagEntityJson extends TagJson {
  * Wren keeps no tag table, so a tag's `id` is derived from its normalised name: a stable numeric
  * string (clients only use it for admin URLs).
  */
-export function tagId(normalized: string): string {
-  return BigInt(
-    `0x${createHash("sha256").update(normalized).digest("hex").slice(0, 13)}`,
-  ).toString();
-}
+export const tagId = (normalized: string): string => reviewIdOf("tag", normalized);
 
 /** Counts are strings, as Mastodon sends them; `following`/`featuring` only for a viewer. */
 export function serializeTagEntity(view: TagView, publicUrl: string): TagEntityJson {

@@ -2,6 +2,7 @@ import type { Account } from "../../domain/account.ts";
 import type { AccessToken, OAuthApp } from "../../domain/oauth.ts";
 import type { User } from "../../domain/user.ts";
 import type { ServiceContext } from "../context.ts";
+import { noteActivity } from "../metrics/activity.ts";
 import { hashSecret } from "./secrets.ts";
 
 export interface Authenticated {
@@ -26,5 +27,7 @@ export async function authenticateToken(
   if (token.revokedAt !== null || !app) return null;
   if (token.accountId === null) return { token, app, account: null, user: null };
   if (!account || !user || user.disabled) return null;
+  // Using a token is being active that day (the admin metrics; at most one write a day).
+  await noteActivity(ctx, account.id);
   return { token, app, account, user };
 }

@@ -13,11 +13,15 @@
 // The lists are computed at most once per REFRESH_MS in a process, and only again when storage
 // changed or STALE_MS passed (the window slides and scores decay on a quiet server too): a trend
 // a minute old is as good, and a popular server's requests cost nothing then.
-// Links trend through these statuses' preview cards (discovery/trending.ts).
+// Links trend through these statuses' preview cards (discovery/trending.ts). These are the
+// candidates: what the public is shown of them depends on the staff's reviews, read per request
+// (discovery/trending.ts), so a decision needs no recomputation and is seen by every process.
 
+import { getLogger } from "@logtape/logtape";
 import { compareIds, idFromTime, timeFromId } from "../../domain/ids.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { requestReviews } from "./trend-reviews.ts";
 
 const HOUR_MS = 3_600_000;
 const WINDOW_HOURS = 48;
@@ -48,6 +52,7 @@ interface Computed extends Trends {
 }
 
 const computed = new WeakMap<ServiceContext, Computed>();
+const logger = getLogger(["wren", "trends"]);
 
 export async function currentTrends(ctx: ServiceContext): Promise<Trends> {
   const now = ctx.clock.now().getTime();
@@ -57,6 +62,14 @@ export async function currentTrends(ctx: ServiceContext): Promise<Trends> {
   if (kept && (age < REFRESH_MS || (kept.version === version && age < STALE_MS))) return kept;
   const fresh = { ...(await computeTrends(ctx, now)), at: now, version };
   computed.set(ctx, fresh);
+  // What trends without a review waits for one (the staff's lists show it). Bookkeeping: a
+  // storage that cannot write (a full disk) never fails the public trends.
+  try {
+    await requestReviews(ctx, "tag", fresh.tags);
+    await requestReviews(ctx, "status", fresh.statuses);
+  } catch (error) {
+    logger.warn("Could not ask for the review of new trends: {error}", { error });
+  }
   return fresh;
 }
 

@@ -1,9 +1,11 @@
 // Hashtag search, as Mastodon's Tag.search_for: tags whose name starts with the query (without
 // `#`, any case), shortest names first, the exact name leading. Wren keeps no tag table: the
 // tags are those of the SCAN_LIMIT most recent public statuses, and the exact name also when
-// any public status carries it. Wren has no tag review, so `exclude_unreviewed` removes nothing.
+// any public status carries it. Tags a moderator made unlistable or unusable are left out (Admin::Tag
+// flags), and with `exclude_unreviewed` every tag nobody reviewed but the exact name, as Mastodon.
 
 import type { ServiceContext } from "../context.ts";
+import { reviewsOf } from "../discovery/trend-reviews.ts";
 import { normalizeTag } from "../timelines/tag.ts";
 import { SCAN_LIMIT } from "./search-statuses.ts";
 
@@ -13,10 +15,11 @@ export interface SearchHashtagsInput {
   query: string;
   limit: number;
   offset: number;
+  excludeUnreviewed?: boolean | undefined;
 }
 
 /** Tag names of recent public statuses. */
-async function recentTags(ctx: ServiceContext): Promise<Set<string>> {
+export async function recentTags(ctx: ServiceContext): Promise<Set<string>> {
   const tags = new Set<string>();
   let maxId: string | undefined;
   for (let scanned = 0; scanned < SCAN_LIMIT; scanned += PAGE) {
@@ -43,6 +46,12 @@ export async function searchHashtags(
     .sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
   const exact =
     (await ctx.storage.statuses.listTagEntries(query, { limit: 1 }, { origin: "all" })).length > 0;
-  const all = exact ? [query, ...names] : names;
+  const found = exact ? [query, ...names] : names;
+  const reviews = await reviewsOf(ctx, "tag", found);
+  const all = found.filter((name) => {
+    const review = reviews.get(name);
+    if (review?.usable === false || review?.listable === false) return false;
+    return !input.excludeUnreviewed || name === query || (review?.reviewedAt ?? null) !== null;
+  });
   return all.slice(input.offset, input.offset + input.limit);
 }

@@ -29,6 +29,8 @@ export interface SearchInput {
   limit: number;
   offset: number;
   viewerId: string | null;
+  /** Hashtags nobody reviewed are left out, but an exact match. */
+  excludeUnreviewed?: boolean | undefined;
 }
 
 export interface SearchResults {
@@ -89,7 +91,14 @@ export async function search(ctx: ServiceContext, input: SearchInput): Promise<S
           offset,
         })
       : [],
-    wants("hashtags") && !hasAt ? searchHashtags(ctx, { query, limit: input.limit, offset }) : [],
+    wants("hashtags") && !hasAt
+      ? searchHashtags(ctx, {
+          query,
+          limit: input.limit,
+          offset,
+          excludeUnreviewed: input.excludeUnreviewed,
+        })
+      : [],
   ]);
   return { accounts, statuses, hashtags };
 }

@@ -2,11 +2,12 @@
 // tags), narrowed by `all` (every one of these too) and `none` (none of these), local/remote
 // and media-only as the public timeline, minus accounts the viewer has shut out. Replies stay,
 // as in Mastodon's TagFeed. A name that cannot be a hashtag yields an empty timeline (Mastodon
-// finds no such tag and answers an empty list).
+// finds no such tag and answers an empty list), and so does a hashtag the staff made unusable.
 
 import type { TimelineEntry } from "../../domain/status.ts";
 import type { IdPage, PublicFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
+import { reviewsOf } from "../discovery/trend-reviews.ts";
 import { fillPage } from "../fill-page.ts";
 import { mergeWindows } from "./merge-windows.ts";
 import { type OriginOptions, publicFilterOf } from "./origin.ts";
@@ -50,7 +51,11 @@ export async function tagTimeline(
   const tag = normalizeTag(hashtag);
   const filter = publicFilterOf(options);
   if (tag === null || filter === null) return [];
-  const sources = [...new Set([tag, ...normalizeAll(options.any)])];
+  // A hashtag a moderator made unusable has no timeline (Admin::Tag's `usable`).
+  const named = [...new Set([tag, ...normalizeAll(options.any)])];
+  const reviews = await reviewsOf(ctx, "tag", named);
+  const sources = named.filter((name) => reviews.get(name)?.usable !== false);
+  if (!sources.includes(tag)) return [];
   // Names that cannot be hashtags are dropped from every mode: Mastodon looks the names up as
   // tags and simply finds none for them.
   const all = normalizeAll(options.all);

@@ -77,6 +77,16 @@ describe("postgres: two processes on one database", () => {
     assert.equal(processes.a.version() - before, 2);
   });
 
+  it("hear of each other's trend reviews (migration 0034)", async () => {
+    const before = processes.a.version();
+    await processes.b.kv.set(entry(["wren", "trendReview", "tag", "1"], { trendable: false }));
+    await versionMoves(processes.a, before);
+    const afterFirst = processes.a.version();
+    await processes.b.kv.delete(["wren", "trendReview", "tag", "1"]);
+    await versionMoves(processes.a, afterFirst);
+    assert.equal(processes.a.version() - before, 2);
+  });
+
   it("compare-and-set on one key from both lets exactly one win", async () => {
     // Absent: both insert at once.
     for (let round = 0; round < 10; round++) {

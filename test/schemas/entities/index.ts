@@ -15,6 +15,15 @@ import {
   Role,
 } from "./account.ts";
 import { AdminAccount, AdminIp, AdminReport } from "./admin.ts";
+import {
+  AdminCohort,
+  AdminDimension,
+  AdminMeasure,
+  AdminPublisher,
+  AdminTag,
+  AdminTrendsLink,
+  AdminTrendsStatus,
+} from "./admin-trends.ts";
 import { Announcement, Reaction } from "./announcement.ts";
 import { AnnualReport, AsyncRefresh, WrappedAnnualReports } from "./annual-report.ts";
 import { Application, CredentialApplication } from "./application.ts";
@@ -80,6 +89,13 @@ export const entities: Readonly<Record<string, Schema>> = {
   AdminAccount,
   AdminIp,
   AdminReport,
+  AdminCohort,
+  AdminDimension,
+  AdminMeasure,
+  AdminPublisher,
+  AdminTag,
+  AdminTrendsLink,
+  AdminTrendsStatus,
   Announcement,
   AnnualReport,
   Application,

@@ -20,7 +20,8 @@ import { urlContext } from "../account-json.ts";
 import { renderResolvedText } from "../status-json.ts";
 import { renderTags } from "../tag-json.ts";
 
-const sliceSchema = (defaultLimit: number, maxLimit: number) =>
+/** Offset paging of trends (Mastodon's `offset` and `limit`). */
+export const sliceSchema = (defaultLimit: number, maxLimit: number) =>
   z.object({
     offset: integerParam.optional().transform((n) => Math.max(n ?? 0, 0)),
     limit: limitParam(defaultLimit, maxLimit),

@@ -70,6 +70,7 @@ export function searchV2Routes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
       limit: Math.min(params.limit ?? DEFAULT_LIMIT, MAX_LIMIT),
       offset: params.offset ?? 0,
       viewerId,
+      excludeUnreviewed: params.exclude_unreviewed,
     });
     const [accounts, statuses, hashtags] = await Promise.all([
       renderAccounts(ctx, results.accounts),
