@@ -107,6 +107,9 @@ function ownerKeyLoader(owner: Owner, loader: DocumentLoader) {
   return answer;
 }
 
+/** Which signature verified with a key the owner lists: the request's, the body's, or none. */
+type SignedBy = "request" | "body" | null;
+
 /** Does any signature of the request or its body verify with a key the owner lists? */
 async function signedWithListedKey(
   request: Request,
@@ -114,7 +117,7 @@ async function signedWithListedKey(
   owner: Owner,
   loader: DocumentLoader,
   contextLoader: DocumentLoader,
-): Promise<boolean> {
+): Promise<SignedBy> {
   // The owner's embedded keys are answered from memory; any other key id goes to the loader,
   // which can only find what the owner lists too.
   const keyCache: KeyCache = {
@@ -125,19 +128,28 @@ async function signedWithListedKey(
   const headers = request.headers;
   if (headers.has("signature") || headers.has("signature-input")) {
     const key = await verifyRequest(request.clone(), options).catch(() => null);
-    if (key !== null) return true;
+    if (key !== null) return "request";
   }
-  if (body === null || typeof body !== "object") return false;
+  if (body === null || typeof body !== "object") return null;
   // Forwarded and relayed activities carry their author's signature in the body instead.
-  if ("signature" in body && (await verifyJsonLd(body, options).catch(() => false))) return true;
+  if ("signature" in body && (await verifyJsonLd(body, options).catch(() => false))) {
+    return "body";
+  }
   if ("proof" in body) {
     const verified = await verifyObject(Activity, body, options).catch(() => null);
-    if (verified !== null) return true;
+    if (verified !== null) return "body";
   }
-  return false;
+  return null;
 }
 
 export type SignerVerdict = "verified" | "forged" | "gone" | "unreachable";
+
+/** The verdict and, when "verified", which signature it rests on. */
+export interface SignerCheck {
+  verdict: SignerVerdict;
+  /** "request": the HTTP signature; "body": an LD signature or integrity proof in the body. */
+  by: SignedBy;
+}
 
 /** How long an actor document read for a signature check is reused (as Fedify's loader). */
 const KEEP_MS = 5 * 60 * 1000;
@@ -215,21 +227,33 @@ export async function verifySigner(
   actorId: URL,
   options: { refetch?: boolean } = {},
 ): Promise<SignerVerdict> {
+  return (await checkSigner(fctx, request, body, actorId, options)).verdict;
+}
+
+/** verifySigner, telling also which signature verified. */
+export async function checkSigner(
+  fctx: Context<ServiceContext> | RequestContext<ServiceContext>,
+  request: Request,
+  body: unknown,
+  actorId: URL,
+  options: { refetch?: boolean } = {},
+): Promise<SignerCheck> {
   const ctx = fctx.data;
   // Built only when something is fetched: it reads and imports the instance actor's keys.
   const signed: DocumentLoader = async (url, options) => (await signedLoader(fctx))(url, options);
-  const check = async (loader: DocumentLoader, memo?: string): Promise<SignerVerdict> => {
-    const owner = await parsedOnce(memo, () => loadOwner(loader, fctx.contextLoader, actorId));
-    if (owner.kind !== "actor") return owner.kind;
-    const verified = await signedWithListedKey(request, body, owner, signed, fctx.contextLoader);
-    return verified ? "verified" : "forged";
+  const check = async (loader: DocumentLoader, memo?: string): Promise<SignerCheck> => {
+    const contextLoader = fctx.contextLoader;
+    const owner = await parsedOnce(memo, () => loadOwner(loader, contextLoader, actorId));
+    if (owner.kind !== "actor") return { verdict: owner.kind, by: null };
+    const by = await signedWithListedKey(request, body, owner, signed, contextLoader);
+    return { verdict: by === null ? "forged" : "verified", by };
   };
   const kept = await keptDocument(ctx, actorId);
   if (kept) {
-    const verdict = await check(async () => kept.remote, `${actorId.href}\n${kept.fetchedAt}`);
-    if (verdict === "verified") return verdict;
+    const result = await check(async () => kept.remote, `${actorId.href}\n${kept.fetchedAt}`);
+    if (result.verdict === "verified") return result;
     const young = ctx.clock.now().getTime() - kept.fetchedAt < REFETCH_AFTER_MS;
-    if (young && !options.refetch) return verdict;
+    if (young && !options.refetch) return result;
   }
   return check(keeping(ctx, signed));
 }
