@@ -166,13 +166,47 @@ interface Kept {
 
 const keptKey = (url: string) => ["wren", "ownerDocument", url];
 
+/**
+ * Kept documents this process has read or written, with their expiry, per store: the durable
+ * entry is read once, not on every inbox request (a copy of the whole document each time, a
+ * round trip on PostgreSQL). A cache of the stored entry only: it expires with it, and a
+ * signature that fails with it is checked again against the stored entry, which another
+ * process may have refreshed (a rotated key).
+ */
+const recentlyKept = new WeakMap<object, Map<string, Kept & { expiresAt: number }>>();
+const RECENTLY_KEPT = 2_000;
+
+function recentOf(ctx: ServiceContext): Map<string, Kept & { expiresAt: number }> {
+  let recent = recentlyKept.get(ctx.storage.kv);
+  if (!recent) {
+    recent = new Map();
+    recentlyKept.set(ctx.storage.kv, recent);
+  }
+  return recent;
+}
+
+function remember(ctx: ServiceContext, url: string, kept: Kept, expiresAt: number): void {
+  const recent = recentOf(ctx);
+  recent.delete(url);
+  recent.set(url, { ...kept, expiresAt });
+  if (recent.size > RECENTLY_KEPT) recent.delete(recent.keys().next().value as string);
+}
+
+/** The kept document as this process last saw it, while the stored entry has not expired. */
+function recentlyKeptDocument(ctx: ServiceContext, actorId: URL): Kept | undefined {
+  const kept = recentOf(ctx).get(actorId.href);
+  return kept && kept.expiresAt > ctx.clock.now().getTime() ? kept : undefined;
+}
+
 /** The actor document kept from an earlier check (Wren's key–value store: every process). */
 async function keptDocument(ctx: ServiceContext, actorId: URL): Promise<Kept | undefined> {
   const entry = await ctx.storage.kv.get(keptKey(actorId.href));
   if (!entry?.expiresAt || Date.parse(entry.expiresAt) <= ctx.clock.now().getTime()) {
     return undefined;
   }
-  return entry.value as Kept;
+  const kept = entry.value as Kept;
+  remember(ctx, actorId.href, kept, Date.parse(entry.expiresAt));
+  return kept;
 }
 
 /**
@@ -186,6 +220,7 @@ function keeping(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
     const value: Kept = { remote, fetchedAt: now };
     const expiresAt = new Date(now + KEEP_MS).toISOString();
     await ctx.storage.kv.set({ key: keptKey(url), value, expiresAt });
+    remember(ctx, url, value, now + KEEP_MS);
     return remote;
   };
 }
@@ -248,9 +283,15 @@ export async function checkSigner(
     const by = await signedWithListedKey(request, body, owner, signed, contextLoader);
     return { verdict: by === null ? "forged" : "verified", by };
   };
+  const memo = (kept: Kept) => `${actorId.href}\n${kept.fetchedAt}`;
+  const recent = recentlyKeptDocument(ctx, actorId);
+  if (recent) {
+    const result = await check(async () => recent.remote, memo(recent));
+    if (result.verdict === "verified") return result;
+  }
   const kept = await keptDocument(ctx, actorId);
   if (kept) {
-    const result = await check(async () => kept.remote, `${actorId.href}\n${kept.fetchedAt}`);
+    const result = await check(async () => kept.remote, memo(kept));
     if (result.verdict === "verified") return result;
     const young = ctx.clock.now().getTime() - kept.fetchedAt < REFETCH_AFTER_MS;
     if (young && !options.refetch) return result;

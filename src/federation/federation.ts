@@ -2,7 +2,7 @@
 // settings DESIGN §5 asks for. main.ts hands `fetch` to the HTTP layer, which calls it before
 // its own routes; whatever Fedify does not own (or a browser asking for HTML) goes on to Hono.
 
-import { createFederation, type Federation, type Message } from "@fedify/fedify";
+import { type Context, createFederation, type Federation, type Message } from "@fedify/fedify";
 import type { ServiceContext } from "../services/context.ts";
 import { registerActor } from "./actor.ts";
 import { registerCollections } from "./collections/index.ts";
@@ -91,6 +91,14 @@ export function createWrenFederation(
   // Local acts (domain events) become deliveries to peers; see outbox/index.ts.
   subscribeOutbox(federation, ctx);
 
+  // The signer gate's context, built once: it needs the loaders and the data, nothing of the
+  // request, and each new context builds its document loaders anew.
+  let gate: Context<ServiceContext> | undefined;
+  const gateContext = () => {
+    gate ??= federation.createContext(new URL(ctx.settings.publicUrl), ctx);
+    return gate;
+  };
+
   return {
     federation,
     async fetch(request, next) {
@@ -103,9 +111,9 @@ export function createWrenFederation(
       const path = request.method === "POST" ? routePath(request) : "";
       if (INBOX_PATH.test(path)) {
         // Refused, or verified and queued, before Fedify's handler (inbox/accept.ts).
-        const early = await checkInboxPost(ctx, queue, request, path, (r) =>
-          federation.createContext(r, ctx),
-        ).catch((error) => answerInboxFailure(request, error));
+        const early = await checkInboxPost(ctx, queue, request, path, gateContext).catch((error) =>
+          answerInboxFailure(request, error),
+        );
         if (early) return early;
       }
       const response = await federation

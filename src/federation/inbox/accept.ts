@@ -17,7 +17,7 @@
 // whose parsed actor is not that one (acceptedSigner below).
 
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Message, MessageQueue, RequestContext } from "@fedify/fedify";
+import type { Context, Message, MessageQueue } from "@fedify/fedify";
 import { findListedLocalAccount } from "../../services/accounts/listed-account.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { instanceActorIdentifier } from "../instance-actor.ts";
@@ -89,7 +89,7 @@ export async function checkInboxPost(
   queue: MessageQueue,
   request: Request,
   path: string,
-  contextOf: (request: Request) => RequestContext<ServiceContext>,
+  context: () => Context<ServiceContext>,
 ): Promise<Response | null> {
   const text = await request.clone().text();
   const tooDeep = refuseDeepText(text);
@@ -100,7 +100,7 @@ export async function checkInboxPost(
   } catch {
     return null; // Fedify answers 400 to what is not JSON.
   }
-  const gate = await checkInboxSigner(request, parsed, contextOf);
+  const gate = await checkInboxSigner(request, parsed, context);
   if (gate.kind === "refused") return gate.response;
   if (gate.kind === "signed" && gate.by === "request") {
     return acceptSigned(ctx, queue, path, parsed as Json, gate.actorId);

@@ -7,7 +7,7 @@
 // its HTTP signature is then queued without Fedify's handler (accept.ts), everything else goes on
 // to Fedify's own checks (the actor matching the signer among them).
 
-import type { RequestContext } from "@fedify/fedify";
+import type { Context } from "@fedify/fedify";
 import { getLogger } from "@logtape/logtape";
 import type { ServiceContext } from "../../services/context.ts";
 import { checkSigner } from "../actor-keys.ts";
@@ -52,7 +52,7 @@ export type GateResult =
 export async function checkInboxSigner(
   request: Request,
   parsed: unknown,
-  contextOf: (request: Request) => RequestContext<ServiceContext>,
+  context: () => Context<ServiceContext>,
 ): Promise<GateResult> {
   // Fedify answers 400 to what is not JSON.
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
@@ -63,7 +63,7 @@ export async function checkInboxSigner(
   // Fedify answers 400 (no actor) or 401 (unsigned).
   if (actorId === null) return { kind: "unchecked" };
   const farewell = deletesItsActor(body, actorId);
-  const { verdict, by } = await checkSigner(contextOf(request), request, body, actorId, {
+  const { verdict, by } = await checkSigner(context(), request, body, actorId, {
     refetch: farewell,
   });
   if (verdict === "verified" && by !== null) return { kind: "signed", actorId, by };
