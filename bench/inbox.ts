@@ -1,6 +1,8 @@
-// `node bench/inbox.ts [--quick] [--rounds N] [--activities N]`: the inbox scenario of
-// `npm run bench` alone (a minute or two instead of the whole bench), for working on inbox
-// throughput. Prints each round and the medians; writes nothing. To profile the server, set
+// `node bench/inbox.ts [--quick] [--rounds N] [--activities N] [--tree DIR]`: the inbox scenario
+// of `npm run bench` alone (a minute or two instead of the whole bench), for working on inbox
+// throughput. Prints each round and the medians, with the server's CPU time per activity (the
+// figure other processes' load changes least); writes nothing. `--tree` measures the server of
+// another checkout (e.g. the last commit's, from `git worktree`) with this harness. To profile the server, set
 // WREN_BENCH_WREN_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/…" (see bench/profile.ts).
 
 import { parseArgs } from "node:util";
@@ -13,6 +15,7 @@ const { values } = parseArgs({
     quick: { type: "boolean", default: false },
     rounds: { type: "string" },
     activities: { type: "string" },
+    tree: { type: "string" },
   },
 });
 const quick = values.quick as boolean;
@@ -27,24 +30,28 @@ const result = await withFederation(
   { servers: senders, followersPerServer: 1, peerProcesses: quick ? 1 : 2, senders },
   freePort,
   log,
-  (url, peers, seeded) => {
+  (url, peers, seeded, serverPid) => {
     log(`inbox: ${activities} activities from ${senders} senders, ${rounds} rounds…`);
     return measureInbox(url, peers, seeded, {
       activities,
       rounds,
       concurrency: 50,
       timeoutSeconds: 300,
+      serverPid,
     });
   },
+  {},
+  values.tree,
 );
 const r = (n: number) => Math.round(n);
 for (const [i, round] of result.perRound.entries()) {
   log(
     `round ${i + 1}: accepted ${r(round.accepted)}/s, processed ${r(round.processed)}/s, ` +
-      `verifyRequest loop ${r(round.verified)}/s`,
+      `verifyRequest loop ${r(round.verified)}/s, server CPU ${round.cpuMs?.toFixed(2)} ms/activity`,
   );
 }
 process.stdout.write(
   `inbox: accepted ${r(result.acceptedPerSecond)}/s, processed ${r(result.processedPerSecond)}/s, ` +
-    `verifyRequest loop ${r(result.verifiedPerSecond)}/s (medians of ${rounds})\n`,
+    `verifyRequest loop ${r(result.verifiedPerSecond)}/s, ` +
+    `server CPU ${result.cpuMsPerActivity?.toFixed(2)} ms/activity (medians of ${rounds})\n`,
 );

@@ -38,8 +38,10 @@ export async function withFederation<T>(
   profile: Pick<FederationProfile, "servers" | "followersPerServer" | "peerProcesses" | "senders">,
   freePort: () => Promise<number>,
   log: (message: string) => void,
-  measure: (url: string, peers: Peers, seeded: FederationSeeded) => Promise<T>,
+  measure: (url: string, peers: Peers, seeded: FederationSeeded, serverPid: number) => Promise<T>,
   storageEnv: Record<string, string> = {},
+  /** The checkout whose server is measured (default: this one), to compare two in one run. */
+  tree?: string,
 ): Promise<T> {
   log(`starting ${profile.servers} simulated servers…`);
   const peers = await startPeers({
@@ -60,9 +62,14 @@ export async function withFederation<T>(
     };
     log(`seeding ${profile.servers * profile.followersPerServer} remote followers…`);
     const seeded = await seedFederation(env, peers, { senders: profile.senders });
-    const wren = await startWrenServer(env);
+    const wren = await startWrenServer(env, tree === undefined ? {} : { tree });
     try {
-      return await measure(env.WREN_PUBLIC_URL as string, peers, seeded);
+      return await measure(
+        env.WREN_PUBLIC_URL as string,
+        peers,
+        seeded,
+        wren.process.pid as number,
+      );
     } finally {
       await wren.stop();
     }

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { InboxLoadResult, InboxLoadSpec } from "../lib/inbox-load.ts";
 import type { Peers } from "../lib/peers.ts";
+import { cpuMilliseconds } from "../lib/processes.ts";
 import type { FederationSeeded, RemoteActor } from "../lib/seed-federation.ts";
 import { median } from "../lib/stats.ts";
 
@@ -26,8 +27,13 @@ export interface InboxResult {
   verifiedPerSecond: number;
   /** processedPerSecond / verifiedPerSecond */
   ratio: number;
+  /**
+   * Server CPU (user + system, all threads) per activity, accepting and processing, in ms:
+   * the figure other processes' load changes least (present when the server's pid is known).
+   */
+  cpuMsPerActivity?: number;
   /** Each round's figures, for judging the noise. */
-  perRound: { accepted: number; processed: number; verified: number }[];
+  perRound: { accepted: number; processed: number; verified: number; cpuMs?: number }[];
 }
 
 async function runInboxLoad(spec: InboxLoadSpec): Promise<InboxLoadResult> {
@@ -106,7 +112,13 @@ export async function measureInbox(
   wrenUrl: string,
   peers: Peers,
   seeded: FederationSeeded,
-  options: { activities: number; rounds: number; concurrency: number; timeoutSeconds: number },
+  options: {
+    activities: number;
+    rounds: number;
+    concurrency: number;
+    timeoutSeconds: number;
+    serverPid?: number;
+  },
 ): Promise<InboxResult> {
   const senders = seeded.senders;
   const expected = new Map(senders.map((s) => [s.accountId, 0]));
@@ -130,7 +142,10 @@ export async function measureInbox(
   const accepted: number[] = [];
   const done: number[] = [];
   const verified: number[] = [];
+  const cpu: number[] = [];
+  const pid = options.serverPid;
   for (let round = 0; round < options.rounds; round++) {
+    const cpuBefore = pid === undefined ? 0 : await cpuMilliseconds(pid);
     const spec = loadSpec(
       wrenUrl,
       peers,
@@ -149,6 +164,8 @@ export async function measureInbox(
     accepted.push(load.accepted / ((load.finishedAt - load.startedAt) / 1000));
     done.push(options.activities / ((at - load.startedAt) / 1000));
     verified.push(load.verifiedPerSecond);
+    if (pid !== undefined)
+      cpu.push(((await cpuMilliseconds(pid)) - cpuBefore) / options.activities);
   }
   const processedPerSecond = median(done);
   const verifiedPerSecond = median(verified);
@@ -160,10 +177,12 @@ export async function measureInbox(
     processedPerSecond,
     verifiedPerSecond,
     ratio: processedPerSecond / verifiedPerSecond,
+    ...(cpu.length > 0 ? { cpuMsPerActivity: median(cpu) } : {}),
     perRound: accepted.map((a, i) => ({
       accepted: a,
       processed: done[i] as number,
       verified: verified[i] as number,
+      ...(cpu.length > 0 ? { cpuMs: cpu[i] as number } : {}),
     })),
   };
 }

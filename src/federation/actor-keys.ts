@@ -107,6 +107,9 @@ function ownerKeyLoader(owner: Owner, loader: DocumentLoader) {
   return answer;
 }
 
+/** Which signature verified with a key the owner lists: the request's, the body's, or none. */
+type SignedBy = "request" | "body" | null;
+
 /** Does any signature of the request or its body verify with a key the owner lists? */
 async function signedWithListedKey(
   request: Request,
@@ -114,7 +117,7 @@ async function signedWithListedKey(
   owner: Owner,
   loader: DocumentLoader,
   contextLoader: DocumentLoader,
-): Promise<boolean> {
+): Promise<SignedBy> {
   // The owner's embedded keys are answered from memory; any other key id goes to the loader,
   // which can only find what the owner lists too.
   const keyCache: KeyCache = {
@@ -125,19 +128,28 @@ async function signedWithListedKey(
   const headers = request.headers;
   if (headers.has("signature") || headers.has("signature-input")) {
     const key = await verifyRequest(request.clone(), options).catch(() => null);
-    if (key !== null) return true;
+    if (key !== null) return "request";
   }
-  if (body === null || typeof body !== "object") return false;
+  if (body === null || typeof body !== "object") return null;
   // Forwarded and relayed activities carry their author's signature in the body instead.
-  if ("signature" in body && (await verifyJsonLd(body, options).catch(() => false))) return true;
+  if ("signature" in body && (await verifyJsonLd(body, options).catch(() => false))) {
+    return "body";
+  }
   if ("proof" in body) {
     const verified = await verifyObject(Activity, body, options).catch(() => null);
-    if (verified !== null) return true;
+    if (verified !== null) return "body";
   }
-  return false;
+  return null;
 }
 
 export type SignerVerdict = "verified" | "forged" | "gone" | "unreachable";
+
+/** The verdict and, when "verified", which signature it rests on. */
+export interface SignerCheck {
+  verdict: SignerVerdict;
+  /** "request": the HTTP signature; "body": an LD signature or integrity proof in the body. */
+  by: SignedBy;
+}
 
 /** How long an actor document read for a signature check is reused (as Fedify's loader). */
 const KEEP_MS = 5 * 60 * 1000;
@@ -154,13 +166,47 @@ interface Kept {
 
 const keptKey = (url: string) => ["wren", "ownerDocument", url];
 
+/**
+ * Kept documents this process has read or written, with their expiry, per store: the durable
+ * entry is read once, not on every inbox request (a copy of the whole document each time, a
+ * round trip on PostgreSQL). A cache of the stored entry only: it expires with it, and a
+ * signature that fails with it is checked again against the stored entry, which another
+ * process may have refreshed (a rotated key).
+ */
+const recentlyKept = new WeakMap<object, Map<string, Kept & { expiresAt: number }>>();
+const RECENTLY_KEPT = 2_000;
+
+function recentOf(ctx: ServiceContext): Map<string, Kept & { expiresAt: number }> {
+  let recent = recentlyKept.get(ctx.storage.kv);
+  if (!recent) {
+    recent = new Map();
+    recentlyKept.set(ctx.storage.kv, recent);
+  }
+  return recent;
+}
+
+function remember(ctx: ServiceContext, url: string, kept: Kept, expiresAt: number): void {
+  const recent = recentOf(ctx);
+  recent.delete(url);
+  recent.set(url, { ...kept, expiresAt });
+  if (recent.size > RECENTLY_KEPT) recent.delete(recent.keys().next().value as string);
+}
+
+/** The kept document as this process last saw it, while the stored entry has not expired. */
+function recentlyKeptDocument(ctx: ServiceContext, actorId: URL): Kept | undefined {
+  const kept = recentOf(ctx).get(actorId.href);
+  return kept && kept.expiresAt > ctx.clock.now().getTime() ? kept : undefined;
+}
+
 /** The actor document kept from an earlier check (Wren's key–value store: every process). */
 async function keptDocument(ctx: ServiceContext, actorId: URL): Promise<Kept | undefined> {
   const entry = await ctx.storage.kv.get(keptKey(actorId.href));
   if (!entry?.expiresAt || Date.parse(entry.expiresAt) <= ctx.clock.now().getTime()) {
     return undefined;
   }
-  return entry.value as Kept;
+  const kept = entry.value as Kept;
+  remember(ctx, actorId.href, kept, Date.parse(entry.expiresAt));
+  return kept;
 }
 
 /**
@@ -174,6 +220,7 @@ function keeping(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
     const value: Kept = { remote, fetchedAt: now };
     const expiresAt = new Date(now + KEEP_MS).toISOString();
     await ctx.storage.kv.set({ key: keptKey(url), value, expiresAt });
+    remember(ctx, url, value, now + KEEP_MS);
     return remote;
   };
 }
@@ -215,21 +262,39 @@ export async function verifySigner(
   actorId: URL,
   options: { refetch?: boolean } = {},
 ): Promise<SignerVerdict> {
+  return (await checkSigner(fctx, request, body, actorId, options)).verdict;
+}
+
+/** verifySigner, telling also which signature verified. */
+export async function checkSigner(
+  fctx: Context<ServiceContext> | RequestContext<ServiceContext>,
+  request: Request,
+  body: unknown,
+  actorId: URL,
+  options: { refetch?: boolean } = {},
+): Promise<SignerCheck> {
   const ctx = fctx.data;
   // Built only when something is fetched: it reads and imports the instance actor's keys.
   const signed: DocumentLoader = async (url, options) => (await signedLoader(fctx))(url, options);
-  const check = async (loader: DocumentLoader, memo?: string): Promise<SignerVerdict> => {
-    const owner = await parsedOnce(memo, () => loadOwner(loader, fctx.contextLoader, actorId));
-    if (owner.kind !== "actor") return owner.kind;
-    const verified = await signedWithListedKey(request, body, owner, signed, fctx.contextLoader);
-    return verified ? "verified" : "forged";
+  const check = async (loader: DocumentLoader, memo?: string): Promise<SignerCheck> => {
+    const contextLoader = fctx.contextLoader;
+    const owner = await parsedOnce(memo, () => loadOwner(loader, contextLoader, actorId));
+    if (owner.kind !== "actor") return { verdict: owner.kind, by: null };
+    const by = await signedWithListedKey(request, body, owner, signed, contextLoader);
+    return { verdict: by === null ? "forged" : "verified", by };
   };
+  const memo = (kept: Kept) => `${actorId.href}\n${kept.fetchedAt}`;
+  const recent = recentlyKeptDocument(ctx, actorId);
+  if (recent) {
+    const result = await check(async () => recent.remote, memo(recent));
+    if (result.verdict === "verified") return result;
+  }
   const kept = await keptDocument(ctx, actorId);
   if (kept) {
-    const verdict = await check(async () => kept.remote, `${actorId.href}\n${kept.fetchedAt}`);
-    if (verdict === "verified") return verdict;
+    const result = await check(async () => kept.remote, memo(kept));
+    if (result.verdict === "verified") return result;
     const young = ctx.clock.now().getTime() - kept.fetchedAt < REFETCH_AFTER_MS;
-    if (young && !options.refetch) return verdict;
+    if (young && !options.refetch) return result;
   }
   return check(keeping(ctx, signed));
 }

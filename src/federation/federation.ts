@@ -2,15 +2,14 @@
 // settings DESIGN §5 asks for. main.ts hands `fetch` to the HTTP layer, which calls it before
 // its own routes; whatever Fedify does not own (or a browser asking for HTML) goes on to Hono.
 
-import { createFederation, type Federation, type Message } from "@fedify/fedify";
+import { type Context, createFederation, type Federation, type Message } from "@fedify/fedify";
 import type { ServiceContext } from "../services/context.ts";
 import { registerActor } from "./actor.ts";
 import { registerCollections } from "./collections/index.ts";
 import { hostMeta } from "./host-meta.ts";
-import { answerInboxFailure } from "./inbox/failure.ts";
+import { checkInboxPost, runWithSigner } from "./inbox/accept.ts";
+import { answerInboxFailure, INBOX_PATH } from "./inbox/failure.ts";
 import { registerInbox } from "./inbox/index.ts";
-import { refuseDeepInboxBody } from "./inbox/nesting-guard.ts";
-import { refuseForgedSigner } from "./inbox/signer-gate.ts";
 import { createActorKeys } from "./keys.ts";
 import { createFedifyKv } from "./kv.ts";
 import { createJobMessageQueue } from "./message-queue.ts";
@@ -27,6 +26,7 @@ import { registerOutboxFailureHandler } from "./outbox/failures.ts";
 import { CIRCUIT_KV_PREFIX, createHeldDeliveries } from "./outbox/held-deliveries.ts";
 import { subscribeOutbox } from "./outbox/index.ts";
 import { registerQuoteStamps } from "./quotes/stamps.ts";
+import { routePath } from "./route-path.ts";
 import { remoteFetchOptions } from "./safe-fetch.ts";
 import { canonicalWebFingerSubject } from "./webfinger-subject.ts";
 
@@ -57,6 +57,7 @@ export function createWrenFederation(
   const kv = createFedifyKv(ctx.storage.kv, ctx.clock);
   const timing = options.delivery ?? DEFAULT_DELIVERY_TIMING;
   const held = createHeldDeliveries(ctx.jobs, kv, timing.firstRetryMs);
+  const queue = createJobMessageQueue(ctx.jobs, ctx.clock, held);
   const federation = createFederation<ServiceContext>({
     kv,
     // URLs and handles come from the configured public URL, never from the request's Host.
@@ -74,7 +75,7 @@ export function createWrenFederation(
     kvPrefixes: { circuitBreaker: CIRCUIT_KV_PREFIX },
     // Fan-out, deliveries and inbox processing all go through Wren's durable job queue; the job
     // runner hands tasks back through runTask, so Fedify's own worker is never started.
-    queue: createJobMessageQueue(ctx.jobs, ctx.clock, held),
+    queue,
     manuallyStartQueue: true,
     // Every route also answers with a trailing slash (`/nodeinfo/2.1/`, `/users/alice/`), as the
     // HTTP layer's routes do; see route-path.ts for the documents served around the router.
@@ -90,6 +91,14 @@ export function createWrenFederation(
   // Local acts (domain events) become deliveries to peers; see outbox/index.ts.
   subscribeOutbox(federation, ctx);
 
+  // The signer gate's context, built once: it needs the loaders and the data, nothing of the
+  // request, and each new context builds its document loaders anew.
+  let gate: Context<ServiceContext> | undefined;
+  const gateContext = () => {
+    gate ??= federation.createContext(new URL(ctx.settings.publicUrl), ctx);
+    return gate;
+  };
+
   return {
     federation,
     async fetch(request, next) {
@@ -99,10 +108,14 @@ export function createWrenFederation(
         federation.fetch(r, { contextData: ctx }),
       );
       if (legacy) return legacy;
-      const tooDeep = await refuseDeepInboxBody(request);
-      if (tooDeep) return tooDeep;
-      const forged = await refuseForgedSigner(request, (r) => federation.createContext(r, ctx));
-      if (forged) return forged;
+      const path = request.method === "POST" ? routePath(request) : "";
+      if (INBOX_PATH.test(path)) {
+        // Refused, or verified and queued, before Fedify's handler (inbox/accept.ts).
+        const early = await checkInboxPost(ctx, queue, request, path, gateContext).catch((error) =>
+          answerInboxFailure(request, error),
+        );
+        if (early) return early;
+      }
       const response = await federation
         .fetch(request, {
           contextData: ctx,
@@ -116,7 +129,7 @@ export function createWrenFederation(
       return canonicalWebFingerSubject(request, response, ctx.settings);
     },
     runTask(message) {
-      return federation.processQueuedTask(ctx, message);
+      return runWithSigner(message, () => federation.processQueuedTask(ctx, message));
     },
   };
 }

@@ -33,6 +33,8 @@ export function signedLoader(fctx: FederationContext): Promise<DocumentLoader> {
     const identifier = instanceActorIdentifier(fctx.data.settings);
     loader = fctx.getDocumentLoader({ identifier }).catch((error) => {
       logger.debug("Unsigned lookups: the instance actor cannot sign ({error})", { error });
+      // Tried again next time: a context may live long (the inbox gate's lives as the process).
+      loaders.delete(fctx);
       return fctx.documentLoader;
     });
     loaders.set(fctx, loader);

@@ -12,7 +12,13 @@ import { generateCryptoKeyPair, signJsonLd, signRequest } from "@fedify/fedify";
 import { CryptographicKey, Person } from "@fedify/vocab";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { type FakeActor, type FakePeer, type Json, startFakePeer } from "./fake-peer.ts";
+import {
+  AS_CONTEXT,
+  type FakeActor,
+  type FakePeer,
+  type Json,
+  startFakePeer,
+} from "./fake-peer.ts";
 import { AP_ACCEPT } from "./helpers.ts";
 import { activity, api, createNote, deliver, settle, statusByUri } from "./inbox-helpers.ts";
 
@@ -143,6 +149,27 @@ describe("key ownership: a key counts only as listed by its owner", () => {
     const { create, note } = noteAsTrent();
     await deliver(server, home, create);
     assert.ok(await statusByUri(server, note.id));
+  });
+
+  it("drops an activity whose context makes its parsed actor another than its signer", async () => {
+    // Signed by an honest actor of evil, named as the written `actor`; the context sends that
+    // term elsewhere and another one to as:actor, so the activity parses as trent's.
+    const mallory = await evil.actor("mallory");
+    const { create, note } = noteAsTrent();
+    const disguised = {
+      ...create,
+      "@context": [
+        AS_CONTEXT,
+        { actor: "https://evil.example/ns#signer", by: { "@id": "as:actor", "@type": "@id" } },
+      ],
+      actor: mallory.id,
+      by: trent.id,
+    };
+    const res = await evil.send(sharedInbox(), disguised, { signer: mallory });
+    // Queued once the signature verifies (inbox/accept.ts), then dropped by the listener.
+    assert.ok(res.status === 202 || res.status === 401, `${res.status} ${await res.text()}`);
+    await settle(server);
+    assert.equal(await statusByUri(server, note.id), undefined, "nothing is stored");
   });
 
   describe("signed GETs", () => {

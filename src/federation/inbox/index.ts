@@ -1,7 +1,8 @@
-// The personal (`/users/{identifier}/inbox`) and shared (`/inbox`) inboxes. Fedify verifies
-// the HTTP signature (or an LD signature / object proof) and that the signer owns the actor's
-// key, answering 401 otherwise, then queues the activity on the durable job queue; the
-// listeners below run from there. Each one is thin: it finds the sender (senderOf: origin,
+// The personal (`/users/{identifier}/inbox`) and shared (`/inbox`) inboxes. Wren's gate
+// verifies the signature with a key the actor's own document lists (signer-gate.ts) and queues
+// plain activities itself (accept.ts); Fedify verifies the rest (LD signatures, object proofs)
+// and that the signer owns the actor's key, answering 401 otherwise, then queues the activity
+// on the durable job queue; the listeners below run from there. Each one is thin: it finds the sender (senderOf: origin,
 // domain block, suspension), acts once per activity (once.ts: its id and body) and calls a
 // service. Every activity dropped on the way is logged with the reason.
 // Every listener is the same for both inboxes: what an activity does never depends on the
@@ -29,6 +30,7 @@ import { getLogger } from "@logtape/logtape";
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { instanceActorIdentifier } from "../instance-actor.ts";
+import { acceptedSigner } from "./accept.ts";
 import { activityKey } from "./activity-key.ts";
 import { onBlock } from "./block.ts";
 import { onFlag } from "./flag.ts";
@@ -52,6 +54,17 @@ function listener<A extends Activity>(handler: Handler<A>, options: SenderOption
     const key = await activityKey(activity);
     const type = activity.constructor.name;
     const id = activity.id?.href;
+    // Accepted by accept.ts: the parsed actor must be the one whose signature was verified.
+    const signer = acceptedSigner();
+    if (signer !== undefined && activity.actorId?.href !== signer) {
+      logger.warn("Dropped {type} {id}: its actor {actor} is not its signer {signer}", {
+        type,
+        id,
+        actor: activity.actorId?.href,
+        signer,
+      });
+      return;
+    }
     const sender = await senderOf(fctx, activity, options);
     if (!sender) {
       logger.info("Dropped {type} {id}: its actor is refused, unknown or unreachable", {

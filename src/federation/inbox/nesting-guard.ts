@@ -35,7 +35,11 @@ export function jsonNesting(text: string, limit: number): number {
 export async function refuseDeepInboxBody(request: Request): Promise<Response | null> {
   if (request.method !== "POST" || !INBOX_PATH.test(routePath(request))) return null;
   // The body limit of the HTTP layer has already bounded the size; the original stays unread.
-  const text = await request.clone().text();
+  return refuseDeepText(await request.clone().text());
+}
+
+/** A 400 for an inbox body (its text) nested too deeply; null otherwise. */
+export function refuseDeepText(text: string): Response | null {
   if (jsonNesting(text, MAX_INBOX_NESTING) <= MAX_INBOX_NESTING) return null;
   return new Response("Activity nested too deeply.", {
     status: 400,

@@ -2,15 +2,15 @@
 // or relayed activity, its body) must be signed with a key that the activity's actor lists in
 // its own document (actor-keys.ts). Fedify alone would believe a key document's claim about
 // its owner, so a key at evil.example claiming to be trent's could post as trent (issue 14,
-// item 1). Refused requests are answered 401 and never queued. Fedify's own checks still run
-// after this one (digest, time window, the actor matching the signer).
+// item 1). Refused requests are answered 401 and never queued. The check is Fedify's
+// verifyRequest (digest, time window) with the actor's own keys; a plain activity verified by
+// its HTTP signature is then queued without Fedify's handler (accept.ts), everything else goes on
+// to Fedify's own checks (the actor matching the signer among them).
 
-import type { RequestContext } from "@fedify/fedify";
+import type { Context } from "@fedify/fedify";
 import { getLogger } from "@logtape/logtape";
 import type { ServiceContext } from "../../services/context.ts";
-import { verifySigner } from "../actor-keys.ts";
-import { routePath } from "../route-path.ts";
-import { INBOX_PATH } from "./failure.ts";
+import { checkSigner } from "../actor-keys.ts";
 
 const logger = getLogger(["wren", "federation", "inbox"]);
 
@@ -34,29 +34,41 @@ function refuse(message: string): Response {
   return Response.json({ error: message }, { status: 401 });
 }
 
-/** A 401 for an inbox POST not signed by its actor's own key; null to let Fedify go on. */
-export async function refuseForgedSigner(
+/**
+ * What the gate found: a refusal to answer; or the actor whose own key signed the request
+ * itself ("request") or the activity in its body ("body"), which Fedify may take from here;
+ * or "unchecked" (not a JSON object, no actor, or a gone actor's farewell): Fedify's own
+ * checks decide.
+ */
+export type GateResult =
+  | { kind: "refused"; response: Response }
+  | { kind: "signed"; actorId: URL; by: "request" | "body" }
+  | { kind: "unchecked" };
+
+/**
+ * The gate for an inbox POST whose body is `parsed` (undefined: not JSON): a 401 unless it is
+ * signed by its actor's own key.
+ */
+export async function checkInboxSigner(
   request: Request,
-  contextOf: (request: Request) => RequestContext<ServiceContext>,
-): Promise<Response | null> {
-  if (request.method !== "POST" || !INBOX_PATH.test(routePath(request))) return null;
-  let parsed: unknown;
-  try {
-    parsed = await request.clone().json();
-  } catch {
-    return null; // Fedify answers 400 to what is not JSON.
+  parsed: unknown,
+  context: () => Context<ServiceContext>,
+): Promise<GateResult> {
+  // Fedify answers 400 to what is not JSON.
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    return { kind: "unchecked" };
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
   const body = parsed as Json;
   const actorId = actorIdOf(body);
-  if (actorId === null) return null; // Fedify answers 400 (no actor) or 401 (unsigned).
+  // Fedify answers 400 (no actor) or 401 (unsigned).
+  if (actorId === null) return { kind: "unchecked" };
   const farewell = deletesItsActor(body, actorId);
-  const verdict = await verifySigner(contextOf(request), request, body, actorId, {
+  const { verdict, by } = await checkSigner(context(), request, body, actorId, {
     refetch: farewell,
   });
-  if (verdict === "verified") return null;
+  if (verdict === "verified" && by !== null) return { kind: "signed", actorId, by };
   // Only a deleted actor's own farewell gets past without its document (gone-actor.ts).
-  if (verdict === "gone" && farewell) return null;
+  if (verdict === "gone" && farewell) return { kind: "unchecked" };
   logger.info("Refused {type} {id} from {actor}: {why}", {
     type: body.type,
     id: body.id,
@@ -66,9 +78,12 @@ export async function refuseForgedSigner(
         ? "no signature verifies with a key its actor's own document lists"
         : "its actor's document cannot be fetched",
   });
-  return refuse(
-    verdict === "forged"
-      ? "The request is not signed with a key that its actor lists."
-      : "The actor's document could not be fetched to check the signature.",
-  );
+  return {
+    kind: "refused",
+    response: refuse(
+      verdict === "forged"
+        ? "The request is not signed with a key that its actor lists."
+        : "The actor's document could not be fetched to check the signature.",
+    ),
+  };
 }
