@@ -3,6 +3,7 @@
 // its own routes; whatever Fedify does not own (or a browser asking for HTML) goes on to Hono.
 
 import { type Context, createFederation, type Federation, type Message } from "@fedify/fedify";
+import { getLogger } from "@logtape/logtape";
 import type { ServiceContext } from "../services/context.ts";
 import { registerActor } from "./actor.ts";
 import { registerCollections } from "./collections/index.ts";
@@ -27,7 +28,7 @@ import { CIRCUIT_KV_PREFIX, createHeldDeliveries } from "./outbox/held-deliverie
 import { subscribeOutbox } from "./outbox/index.ts";
 import { registerQuoteStamps } from "./quotes/stamps.ts";
 import { routePath } from "./route-path.ts";
-import { remoteFetchOptions } from "./safe-fetch.ts";
+import { isPublicDestination, remoteFetchOptions } from "./safe-fetch.ts";
 import { canonicalWebFingerSubject } from "./webfinger-subject.ts";
 
 export type FederationFetch = (
@@ -42,6 +43,8 @@ export interface WrenFederation {
   /** Runs one queued federation task (the job runner's handler for FEDERATION_TASK_JOB). */
   runTask(message: Message): Promise<void>;
 }
+
+const logger = getLogger(["wren", "federation", "outbox"]);
 
 export interface WrenFederationOptions {
   /** Lets Fedify fetch private and loopback addresses (tests with several local instances). */
@@ -128,7 +131,19 @@ export function createWrenFederation(
         .catch((error) => answerInboxFailure(request, error));
       return canonicalWebFingerSubject(request, response, ctx.settings);
     },
-    runTask(message) {
+    async runTask(message) {
+      // Fedify delivers with the global fetch, outside the address guard: an actor whose inbox
+      // names a private address (this machine, the LAN, a cloud metadata service) gets nothing.
+      if (
+        message.type === "outbox" &&
+        !options.allowPrivateAddress &&
+        !(await isPublicDestination(message.inbox))
+      ) {
+        logger.warn("Dropped a delivery to {inbox}: not a public address", {
+          inbox: message.inbox,
+        });
+        return;
+      }
       return runWithSigner(message, () => federation.processQueuedTask(ctx, message));
     },
   };
