@@ -42,7 +42,10 @@ export async function openAccountStore(
   const domainIds = new Map<string, SortedIds>();
   const idsOf = (domain: string) => {
     let ids = domainIds.get(domain);
-    if (!ids) domainIds.set(domain, (ids = new SortedIds()));
+    if (!ids) {
+      ids = new SortedIds();
+      domainIds.set(domain, ids);
+    }
     return ids;
   };
 
