@@ -9,6 +9,7 @@ import { oembedRoutes } from "./mastodon/oembed.ts";
 import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
+import { adminAccountRoutes } from "./mastodon/v1/admin/accounts.ts";
 import { adminReportRoutes } from "./mastodon/v1/admin/reports.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
 import { annualReportRoutes } from "./mastodon/v1/annual-reports.ts";
@@ -65,6 +66,7 @@ import { webPageRoutes } from "./web/routes.ts";
 import { sitePageRoutes } from "./web/site-routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
+  adminAccountRoutes,
   adminReportRoutes,
   registerAppsRoutes,
   registerAuthorizeRoutes,

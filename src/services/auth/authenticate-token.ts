@@ -13,7 +13,7 @@ export interface Authenticated {
 
 /**
  * Resolves a bearer token to who holds it. Unknown, revoked, or orphaned tokens, and tokens of
- * disabled users, resolve to null (the caller answers 401).
+ * disabled users or suspended accounts, resolve to null (the caller answers 401).
  */
 export async function authenticateToken(
   ctx: ServiceContext,
@@ -25,6 +25,7 @@ export async function authenticateToken(
   const { token, app, account, user } = holder;
   if (token.revokedAt !== null || !app) return null;
   if (token.accountId === null) return { token, app, account: null, user: null };
-  if (!account || !user || user.disabled) return null;
+  // A suspended account's tokens stay, refused until a moderator lifts the suspension.
+  if (!account || !user || user.disabled || account.suspended) return null;
   return { token, app, account, user };
 }

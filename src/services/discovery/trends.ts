@@ -15,6 +15,7 @@
 // a minute old is as good, and a popular server's requests cost nothing then.
 // Links trend through these statuses' preview cards (discovery/trending.ts).
 
+import { isSilenced } from "../../domain/account.ts";
 import { compareIds, idFromTime, timeFromId } from "../../domain/ids.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
@@ -96,6 +97,7 @@ async function recentCandidates(ctx: ServiceContext, now: number): Promise<Statu
       s.reblogOfId === null &&
       author?.discoverable &&
       !author.suspended &&
+      !isSilenced(author) &&
       !author.bot
     );
   });
