@@ -11,6 +11,7 @@ import type { Json } from "../graph/helpers.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { openWebSocket } from "../helpers/streaming.ts";
 
 const V1 = "/api/v1/admin/accounts";
 const V2 = "/api/v2/admin/accounts";
@@ -220,6 +221,22 @@ describe("the admin API's accounts", () => {
     );
     assert.equal((await ok(mod, "POST", `${V1}/${bob.account.id}/enable`)).disabled, false);
     await ok(bob, "GET", "/api/v1/accounts/verify_credentials");
+  });
+
+  it("disabling ends the account's open streams; reconnecting is refused", async () => {
+    const streamer = await createUserWithToken(server, "streamer", ["read"]);
+    const ws = await openWebSocket(server.url, {
+      token: streamer.token,
+      query: { stream: "user" },
+    });
+    // Bounded, so that a stream left open fails the test instead of hanging it.
+    const closed = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the stream stayed open")), 15_000);
+      ws.ws.once("close", () => resolve(clearTimeout(timer)));
+    });
+    await ok(mod, "POST", `${V1}/${streamer.account.id}/action`, { type: "disable" });
+    await closed;
+    await assert.rejects(openWebSocket(server.url, { token: streamer.token }), { status: 401 });
   });
 
   it("resolves the report an action cites", async () => {
