@@ -67,6 +67,18 @@ describe("a community moderates a newcomer", () => {
     );
     const search = await ok(reader.token, "GET", "/api/v2/search?q=newcomer&type=accounts");
     assert.deepEqual(search.accounts, []);
+    // Discoverable from the start, so only the pending state keeps it out of the directory.
+    const storage = server.wren.ctx.storage;
+    const record = await storage.accounts.get(pending[0].id);
+    assert.ok(record);
+    await storage.accounts.put({ ...record, discoverable: true });
+    const listedNames = async () =>
+      ((await ok(reader.token, "GET", "/api/v1/directory?local=true")) as Json[]).map(
+        (a) => a.username,
+      );
+    assert.ok(!(await listedNames()).includes("newcomer"));
+    const byId = await ok(reader.token, "GET", `/api/v1/accounts?id[]=${pending[0].id}`);
+    assert.deepEqual(byId, []);
 
     const approved = await ok(
       admin.token,
@@ -75,6 +87,7 @@ describe("a community moderates a newcomer", () => {
     );
     assert.equal(approved.approved, true);
     assert.equal((await ok(reader.token, "GET", "/api/v1/instance")).stats.user_count, 6);
+    assert.ok((await listedNames()).includes("newcomer"));
 
     const newcomerId: string = pending[0].id;
     await ok(follower.token, "POST", `/api/v1/accounts/${newcomerId}/follow`);
