@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { AppError } from "../domain/errors.ts";
+import { ROLES } from "../domain/user.ts";
 import { createLocalAccount } from "../services/accounts/create-local-account.ts";
 import { resetPassword } from "../services/accounts/reset-password.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -15,6 +16,7 @@ import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
 import { IMPORT_OPERATIONS } from "./operations-imports.ts";
 import { INSTANCE_OPERATIONS } from "./operations-instance.ts";
 import { MEDIA_OPERATIONS } from "./operations-media.ts";
+import { MODERATION_OPERATIONS } from "./operations-moderation.ts";
 import { MOVE_OPERATIONS } from "./operations-moves.ts";
 import { REPORT_OPERATIONS } from "./operations-reports.ts";
 import { SIGN_UP_OPERATIONS } from "./operations-sign-ups.ts";
@@ -47,13 +49,14 @@ export const ADMIN_OPERATIONS = {
       email: z.string(),
       password: z.string(),
       admin: z.boolean().default(false),
+      role: z.enum(ROLES).optional(),
     }),
     async run(ctx, args) {
       const { account } = await createLocalAccount(ctx, {
         username: args.username,
         email: args.email,
         password: args.password,
-        role: args.admin ? "admin" : "user",
+        role: args.role ?? (args.admin ? "admin" : "user"),
         // The operator may take names kept from sign-ups, such as `admin`.
         allowReserved: true,
       });
@@ -82,6 +85,7 @@ export const ADMIN_OPERATIONS = {
   ...DOMAIN_OPERATIONS,
   ...REPORT_OPERATIONS,
   ...SIGN_UP_OPERATIONS,
+  ...MODERATION_OPERATIONS,
   ...INSTANCE_OPERATIONS,
   ...MOVE_OPERATIONS,
   ...IMPORT_OPERATIONS,

@@ -38,6 +38,7 @@ import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { instanceClear, instanceSet, instanceShow } from "./commands/instance.ts";
 import { mediaPrune } from "./commands/media.ts";
+import { accountRole, moderationCommands } from "./commands/moderation.ts";
 import { reportList, reportReopen, reportResolve, reportShow } from "./commands/report.ts";
 import { ruleAdd, ruleList, ruleRemove } from "./commands/rule.ts";
 import { serveCommand } from "./commands/serve.ts";
@@ -64,6 +65,8 @@ export const COMMANDS: readonly Command[] = [
   accountPending,
   accountApprove,
   accountReject,
+  ...moderationCommands,
+  accountRole,
   inviteCreate,
   inviteList,
   inviteRevoke,

@@ -72,10 +72,19 @@ export interface Account {
   /** Only for local accounts that moved away: the ActivityPub id of the new account. */
   movedTo?: string;
   /**
-   * Only for remote accounts removed by their server (actor Delete): kept so ids stay stable,
-   * hidden everywhere, never revived by a later activity.
+   * Hidden everywhere: a remote account removed by its server (actor Delete; kept so ids stay
+   * stable, never revived by a later activity), or an account our moderators suspended
+   * (`suspensionOrigin` "local"; reversible until its data is deleted).
    */
   suspended?: boolean;
+  /** When it was suspended (absent on records from before moderation). */
+  suspendedAt?: string;
+  /** "local": by our moderators. Absent (or "remote") with `suspended`: its server deleted it. */
+  suspensionOrigin?: "local" | "remote";
+  /** When a moderator limited (silenced) it: its posts leave public timelines for non-followers. */
+  silencedAt?: string;
+  /** When a moderator marked its media sensitive: every attachment shows as sensitive. */
+  sensitizedAt?: string;
 }
 
 /** Mastodon's rule for local usernames. */
@@ -107,4 +116,17 @@ export function movedToOf(account: Account): string | null {
 /** `username` for local accounts, `username@domain` for remote ones (Mastodon's `acct`). */
 export function acctOf(account: Account): string {
   return account.domain === null ? account.username : `${account.username}@${account.domain}`;
+}
+
+/** Suspended by our moderators (not deleted by its server): unsuspending restores it. */
+export function isLocallySuspended(account: Account): boolean {
+  return account.suspended === true && account.suspensionOrigin === "local";
+}
+
+export function isSilenced(account: Account): boolean {
+  return account.silencedAt !== undefined;
+}
+
+export function isSensitized(account: Account): boolean {
+  return account.sensitizedAt !== undefined;
 }

@@ -2,7 +2,9 @@ import type { Visibility } from "./account.ts";
 import type { NotificationPolicy } from "./notification-policy.ts";
 import type { QuotePolicy } from "./quote.ts";
 
-export type Role = "user" | "moderator" | "admin";
+export type Role = "user" | "moderator" | "admin" | "owner";
+
+export const ROLES: readonly Role[] = ["user", "moderator", "admin", "owner"];
 
 /** Sign-in credentials and preferences of a local account (never sent to clients as is). */
 export interface User {

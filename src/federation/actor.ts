@@ -81,7 +81,11 @@ export function registerActor(federation: Federation<ServiceContext>, keys: Acto
       if (identifier === instanceActorIdentifier(fctx.data.settings)) {
         return keys.pairsOf(INSTANCE_KEYS_ID);
       }
-      const account = await localAccount(fctx.data, identifier);
-      return account ? keys.pairsOf(account.id) : [];
+      // A suspended account still signs (its actor Delete goes out after the suspension); a
+      // sign-up still pending has no keys yet.
+      const account = await fctx.data.storage.accounts.findByUsername(identifier, null);
+      if (!account) return [];
+      const signs = account.suspended || (await localAccount(fctx.data, identifier)) !== undefined;
+      return signs ? keys.pairsOf(account.id) : [];
     });
 }

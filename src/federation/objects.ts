@@ -32,7 +32,8 @@ type Values = Record<"identifier" | "id", string>;
 async function ownStatus(ctx: ServiceContext, values: Values): Promise<Status | undefined> {
   if (!ID.test(values.id)) return undefined;
   const account = await ctx.storage.accounts.findByUsername(values.identifier, null);
-  if (!account) return undefined;
+  // A suspended account's statuses are hidden with it.
+  if (!account || account.suspended) return undefined;
   const status = await ctx.storage.statuses.get(values.id);
   if (!status || status.deleted || status.accountId !== account.id || !status.local) {
     return undefined;
@@ -86,6 +87,30 @@ export function registerObjects(federation: Federation<ServiceContext>): void {
   });
 }
 
+const ACTOR_ROUTE = /^\/users\/([^/]+)$/;
+
+/**
+ * A local actor our moderators suspended answers 410 with a Tombstone, as Mastodon's does, so
+ * that peers drop it (they also got its Delete); restored, it answers again.
+ */
+async function goneActorResponse(ctx: ServiceContext, request: Request): Promise<Response | null> {
+  const match = ACTOR_ROUTE.exec(routePath(request));
+  if (!match) return null;
+  let username: string;
+  try {
+    username = decodeURIComponent(match[1] ?? "");
+  } catch {
+    return null;
+  }
+  const account = await ctx.storage.accounts.findByUsername(username, null);
+  if (!account?.suspended) return null;
+  const body = await new Tombstone({ id: new URL(account.uri) }).toJsonLd();
+  return new Response(request.method === "HEAD" ? null : JSON.stringify(body), {
+    status: 410,
+    headers: { "Content-Type": "application/activity+json", Vary: "Accept" },
+  });
+}
+
 // A status, or one of its Note's collections (which go with it).
 const STATUS_ROUTE = /^\/users\/([^/]+)\/statuses\/([0-9]{1,20})(?:\/(replies|likes|shares))?$/;
 
@@ -100,6 +125,8 @@ export async function goneStatusResponse(
   request: Request,
 ): Promise<Response | null> {
   if (request.method !== "GET" && request.method !== "HEAD") return null;
+  const actor = await goneActorResponse(ctx, request);
+  if (actor) return actor;
   const match = STATUS_ROUTE.exec(routePath(request));
   if (!match) return null;
   let username: string;

@@ -11,6 +11,7 @@ import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
 import { adminMetricRoutes } from "./mastodon/v1/admin/metrics.ts";
+import { adminAccountRoutes } from "./mastodon/v1/admin/accounts.ts";
 import { adminReportRoutes } from "./mastodon/v1/admin/reports.ts";
 import { adminTagRoutes } from "./mastodon/v1/admin/tags.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
@@ -71,6 +72,7 @@ import { sitePageRoutes } from "./web/site-routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
   adminMetricRoutes,
+  adminAccountRoutes,
   adminReportRoutes,
   adminTagRoutes,
   registerAppsRoutes,

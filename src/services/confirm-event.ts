@@ -122,6 +122,17 @@ export async function confirmEvent(
       if (!stored || stored.movedTo !== event.target.uri) return undefined;
       return { ...event, account: stored };
     }
+    case "account.suspended": {
+      // Still this suspension (a lift and a new one have their own events).
+      const stored = await storage.accounts.get(event.account.id);
+      if (!stored?.suspended || stored.suspendedAt !== event.account.suspendedAt) return undefined;
+      return { ...event, account: stored };
+    }
+    case "account.unsuspended": {
+      const stored = await storage.accounts.get(event.account.id);
+      if (!stored || stored.suspended) return undefined;
+      return { ...event, account: stored };
+    }
     case "account.signed_up": {
       // Not rejected (deleted) since.
       const stored = await storage.accounts.get(event.account.id);

@@ -119,6 +119,17 @@ export interface AccountStore {
   directory(query: DirectoryQuery): Promise<Account[]>;
   /** Distinct remote domains we know accounts of (the instance's peers). */
   domains(): Promise<string[]>;
+  /**
+   * Every account (suspended ones too) in the id window, newest first: only local or remote ones
+   * by `origin`, only those of one remote `domain` (case-insensitive) when given. The admin API's
+   * list, which filters further.
+   */
+  list(filter: AccountListFilter, page: IdPage): Promise<Account[]>;
+}
+
+export interface AccountListFilter {
+  origin: "all" | "local" | "remote";
+  domain?: string | undefined;
 }
 
 export interface UserStore {

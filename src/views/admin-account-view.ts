@@ -23,3 +23,15 @@ export async function loadAdminAccountViews(
   ]);
   return views.map((view) => ({ view, user: users.get(view.account.id) }));
 }
+
+/** The same for accounts whose users are already in hand (a user may be gone: a rejection). */
+export async function adminViewsOf(
+  ctx: ServiceContext,
+  targets: readonly { account: Account; user: User | undefined }[],
+): Promise<AdminAccountView[]> {
+  const views = await loadAccountViews(
+    ctx,
+    targets.map((t) => t.account),
+  );
+  return views.map((view, i) => ({ view, user: targets[i]?.user }));
+}

@@ -10,6 +10,7 @@ import {
 } from "../domain/account.ts";
 import type { Rule } from "../domain/instance-rules.ts";
 import { CHARACTERS_PER_URL } from "../domain/text/status-text.ts";
+import { isApproved, isConfirmed } from "../domain/user.ts";
 import {
   IMAGE_MATRIX_LIMIT,
   MEDIA_DESCRIPTION_LIMIT,
@@ -119,16 +120,17 @@ export async function loadInstanceView(ctx: ServiceContext): Promise<InstanceVie
     return at !== undefined && Date.parse(at) >= since;
   }).length;
 
-  // The contact account is the longest-standing admin.
+  // The contact account is the longest-standing owner or admin.
   const admin = users
-    .filter((u) => u.role === "admin" && !u.disabled)
+    .filter((u) => (u.role === "owner" || u.role === "admin") && !u.disabled)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
   const adminAccount = admin ? await storage.accounts.get(admin.accountId) : undefined;
 
   return {
     settings: ctx.settings,
     limits: instanceLimits(ctx.settings),
-    userCount: users.length,
+    // Sign-ups still waiting for approval or confirmation are nobody yet (as on Mastodon).
+    userCount: users.filter((u) => isApproved(u) && isConfirmed(u)).length,
     statusCount,
     domainCount: domains.length,
     activeMonth,

@@ -138,7 +138,8 @@ function buildView(
   filtered: FilterMatch[],
 ): StatusView | null {
   const account = batch.accounts.get(status.accountId);
-  if (!account) return null;
+  // A suspended author's statuses are hidden with the account (kept, in case it is restored).
+  if (!account || account.account.suspended) return null;
   const counts = batch.counts.get(status.id);
   const app = status.applicationId ? batch.apps.get(status.applicationId) : undefined;
   return {

@@ -421,6 +421,21 @@ const rows: Row[] = [
   ],
   ["post", "/api/v1/reports", "createReport", { 200: one("Report") }],
 
+  // The admin API: accounts
+  ["get", "/api/v1/admin/accounts", "getAdminAccounts", { 200: many("AdminAccount") }],
+  ["get", "/api/v2/admin/accounts", "getAdminAccountsV2", { 200: many("AdminAccount") }],
+  ["get", "/api/v1/admin/accounts/{id}", "getAdminAccount", { 200: one("AdminAccount") }],
+  ["delete", "/api/v1/admin/accounts/{id}", "deleteAdminAccount", { 200: one("AdminAccount") }],
+  ...(["approve", "reject", "enable", "unsilence", "unsuspend", "unsensitive"] as const).map(
+    (action): Row => [
+      "post",
+      `/api/v1/admin/accounts/{id}/${action}`,
+      `postAdminAccount_${action}`,
+      { 200: one("AdminAccount") },
+    ],
+  ),
+  ["post", "/api/v1/admin/accounts/{id}/action", "postAdminAccountAction", { 200: EMPTY }],
+
   // The admin API: reports
   ["get", "/api/v1/admin/reports", "getAdminReports", { 200: many("AdminReport") }],
   ["get", "/api/v1/admin/reports/{id}", "getAdminReport", { 200: one("AdminReport") }],

@@ -17,9 +17,14 @@ export const accountCreate: Command = {
       description: "Sign-in password",
     },
     admin: { type: "boolean", description: "Make the account an administrator" },
+    role: {
+      type: "string",
+      valueName: "ROLE",
+      description: "user, moderator, admin or owner (--admin is --role admin)",
+    },
   },
   details: `Example:
-  wren account create alice --email alice@example.com --password 'a long passphrase' --admin`,
+  wren account create alice --email alice@example.com --password 'a long passphrase' --role owner`,
   async run({ positionals, options }) {
     const config = await commandConfig();
     const result = (await operate(config, "account.create", {
@@ -27,6 +32,7 @@ export const accountCreate: Command = {
       email: options.email,
       password: options.password,
       admin: options.admin === true,
+      ...(typeof options.role === "string" ? { role: options.role } : {}),
     })) as { id: string };
     process.stdout.write(`${result.id}\n`);
     return EXIT_OK;

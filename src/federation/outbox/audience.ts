@@ -37,6 +37,41 @@ export async function remoteFollowersOf(
   return remoteAccounts(ctx, await sourcesOf(ctx.storage.follows, accountId));
 }
 
+/** The remote accounts the local account follows. */
+export async function remoteFollowingOf(
+  ctx: ServiceContext,
+  accountId: string,
+): Promise<Account[]> {
+  return remoteAccounts(ctx, await ctx.storage.follows.allTargetsFrom(accountId));
+}
+
+/**
+ * One recipient per known server: an account with a shared inbox where the server has one
+ * (a delivery there reaches the whole server), else each of its accounts. Every remote record
+ * is read: for rare acts to the whole network (an actor Delete).
+ */
+export async function knownServers(ctx: ServiceContext): Promise<Account[]> {
+  const shared = new Map<string, Account>();
+  const personal: Account[] = [];
+  let maxId: string | undefined;
+  for (;;) {
+    const page = await ctx.storage.accounts.list({ origin: "remote" }, { limit: PAGE, maxId });
+    for (const account of page) {
+      if (account.suspended || !account.remote || account.domain === null) continue;
+      const domain = account.domain.toLowerCase();
+      if (account.remote.sharedInbox !== null) {
+        if (!shared.has(domain)) shared.set(domain, account);
+      } else personal.push(account);
+    }
+    if (page.length < PAGE) break;
+    maxId = page[page.length - 1]?.id;
+  }
+  return [
+    ...shared.values(),
+    ...personal.filter((a) => !shared.has((a.domain as string).toLowerCase())),
+  ];
+}
+
 /** Everyone who voted in a poll (remote ones), to tell them the new counts. */
 export async function remoteVotersOf(ctx: ServiceContext, pollId: string): Promise<Account[]> {
   return remoteAccounts(ctx, await sourcesOf(ctx.storage.pollVotes, pollId));

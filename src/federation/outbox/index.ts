@@ -11,7 +11,7 @@ import { createOutbox, type Outbox } from "./deliver.ts";
 import { sendAccept, sendBlock, sendFollow, sendReject, sendUnfollow } from "./graph.ts";
 import { sendLike } from "./interactions.ts";
 import { sendPollUpdate, sendVote } from "./polls.ts";
-import { sendMove, sendProfileUpdate } from "./profile.ts";
+import { sendActorDelete, sendMove, sendProfileUpdate } from "./profile.ts";
 import { sendQuoteAnswer, sendQuoteRequest, sendStampDelete } from "./quotes.ts";
 import { sendFlag } from "./reports.ts";
 import { sendAnnounce, sendCreate, sendDelete, sendUpdate } from "./statuses.ts";
@@ -56,6 +56,11 @@ async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
     case "account.unblocked":
       return sendBlock(outbox, event.block, true);
     case "account.updated":
+      return sendProfileUpdate(outbox, event.account);
+    case "account.suspended":
+      return sendActorDelete(outbox, event.account);
+    case "account.unsuspended":
+      // Back: peers that kept the record learn the profile again (Mastodon sends an Update).
       return sendProfileUpdate(outbox, event.account);
     case "account.moved":
       return sendMove(outbox, event.account, event.target);

@@ -5,10 +5,11 @@
 import type { Actor } from "@fedify/vocab";
 import { type Account, isLocal } from "../../domain/account.ts";
 import {
+  deleteActorActivity,
   moveActivity,
   updateActorActivity,
 } from "../../serialization/activitypub/to-activities.ts";
-import { remoteFollowersOf } from "./audience.ts";
+import { knownServers, remoteFollowersOf, remoteFollowingOf } from "./audience.ts";
 import type { Outbox } from "./deliver.ts";
 
 /**
@@ -45,4 +46,21 @@ export async function sendMove(outbox: Outbox, account: Account, target: Account
     .getFollowersUri(account.username).href;
   const move = moveActivity(account.uri, followersUri, target.uri, versionOf(outbox, account));
   await outbox.send(account, followers, move);
+}
+
+/**
+ * A local account was suspended: its actor is deleted on every server we know (Mastodon sends
+ * its Delete to all known inboxes), so they drop its posts and follows. Signed with its keys,
+ * which the keys dispatcher keeps serving while the account is suspended.
+ */
+export async function sendActorDelete(outbox: Outbox, account: Account): Promise<void> {
+  if (!isLocal(account)) return;
+  const [followers, following, servers] = await Promise.all([
+    remoteFollowersOf(outbox.ctx, account.id),
+    remoteFollowingOf(outbox.ctx, account.id),
+    knownServers(outbox.ctx),
+  ]);
+  const recipients = [...followers, ...following, ...servers];
+  if (recipients.length === 0) return;
+  await outbox.send(account, recipients, deleteActorActivity(account.uri));
 }

@@ -94,6 +94,16 @@ export function deleteStatusActivity(
   });
 }
 
+/** The Delete of an actor by itself (a suspended account), to everyone. */
+export function deleteActorActivity(actorUri: string): Delete {
+  return new Delete({
+    id: new URL(`${actorUri}#delete`),
+    actor: new URL(actorUri),
+    object: new URL(actorUri),
+    to: PUBLIC_COLLECTION,
+  });
+}
+
 /** The Undo of an activity the same actor sent, embedding it (peers match by its id). */
 export function undoActivity(inner: Activity, actorUri: string): Undo {
   if (inner.id === null) throw new TypeError("Only an activity with an id can be undone");

@@ -2,6 +2,7 @@
 // locale and role are null and its user flags false, as Mastodon's serializer answers. Wren
 // keeps no sign-in addresses, so `ip` is null and `ips` empty. Pure.
 
+import { isSensitized, isSilenced } from "../../domain/account.ts";
 import { isApproved, isConfirmed } from "../../domain/user.ts";
 import type { AdminAccountView } from "../../views/admin-account-view.ts";
 import { type AccountJson, serializeAccount, type UrlContext } from "./account.ts";
@@ -44,8 +45,8 @@ export function serializeAdminAccount(
     role: user ? serializeRole(user.role) : null,
     confirmed: user ? isConfirmed(user) : false,
     suspended: account.suspended === true,
-    silenced: false,
-    sensitized: false,
+    silenced: isSilenced(account),
+    sensitized: isSensitized(account),
     disabled: user?.disabled ?? false,
     approved: user ? isApproved(user) : false,
     locale: user?.locale ?? null,

@@ -1,7 +1,9 @@
-// Mastodon's Role entity for Wren's three roles. Mastodon's roles are database rows with a
-// permission bitmask; Wren's are fixed, so they map onto Mastodon's built-in ones: everyone
-// (id -99, may invite), Moderator and Admin (the `administrator` bit grants everything).
+// Mastodon's Role entity for Wren's fixed roles. Mastodon's roles are database rows with a
+// permission bitmask; Wren's map onto Mastodon's default ones (config/roles.yml), with their ids
+// in seeding order: everyone (-99), Moderator (1), Admin (2) and Owner (3). `permissions` is the
+// computed bitmask as a decimal string (domain/permissions.ts). Pure.
 
+import { permissionsOf } from "../../domain/permissions.ts";
 import type { Role } from "../../domain/user.ts";
 
 export interface RoleJson {
@@ -19,35 +21,25 @@ export interface AccountRoleJson {
   color: string;
 }
 
-const INVITE_USERS = 1 << 16;
-const ADMINISTRATOR = 1 << 0;
-// view_dashboard | view_audit_log | manage_reports | manage_taxonomies | manage_users
-const MODERATION = (1 << 3) | (1 << 2) | (1 << 4) | (1 << 8) | (1 << 10);
-
-const ROLES: Record<Role, RoleJson> = {
-  user: { id: "-99", name: "", permissions: String(INVITE_USERS), color: "", highlighted: false },
-  moderator: {
-    id: "1",
-    name: "Moderator",
-    permissions: String(INVITE_USERS | MODERATION),
-    color: "",
-    highlighted: true,
-  },
-  admin: {
-    id: "2",
-    name: "Admin",
-    permissions: String(INVITE_USERS | ADMINISTRATOR),
-    color: "",
-    highlighted: true,
-  },
+const SHOWN: Record<Role, { id: string; name: string; highlighted: boolean }> = {
+  user: { id: "-99", name: "", highlighted: false },
+  moderator: { id: "1", name: "Moderator", highlighted: true },
+  admin: { id: "2", name: "Admin", highlighted: true },
+  owner: { id: "3", name: "Owner", highlighted: true },
 };
 
+/** The role behind a Role entity's id (the admin API's `role_ids[]`); undefined for others. */
+export function roleOfId(id: string): Role | undefined {
+  return (Object.keys(SHOWN) as Role[]).find((role) => SHOWN[role].id === id);
+}
+
 export function serializeRole(role: Role): RoleJson {
-  return { ...ROLES[role] };
+  const { id, name, highlighted } = SHOWN[role];
+  return { id, name, permissions: String(permissionsOf(role)), color: "", highlighted };
 }
 
 export function serializeAccountRoles(role: Role | null): AccountRoleJson[] {
   if (role === null) return [];
-  const { id, name, color, highlighted } = ROLES[role];
-  return highlighted ? [{ id, name, color }] : [];
+  const { id, name, highlighted } = SHOWN[role];
+  return highlighted ? [{ id, name, color: "" }] : [];
 }

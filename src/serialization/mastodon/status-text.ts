@@ -8,7 +8,7 @@
 // memos are bounded (the most recently rendered statuses and accounts), not one per record: a
 // crawl through every status must not double the memory the records take.
 
-import type { Account } from "../../domain/account.ts";
+import { type Account, isSensitized } from "../../domain/account.ts";
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { MediaAttachment } from "../../domain/media.ts";
@@ -26,6 +26,8 @@ interface ContentMemo {
   emojis: readonly CustomEmoji[];
   appName: string | null;
   appWebsite: string | null;
+  /** The author was sensitized when the text was made (`sensitive` depends on it). */
+  sensitized: boolean;
   /** The card shown, by URL and fetch time: a card is read anew for every batch. */
   cardUrl: string | null;
   cardFetchedAt: string | null;
@@ -131,6 +133,7 @@ export class StatusTextRenderer {
       memo &&
       memo.appName === appName &&
       memo.appWebsite === appWebsite &&
+      memo.sensitized === isSensitized(view.account.account) &&
       sameItems(memo.media, view.media) &&
       sameItems(memo.mentions, view.mentions) &&
       sameItems(memo.emojis, view.emojis) &&
@@ -148,6 +151,7 @@ export class StatusTextRenderer {
       cardFetchedAt: view.card?.fetchedAt ?? null,
       appName,
       appWebsite,
+      sensitized: isSensitized(view.account.account),
       open,
     });
     return open;

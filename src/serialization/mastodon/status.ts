@@ -1,6 +1,7 @@
 // StatusView → Mastodon's Status entity. Pure. The internal `deleted` flag is never copied: the
 // field list below is the whole entity, built field by field.
 
+import { isSensitized } from "../../domain/account.ts";
 import type { StatusView } from "../../views/status-view.ts";
 import { type AccountJson, serializeAccount, type UrlContext } from "./account.ts";
 import { type CustomEmojiJson, serializeCustomEmojis } from "./custom-emoji.ts";
@@ -98,7 +99,8 @@ export function serializeStatusContent(view: StatusView, urls: UrlContext): Stat
     created_at: status.createdAt,
     content: status.contentHtml,
     visibility: status.visibility,
-    sensitive: status.sensitive,
+    // A moderator marked the author's media sensitive (Mastodon's sensitized accounts).
+    sensitive: status.sensitive || isSensitized(view.account.account),
     spoiler_text: status.spoilerText,
     media_attachments: view.media.map((m) => serializeMediaAttachment(m, urls)),
     // Mastodon shows the posting app by default (the author can opt out; Wren has no such

@@ -1,20 +1,43 @@
 // A local account whose sign-up is still pending (waiting for approval, or for its address to be
 // confirmed) does not exist to anyone else yet, as on Mastodon (check_account_approval and
-// check_account_confirmation): its profile, actor, WebFinger and API entity answer 404.
+// check_account_confirmation): its profile, actor, WebFinger and API entity answer 404. Nor does a
+// suspended account, local or remote (its actor answers 410: federation/objects.ts).
 
 import type { Account } from "../../domain/account.ts";
-import { isApproved, isConfirmed } from "../../domain/user.ts";
+import { isApproved, isConfirmed, type User } from "../../domain/user.ts";
 import type { ServiceContext } from "../context.ts";
 
-/** The account unless it is a local one whose sign-up is not complete. */
+/** Whether the sign-up of this local user is complete (approved and confirmed). */
+export const signedUp = (user: User | undefined): boolean =>
+  user === undefined || (isApproved(user) && isConfirmed(user));
+
+/** The account unless it is suspended or a local one whose sign-up is not complete. */
 export async function listedAccount(
   ctx: ServiceContext,
   account: Account | undefined,
 ): Promise<Account | undefined> {
-  if (!account || account.domain !== null) return account;
+  if (!account || account.suspended) return undefined;
+  if (account.domain !== null) return account;
   const user = await ctx.storage.users.get(account.id);
-  if (user && (!isApproved(user) || !isConfirmed(user))) return undefined;
+  if (!signedUp(user)) return undefined;
   return account;
+}
+
+/** listedAccount for many accounts at once, in order (one read of the local ones' users). */
+export async function listedAccounts(
+  ctx: ServiceContext,
+  accounts: readonly Account[],
+): Promise<Account[]> {
+  const localIds = accounts.filter((a) => a.domain === null).map((a) => a.id);
+  const users = localIds.length > 0 ? await ctx.storage.users.getMany(localIds) : new Map();
+  return accounts.filter(
+    (a) => !a.suspended && (a.domain !== null || signedUp(users.get(a.id) as User | undefined)),
+  );
+}
+
+/** The ids of the local accounts whose sign-up is not complete (few: kept out of listings). */
+export async function unlistedSignUpIds(ctx: ServiceContext): Promise<string[]> {
+  return (await ctx.storage.users.list()).filter((u) => !signedUp(u)).map((u) => u.accountId);
 }
 
 /** The local account of that name, as the public may see it. */

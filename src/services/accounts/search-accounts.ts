@@ -6,6 +6,7 @@
 import { type Account, acctOf } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
 import { isDomainBlocked } from "../domain-blocks/domain-blocks.ts";
+import { listedAccount } from "./listed-account.ts";
 
 export interface SearchAccountsInput {
   query: string;
@@ -64,7 +65,8 @@ async function searchFollowed(
 
 async function shown(ctx: ServiceContext, account: Account): Promise<boolean> {
   if (account.suspended) return false;
-  return account.domain === null || !(await isDomainBlocked(ctx, account.domain));
+  if (account.domain === null) return (await listedAccount(ctx, account)) !== undefined;
+  return !(await isDomainBlocked(ctx, account.domain));
 }
 
 export async function searchAccounts(

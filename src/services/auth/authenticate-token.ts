@@ -14,7 +14,7 @@ export interface Authenticated {
 
 /**
  * Resolves a bearer token to who holds it. Unknown, revoked, or orphaned tokens, and tokens of
- * disabled users, resolve to null (the caller answers 401).
+ * disabled users or suspended accounts, resolve to null (the caller answers 401).
  */
 export async function authenticateToken(
   ctx: ServiceContext,
@@ -26,7 +26,8 @@ export async function authenticateToken(
   const { token, app, account, user } = holder;
   if (token.revokedAt !== null || !app) return null;
   if (token.accountId === null) return { token, app, account: null, user: null };
-  if (!account || !user || user.disabled) return null;
+  // A suspended account's tokens stay, refused until a moderator lifts the suspension.
+  if (!account || !user || user.disabled || account.suspended) return null;
   // Using a token is being active that day (the admin metrics; at most one write a day).
   await noteActivity(ctx, account.id);
   return { token, app, account, user };

@@ -4,6 +4,7 @@
 // `local` only local accounts are listed, so their server blocks do not matter then.
 
 import type { Account } from "../../domain/account.ts";
+import { unlistedSignUpIds } from "../accounts/listed-account.ts";
 import type { ServiceContext } from "../context.ts";
 import { shutOutBy } from "./shut-out.ts";
 
@@ -19,13 +20,14 @@ export async function profileDirectory(
   viewerId: string | null,
   params: DirectoryParams,
 ): Promise<Account[]> {
-  const shutOut = await shutOutBy(ctx, viewerId);
+  const [shutOut, unlisted] = await Promise.all([shutOutBy(ctx, viewerId), unlistedSignUpIds(ctx)]);
   return ctx.storage.accounts.directory({
     order: params.order,
     localOnly: params.local,
     offset: params.offset,
     limit: params.limit,
-    excludeIds: [...shutOut.accountIds],
+    // Sign-ups not yet approved or confirmed are nobody yet (Mastodon's directory skips them).
+    excludeIds: [...shutOut.accountIds, ...unlisted],
     excludeDomains: params.local ? [] : [...shutOut.domains],
   });
 }

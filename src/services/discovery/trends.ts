@@ -18,6 +18,7 @@
 // (discovery/trending.ts), so a decision needs no recomputation and is seen by every process.
 
 import { getLogger } from "@logtape/logtape";
+import { isSilenced } from "../../domain/account.ts";
 import { compareIds, idFromTime, timeFromId } from "../../domain/ids.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
@@ -109,6 +110,7 @@ async function recentCandidates(ctx: ServiceContext, now: number): Promise<Statu
       s.reblogOfId === null &&
       author?.discoverable &&
       !author.suspended &&
+      !isSilenced(author) &&
       !author.bot
     );
   });

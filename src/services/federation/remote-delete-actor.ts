@@ -19,6 +19,15 @@ export async function deleteRemoteActor(ctx: ServiceContext, account: Account): 
       updatedAt: ctx.clock.now().toISOString(),
     });
   }
+  await deleteAccountContent(ctx, account);
+}
+
+/**
+ * Deletes the account's statuses and ends its follows, requests and favourites (both ways),
+ * each with its event; the record itself stays. Also a moderator's deletion of a suspended
+ * account's data (services/accounts/moderate-account.ts).
+ */
+export async function deleteAccountContent(ctx: ServiceContext, account: Account): Promise<void> {
   const { statuses, follows, followRequests, favourites } = ctx.storage;
   for await (const status of walkPages((page) => statuses.listByAccount(account.id, page))) {
     await deleteStatus(ctx, account.id, status.id);

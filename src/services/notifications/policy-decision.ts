@@ -3,7 +3,7 @@
 // whose request the recipient accepted, and every rule but "not followers" spares senders the
 // recipient follows. Dropping wins over filtering when several rules match.
 
-import type { Account } from "../../domain/account.ts";
+import { type Account, isSilenced } from "../../domain/account.ts";
 import {
   FILTERABLE_TYPES,
   FOLLOWER_MIN_AGE_MS,
@@ -69,8 +69,8 @@ export async function policyAction(
     forNotFollowers: notFollower,
     forNewAccounts: notFollowing && isNew(sender, now),
     forPrivateMentions: notFollowing && privateMention,
-    // Wren has no moderator-limited accounts yet: this rule never matches.
-    forLimitedAccounts: false,
+    // Accounts a moderator silenced (limited), unless the recipient follows them.
+    forLimitedAccounts: notFollowing && isSilenced(sender),
   });
 }
 

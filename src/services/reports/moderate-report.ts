@@ -5,6 +5,7 @@
 
 import type { Account } from "../../domain/account.ts";
 import { notFound, unprocessable } from "../../domain/errors.ts";
+import { isStaff } from "../../domain/permissions.ts";
 import { isResolved, type Report } from "../../domain/report.ts";
 import type { Status } from "../../domain/status.ts";
 import type { IdPage } from "../../storage/ports.ts";
@@ -70,7 +71,7 @@ async function moderatorOf(ctx: ServiceContext, username: string | undefined) {
   const account = await ctx.storage.accounts.findByUsername(username, null);
   if (!account) throw notFound(`No local account ${username}`);
   const user = await ctx.storage.users.get(account.id);
-  if (user?.role !== "moderator" && user?.role !== "admin") {
+  if (!user || !isStaff(user.role)) {
     throw unprocessable(`${account.username} is not a moderator or an admin`);
   }
   return account;

@@ -9,6 +9,7 @@
 import { notFound } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import type { IdPage, StatusFilter } from "../../storage/ports.ts";
+import { listedAccount } from "../accounts/listed-account.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
 import { withoutHidden } from "../filters/hidden.ts";
@@ -32,7 +33,7 @@ export async function accountStatuses(
   options: AccountStatusesOptions,
   page: IdPage,
 ): Promise<ResolvedEntry[]> {
-  const account = await ctx.storage.accounts.get(accountId);
+  const account = await listedAccount(ctx, await ctx.storage.accounts.get(accountId));
   if (!account) throw notFound();
   const isAuthor = viewerId === accountId;
   if (viewerId !== null && !isAuthor) {

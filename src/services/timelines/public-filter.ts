@@ -1,6 +1,7 @@
 // What the public and hashtag timelines keep of a batch for one viewer: public, non-boost
 // statuses (the store already lists only those; checked again so nothing private can slip in),
-// optionally without replies to others, minus accounts the viewer has shut out and statuses
+// optionally without replies to others, minus accounts the viewer has shut out, silenced
+// accounts the viewer does not follow (silenced.ts), and statuses
 // their `hide` filters of the public context take out.
 
 import type { Status, TimelineEntry } from "../../domain/status.ts";
@@ -8,6 +9,7 @@ import type { ServiceContext } from "../context.ts";
 import { withoutHidden } from "../filters/hidden.ts";
 import { loadExclusions } from "./exclusions.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
+import { silencedFor } from "./silenced.ts";
 
 /** A reply to someone else; an author continuing their own thread is not one (Mastodon). */
 export function isReplyToOther(status: Status): boolean {
@@ -27,12 +29,14 @@ export async function keepPublic(
       (options.withReplies || !isReplyToOther(status)) &&
       (options.also === undefined || options.also(status)),
   );
-  const exclusions = await loadExclusions(
-    ctx,
-    viewerId,
-    resolved.map((i) => i.status.accountId),
+  const authorIds = resolved.map((i) => i.status.accountId);
+  const [exclusions, silenced] = await Promise.all([
+    loadExclusions(ctx, viewerId, authorIds),
+    silencedFor(ctx, viewerId, authorIds),
+  ]);
+  const allowed = resolved.filter(
+    (i) => !exclusions.excludes(i.status.accountId) && !silenced.has(i.status.accountId),
   );
-  const allowed = resolved.filter((i) => !exclusions.excludes(i.status.accountId));
   const visible = await keepVisible(ctx, viewerId, allowed);
   return lineUp(
     batch.map((e) => e.status_id),

@@ -227,6 +227,33 @@ export function accountContract(t: ContractContext): void {
       });
     });
 
+    it("lists accounts by origin and domain in id windows, newest first (admin list)", async () => {
+      const put = (fields: Parameters<typeof makeAccount>[0]) =>
+        t.storage.accounts.put(makeAccount(fields));
+      await put({ id: "1" });
+      await put({ id: "2", domain: "One.example", username: "a" });
+      await put({ id: "3", silencedAt: "2025-01-01T00:00:00.000Z" });
+      await put({ id: "4", domain: "two.example", username: "b", suspended: true });
+      await put({ id: "5", domain: "one.example", username: "c" });
+      await put({ id: "6", suspended: true, suspensionOrigin: "local" });
+      const list = async (
+        filter: Parameters<typeof t.storage.accounts.list>[0],
+        page: Partial<Parameters<typeof t.storage.accounts.list>[1]> = {},
+      ) => ids(await t.storage.accounts.list(filter, { limit: 40, ...page }));
+      assert.deepEqual(await list({ origin: "all" }), ["6", "5", "4", "3", "2", "1"]);
+      assert.deepEqual(await list({ origin: "local" }), ["6", "3", "1"]);
+      assert.deepEqual(await list({ origin: "remote" }), ["5", "4", "2"]);
+      assert.deepEqual(await list({ origin: "all", domain: "ONE.example" }), ["5", "2"]);
+      assert.deepEqual(await list({ origin: "local", domain: "one.example" }), []);
+      assert.deepEqual(await list({ origin: "all" }, { limit: 2, maxId: "5" }), ["4", "3"]);
+      assert.deepEqual(await list({ origin: "all" }, { limit: 2, minId: "2" }), ["4", "3"]);
+      assert.deepEqual(await list({ origin: "all" }, { limit: 2, sinceId: "2" }), ["6", "5"]);
+      assert.deepEqual(await list({ origin: "remote" }, { limit: 1, minId: "2" }), ["4"]);
+      assert.equal((await t.storage.accounts.get("3"))?.silencedAt, "2025-01-01T00:00:00.000Z");
+      await t.storage.accounts.remove("5");
+      assert.deepEqual(await list({ origin: "remote" }), ["4", "2"]);
+    });
+
     it("lists the distinct remote domains", async () => {
       assert.deepEqual(await t.storage.accounts.domains(), []);
       await t.storage.accounts.put(makeAccount({ id: "1" }));

@@ -4,10 +4,18 @@
 import type { Account } from "../../domain/account.ts";
 import { acctOf } from "../../domain/account.ts";
 import { compareIds } from "../../domain/ids.ts";
-import type { AccountStore } from "../ports.ts";
+import type { AccountStore, IdPage } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { CountIndex, UniqueIndex } from "./indexes.ts";
 import { RecordCollection } from "./record-collection.ts";
+import { SortedIds } from "./sorted-ids.ts";
+
+/** Two windows of one IdPage, newest first, as one window of their union. */
+function mergeNewestFirst(a: string[], b: string[], page: IdPage): string[] {
+  const all = [...a, ...b].sort((x, y) => compareIds(y, x));
+  // min_id windows are the oldest ids above the bound; the others the newest below.
+  return page.minId !== undefined ? all.slice(-page.limit) : all.slice(0, page.limit);
+}
 
 /** Local accounts have an empty domain part, which no remote host has. */
 function acctKey(username: string, domain: string | null): string {
@@ -28,6 +36,18 @@ export async function openAccountStore(
   const byUri = new UniqueIndex();
   const remoteDomains = new CountIndex();
   let localCount = 0;
+  // Ids for the admin list, by origin and by remote domain (lower case).
+  const localIds = new SortedIds();
+  const remoteIds = new SortedIds();
+  const domainIds = new Map<string, SortedIds>();
+  const idsOf = (domain: string) => {
+    let ids = domainIds.get(domain);
+    if (!ids) {
+      ids = new SortedIds();
+      domainIds.set(domain, ids);
+    }
+    return ids;
+  };
 
   const records = await RecordCollection.load<Account>(
     root,
@@ -40,14 +60,26 @@ export async function openAccountStore(
         if (previous) {
           byAcct.delete(acctKey(previous.username, previous.domain), previous.id);
           byUri.delete(previous.uri, previous.id);
-          if (previous.domain === null) localCount--;
-          else remoteDomains.delete(previous.domain.toLowerCase());
+          if (previous.domain === null) {
+            localCount--;
+            localIds.delete(previous.id);
+          } else {
+            remoteDomains.delete(previous.domain.toLowerCase());
+            remoteIds.delete(previous.id);
+            idsOf(previous.domain.toLowerCase()).delete(previous.id);
+          }
         }
         if (next) {
           byAcct.set(acctKey(next.username, next.domain), next.id);
           byUri.set(next.uri, next.id);
-          if (next.domain === null) localCount++;
-          else remoteDomains.add(next.domain.toLowerCase());
+          if (next.domain === null) {
+            localCount++;
+            localIds.add(next.id);
+          } else {
+            remoteDomains.add(next.domain.toLowerCase());
+            remoteIds.add(next.id);
+            idsOf(next.domain.toLowerCase()).add(next.id);
+          }
         }
       },
     },
@@ -120,6 +152,15 @@ export async function openAccountStore(
     },
     async domains() {
       return remoteDomains.keys().sort();
+    },
+    async list({ origin, domain }, page) {
+      let ids: string[];
+      if (domain !== undefined) {
+        ids = origin === "local" ? [] : (domainIds.get(domain.toLowerCase())?.page(page) ?? []);
+      } else if (origin === "local") ids = localIds.page(page);
+      else if (origin === "remote") ids = remoteIds.page(page);
+      else ids = mergeNewestFirst(localIds.page(page), remoteIds.page(page), page);
+      return ids.flatMap((id) => records.get(id) ?? []);
     },
   };
 }

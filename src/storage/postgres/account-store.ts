@@ -5,6 +5,7 @@ import type { Account } from "../../domain/account.ts";
 import { acctOf } from "../../domain/account.ts";
 import type { AccountStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
+import { idWindow } from "./id-window.ts";
 import { jsonb } from "./jsonb.ts";
 import { createRecordMemo } from "./record-memo.ts";
 import { byId, firstData, isRowId, rowIds } from "./rows.ts";
@@ -106,6 +107,26 @@ export function createAccountStore(db: PgContext): AccountStore {
         order by ${order === "active" ? sql`c.last_status_id desc nulls last,` : sql``} a.id desc
         limit ${limit} offset ${Math.max(0, offset)}`;
       return rows.map((row) => row.data);
+    },
+    async list({ origin, domain }, page) {
+      const window = idWindow(sql, page);
+      if (!window) return [];
+      const where =
+        domain !== undefined
+          ? origin === "local"
+            ? sql`and false`
+            : sql`and domain_key = ${domain.toLowerCase()}`
+          : origin === "local"
+            ? sql`and domain_key = ''`
+            : origin === "remote"
+              ? sql`and domain_key <> ''`
+              : sql``;
+      const rows = await sql<Row[]>`
+        select data from accounts where true ${window.where} ${where}
+        order by id ${window.direction} limit ${window.limit}`;
+      const accounts = rows.map((row) => row.data);
+      // min_id walks up from its bound; the answer is newest first either way.
+      return page.minId !== undefined ? accounts.reverse() : accounts;
     },
     async domains() {
       const rows = await sql<{ domain: string }[]>`

@@ -62,7 +62,8 @@ export function accountRelationRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access
     access({ scopes: ["read:follows"], user: true }),
     async (c) => {
       const viewer = requireViewer(c);
-      // No account is ever suspended here yet, so `with_suspended` changes nothing.
+      // One Relationship per id asked (DESIGN §1), suspended accounts too: `with_suspended`
+      // changes nothing.
       const { id } = await readValidParams(c, idsSchema);
       return c.json(await renderRelationships(ctx, viewer.account.id, id));
     },

@@ -8,7 +8,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { notFound, unauthorized, unprocessable } from "../../../domain/errors.ts";
 import { serializeToken } from "../../../serialization/mastodon/token.ts";
-import { listedAccount } from "../../../services/accounts/listed-account.ts";
+import { listedAccount, listedAccounts } from "../../../services/accounts/listed-account.ts";
 import { lookupAccount } from "../../../services/accounts/lookup-account.ts";
 import { searchAccounts } from "../../../services/accounts/search-accounts.ts";
 import { signUp } from "../../../services/accounts/sign-up.ts";
@@ -134,11 +134,15 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
       throw unprocessable(`Validation failed: at most ${MAX_ACCOUNTS} ids may be asked at once`);
     }
     // Ids naming no account are left out; the others keep the order they were asked in.
+    // Suspended accounts and unfinished sign-ups are as good as missing.
     const found = await ctx.storage.accounts.getMany(id);
     return c.json(
       await renderAccounts(
         ctx,
-        id.flatMap((i) => found.get(i) ?? []),
+        await listedAccounts(
+          ctx,
+          id.flatMap((i) => found.get(i) ?? []),
+        ),
       ),
     );
   });

@@ -1,0 +1,67 @@
+// A moderator suspends a local account: a Delete of its actor goes through the delivery queue to
+// every server we know (its followers' and the others), and lifting the suspension sends its
+// profile again. The recording peers cache no keys and the suspended actor answers 410, so they
+// cannot verify the Delete's signature (real peers verify it with the key they stored): only the
+// attempts are checked for it; the Update after the suspension is lifted is verified in full.
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Account } from "../../src/domain/account.ts";
+import {
+  actOnAccount,
+  OPERATOR,
+  undoAction,
+} from "../../src/services/accounts/moderate-account.ts";
+import { receiveFollow } from "../../src/services/federation/remote-follow.ts";
+import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { type RecordingPeer, startRecordingPeer } from "./recording-peer.ts";
+
+describe("suspensions federate", () => {
+  let server: TestServer;
+  let followers: RecordingPeer;
+  let stranger: RecordingPeer;
+  let alice: TestUser;
+  let bob: Account;
+
+  before(async () => {
+    followers = await startRecordingPeer();
+    stranger = await startRecordingPeer();
+    server = await startTestServer({ WREN_ALLOW_PRIVATE_ADDRESSES: "true" });
+    alice = await createUserWithToken(server, "alice");
+    bob = await followers.addAccount(server, "bob");
+    const dave = await followers.addAccount(server, "dave", { sharedInbox: false });
+    // Known here, following nobody: its server still hears of the suspension.
+    await stranger.addAccount(server, "erin");
+    for (const follower of [bob, dave]) {
+      await receiveFollow(server.wren.ctx, follower, alice.account, `${follower.uri}#follow`);
+    }
+    await server.wren.jobs.runDue();
+  });
+
+  after(async () => {
+    await server?.close();
+    await followers?.close();
+    await stranger?.close();
+  });
+
+  test("suspending sends Delete(actor) to every known server; unsuspending sends Update", async () => {
+    const ctx = server.wren.ctx;
+    const before = [followers.attempts.length, stranger.attempts.length] as const;
+    await actOnAccount(ctx, OPERATOR, alice.account.id, { type: "suspend" });
+    await server.wren.jobs.runDue();
+    // Unverifiable, each is knocked twice (both signature kinds): distinct inboxes count.
+    const paths = (peer: RecordingPeer, from: number) =>
+      [...new Set(peer.attempts.slice(from).map((a) => a.path))].sort();
+    assert.deepEqual(paths(followers, before[0]), ["/inbox", "/users/dave/inbox"]);
+    assert.deepEqual(paths(stranger, before[1]), ["/inbox"]);
+
+    const delivered = followers.deliveries.length;
+    await undoAction(ctx, OPERATOR, alice.account.id, "unsuspend");
+    await server.wren.jobs.runDue();
+    const updates = followers.deliveries.slice(delivered);
+    assert.deepEqual(updates.map((d) => d.path).sort(), ["/inbox", "/users/dave/inbox"]);
+    assert.equal(updates[0]?.activity.type, "Update");
+    assert.equal(updates[0]?.activity.object.id, alice.account.uri);
+  });
+});
