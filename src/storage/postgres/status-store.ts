@@ -12,6 +12,7 @@ import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jsonb } from "./jsonb.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
+import { createRowMemo } from "./row-memo.ts";
 import { rowId, rowIds } from "./rows.ts";
 
 interface DataRow {
@@ -43,6 +44,17 @@ export function createStatusStore(db: PgContext): StatusStore {
   const asText = sql`id::text as key, data::text as json`;
   const record = (row: StatusRow) => identities.of(row);
   const records = (rows: readonly StatusRow[]) => rows.map(record);
+  // Statuses by id are kept in this process and forgotten row by row as they are written, here
+  // or (once notified) by another process (row-memo.ts, ADR 0033): a page of a timeline or a
+  // status read is answered without reading its rows, as on json-file.
+  const memo = createRowMemo<Status>(db.changes, "statuses");
+  const loadMany = async (keys: string[]) => {
+    const rows = await sql<StatusRow[]>`
+      select ${asText} from statuses where id = any(${keys}::int8[])`;
+    return new Map(rows.map((row) => [row.key, record(row)]));
+  };
+  /** This process's write to statuses `ids`: forgotten at once, and the version moves. */
+  const written = (ids: readonly string[]) => db.changes.rows("statuses", ids);
 
   /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
   const filterSql = (filter: StatusFilter = {}) => {
@@ -63,16 +75,17 @@ export function createStatusStore(db: PgContext): StatusStore {
     async get(id) {
       const key = rowId(id);
       if (key === undefined) return undefined;
-      const [row] = await sql<StatusRow[]>`select ${asText} from statuses where id = ${key}::int8`;
-      return row && record(row);
+      return memo.get(key, async () => {
+        const [row] = await sql<StatusRow[]>`
+          select ${asText} from statuses where id = ${key}::int8`;
+        return row && record(row);
+      });
     },
 
     async getMany(ids) {
       const keys = rowIds(ids);
       if (keys.length === 0) return new Map();
-      const rows = await sql<StatusRow[]>`
-        select ${asText} from statuses where id = any(${keys}::int8[])`;
-      return new Map(rows.map((row) => [row.key, record(row)]));
+      return memo.getMany(keys, loadMany);
     },
 
     async findByUri(uri) {
@@ -115,7 +128,7 @@ export function createStatusStore(db: PgContext): StatusStore {
                 from unnest(${listedTags}::text[]) as t(tag)`,
             ]),
       ]);
-      db.changes.bump("statuses");
+      written([status.id]);
     },
 
     async listByAccount(accountId, page, filter) {
@@ -266,7 +279,7 @@ export function createStatusStore(db: PgContext): StatusStore {
         tx`delete from statuses where id = ${key}::int8`,
       ]);
       const gone = (removed?.count ?? 0) > 0;
-      if (gone) db.changes.bump("statuses");
+      if (gone) written([key]);
       return gone;
     },
 
