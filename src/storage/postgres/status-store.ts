@@ -10,6 +10,7 @@ import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
+import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
 import { createRowMemo } from "./row-memo.ts";
@@ -99,35 +100,19 @@ export function createStatusStore(db: PgContext): StatusStore {
       const tags = lowerTags(status.tags);
       const hasMedia = status.mediaIds.length > 0;
       const listedTags = inTagTimelines(status) ? tags : [];
-      // One transaction, its statements sent together (pipelined: one round trip) and run in
-      // order. The row first: its lock orders concurrent puts of one status, so the tag rows
-      // rewritten next always belong to the record that ends up stored.
-      await sql.begin((tx) => [
-        tx`
-          insert into statuses (id, account_id, uri, visibility, local, deleted, has_media,
-            in_reply_to_id, in_reply_to_account_id, reblog_of_id, tags, data)
-          values (${status.id}::int8, ${status.accountId}::int8, ${status.uri},
-            ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
-            ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
-            ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)})
-          on conflict (id) do update set
-            account_id = excluded.account_id, uri = excluded.uri,
-            visibility = excluded.visibility, local = excluded.local,
-            deleted = excluded.deleted, has_media = excluded.has_media,
-            in_reply_to_id = excluded.in_reply_to_id,
-            in_reply_to_account_id = excluded.in_reply_to_account_id,
-            reblog_of_id = excluded.reblog_of_id, tags = excluded.tags, data = excluded.data`,
-        tx`delete from status_tags where status_id = ${status.id}::int8`,
-        ...(listedTags.length === 0
-          ? []
-          : [
-              tx`
-                insert into status_tags (tag, status_id, account_id, local, has_media)
-                select tag, ${status.id}::int8, ${status.accountId}::int8, ${status.local},
-                  ${hasMedia}
-                from unnest(${listedTags}::text[]) as t(tag)`,
-            ]),
-      ]);
+      // One statement (migration 0037's function: the row, then its tag rows, in the order a
+      // transaction ran them), with the job the write carries if any (an event's record,
+      // outbox.ts): one round trip, where a transaction cost three.
+      const carried = await db.outbox.take();
+      const statement = sql`
+        ${carried ? sql`with job as (${jobInsert(sql, carried.job)})` : sql``}
+        select from wren_put_status(${status.id}::int8, ${status.accountId}::int8,
+          ${status.uri}, ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
+          ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
+          ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)},
+          ${listedTags}::text[])`;
+      carried?.settle(statement);
+      await statement;
       written([status.id]);
     },
 
