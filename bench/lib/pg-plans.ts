@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { createChanges } from "../../src/storage/postgres/changes.ts";
 import { createEdgeStore } from "../../src/storage/postgres/edge-store.ts";
 import { createNotificationStore } from "../../src/storage/postgres/notification-store.ts";
+import { createOutbox } from "../../src/storage/postgres/outbox.ts";
 import { createStatusStore } from "../../src/storage/postgres/status-store.ts";
 
 export interface PlanResult {
@@ -62,7 +63,7 @@ export async function explainStoreQueries(
       if (m) last = { ms: Number(m[1]), plan: m[2] as string };
     },
   });
-  const db = { sql, changes: createChanges() };
+  const db = { sql, changes: createChanges(), outbox: createOutbox(async () => {}) };
   const statuses = createStatusStore(db);
   const notifications = createNotificationStore(db);
   const favourites = createEdgeStore(db, "favourites");

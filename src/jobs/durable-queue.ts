@@ -3,7 +3,8 @@
 
 import type { Clock } from "../domain/clock.ts";
 import type { IdGenerator } from "../domain/ids.ts";
-import type { JobQueue } from "../services/job-queue.ts";
+import type { Job } from "../domain/job.ts";
+import type { EnqueueOptions, JobQueue } from "../services/job-queue.ts";
 import type { JobStore } from "../storage/ports.ts";
 
 export function createDurableQueue(
@@ -12,25 +13,33 @@ export function createDurableQueue(
   ids: IdGenerator,
   onEnqueued: (runAt?: string) => void = () => {},
 ): JobQueue {
+  const jobOf = (type: string, payload: Record<string, unknown>, options: EnqueueOptions): Job => {
+    const now = clock.now();
+    return {
+      id: ids.next(),
+      type,
+      payload,
+      runAt: (options.runAt ?? now).toISOString(),
+      attempts: 0,
+      lastError: null,
+      failedAt: null,
+      createdAt: now.toISOString(),
+      ...(options.group === undefined ? {} : { group: options.group }),
+      ...(options.orderingKey === undefined ? {} : { orderingKey: options.orderingKey }),
+    };
+  };
   return {
     async enqueue(type, payload, options = {}) {
-      const now = clock.now();
-      const id = ids.next();
-      const runAt = (options.runAt ?? now).toISOString();
-      await jobs.put({
-        id,
-        type,
-        payload,
-        runAt,
-        attempts: 0,
-        lastError: null,
-        failedAt: null,
-        createdAt: now.toISOString(),
-        ...(options.group === undefined ? {} : { group: options.group }),
-        ...(options.orderingKey === undefined ? {} : { orderingKey: options.orderingKey }),
-      });
-      onEnqueued(runAt);
-      return id;
+      const job = jobOf(type, payload, options);
+      await jobs.put(job);
+      onEnqueued(job.runAt);
+      return job.id;
+    },
+    async enqueueAround(type, payload, options, write) {
+      const job = jobOf(type, payload, options);
+      const result = await jobs.putAround(job, () => write(job.id));
+      onEnqueued(job.runAt);
+      return result;
     },
     async release(group) {
       const moved = await jobs.advanceGroup(group, clock.now().toISOString());

@@ -65,6 +65,15 @@ export interface EventBus {
    * Rejects when the record cannot be written: then the write must not happen either.
    */
   intend(event: DomainEvent): Promise<PendingEvent>;
+  /**
+   * `intend` and the write in one: the record is stored no later than the write's first change,
+   * with it in one transaction where the storage can (JobQueue.enqueueAround, ADR 0033). When
+   * the write fails, the record is dropped and the failure rethrown.
+   */
+  intendAround<T>(
+    event: DomainEvent,
+    write: () => Promise<T>,
+  ): Promise<{ pending: PendingEvent; result: T }>;
   /** The EVENT_JOB handler: runs the listeners a recorded event still owes. */
   runRecorded(payload: Record<string, unknown>): Promise<void>;
 }
@@ -108,14 +117,25 @@ export function createEventBus(options: EventBusOptions): EventBus {
 
   const after = (ms: number) => new Date(clock.now().getTime() + ms);
 
-  function record(event: DomainEvent, intent: boolean): Promise<string> {
+  function recordOf(event: DomainEvent, intent: boolean): Record<string, unknown> {
     const payload: RecordedEvent = { event, listeners: [...listeners.keys()] };
     if (intent) payload.intent = true;
     // A copy through JSON: what runs after a crash is what was written, never a live object.
-    return jobs.enqueue(EVENT_JOB, JSON.parse(JSON.stringify(payload)), {
-      runAt: after(leaseMs),
-      group: EVENT_LEASE_GROUP,
-    });
+    return JSON.parse(JSON.stringify(payload));
+  }
+  const leaseOptions = () => ({ runAt: after(leaseMs), group: EVENT_LEASE_GROUP });
+
+  function record(event: DomainEvent, intent: boolean): Promise<string> {
+    return jobs.enqueue(EVENT_JOB, recordOf(event, intent), leaseOptions());
+  }
+
+  function pendingOf(id: string, event: DomainEvent): PendingEvent {
+    return {
+      published: (final) => settle(id, final ?? event),
+      abandon: async () => {
+        await jobs.cancel(id);
+      },
+    };
   }
 
   /** Runs the named listeners in order; returns the names of those that failed. */
@@ -184,13 +204,30 @@ export function createEventBus(options: EventBusOptions): EventBus {
     },
     async intend(event) {
       if (listeners.size === 0) return { published: async () => {}, abandon: async () => {} };
-      const id = await record(event, true);
-      return {
-        published: (final) => settle(id, final ?? event),
-        abandon: async () => {
-          await jobs.cancel(id);
-        },
-      };
+      return pendingOf(await record(event, true), event);
+    },
+    async intendAround(event, write) {
+      if (listeners.size === 0) {
+        const result = await write();
+        return { pending: { published: async () => {}, abandon: async () => {} }, result };
+      }
+      let id: string | undefined;
+      try {
+        const result = await jobs.enqueueAround(
+          EVENT_JOB,
+          recordOf(event, true),
+          leaseOptions(),
+          (jobId) => {
+            id = jobId;
+            return write();
+          },
+        );
+        return { pending: pendingOf(id as string, event), result };
+      } catch (error) {
+        // Left behind, the record would only find the write missing after its lease.
+        if (id !== undefined) await jobs.cancel(id).catch(() => {});
+        throw error;
+      }
     },
     async runRecorded(payload) {
       const recorded = decode(payload);
@@ -222,15 +259,7 @@ export async function publishAround<T>(
   event: DomainEvent,
   write: () => Promise<T>,
 ): Promise<T> {
-  const pending = await events.intend(event);
-  let result: T;
-  try {
-    result = await write();
-  } catch (error) {
-    // Left behind, the record would only find the write missing after its lease.
-    await pending.abandon().catch(() => {});
-    throw error;
-  }
+  const { pending, result } = await events.intendAround(event, write);
   await pending.published();
   return result;
 }
@@ -245,14 +274,7 @@ export async function publishIf(
   event: DomainEvent,
   write: () => Promise<boolean>,
 ): Promise<boolean> {
-  const pending = await events.intend(event);
-  let changed: boolean;
-  try {
-    changed = await write();
-  } catch (error) {
-    await pending.abandon().catch(() => {});
-    throw error;
-  }
+  const { pending, result: changed } = await events.intendAround(event, write);
   if (changed) await pending.published();
   // Left behind, the record finds on confirmation what storage says; nothing to fail here.
   else await pending.abandon().catch(() => {});

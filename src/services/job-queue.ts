@@ -17,6 +17,17 @@ export interface JobQueue {
     payload: Record<string, unknown>,
     options?: EnqueueOptions,
   ): Promise<string>;
+  /**
+   * Runs `write`, given the job's id, and stores the job durably no later than `write`'s first
+   * change (in the same transaction where the storage can: JobStore.putAround); returns what
+   * `write` returned. When `write` fails the job may or may not be stored (cancel it).
+   */
+  enqueueAround<T>(
+    type: string,
+    payload: Record<string, unknown>,
+    options: EnqueueOptions,
+    write: (id: string) => Promise<T>,
+  ): Promise<T>;
   /** Makes the waiting jobs of `group` due now; returns how many were waiting for later. */
   release(group: string): Promise<number>;
   /** Removes a waiting job (one that turned out not to be needed); false when it was not there. */

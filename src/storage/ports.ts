@@ -473,6 +473,14 @@ export interface JobStore {
   get(id: string): Promise<Job | undefined>;
   /** Stores a new waiting job, or replaces one (ending any claim on it: the new record waits). */
   put(job: Job): Promise<void>;
+  /**
+   * Runs `write` and stores `job` (as put) no later than the first change `write` makes, so a
+   * crash never leaves the change without the job (an event's record, services/events.ts). A
+   * backend may store both in one transaction (PostgreSQL, when the write is a status or edge
+   * put: ADR 0033), so when `write` fails the job may not have been stored. json-file stores
+   * the job first.
+   */
+  putAround<T>(job: Job, write: () => Promise<T>): Promise<T>;
   /** Removes the job whoever holds it (operators, recurring schedules); false when none. */
   delete(id: string): Promise<boolean>;
   /**

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Job } from "../../domain/job.ts";
 import { type ContractContext, ids, sorted, tryToMutate } from "./context.ts";
+import { CREATED, makeAccount, makeFavourite, makeStatus } from "./fixtures.ts";
 import { makeJob } from "./fixtures-features.ts";
 
 const at = (minute: number) => `2025-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
@@ -258,6 +259,55 @@ export function jobContract(t: ContractContext): void {
       assert.deepEqual(ids(await reopened.jobs.claim(at(20), 10, at(40), "b")), ["10"]);
       assert.equal(await reopened.jobs.complete("10", "b"), true);
       assert.equal(await reopened.jobs.nextRunAt(), null);
+    });
+
+    it("stores a job around the write it goes with, whatever that write does", async () => {
+      const s = t.storage;
+      // Around a status put (PostgreSQL: in its statement), an edge put, a write that reads
+      // and writes other stores, writes at once, and one that makes no store call.
+      const status = makeStatus({ id: "30", accountId: "1" });
+      assert.equal(
+        await store().putAround(makeJob({ id: "10" }), () => s.statuses.put(status)),
+        undefined,
+      );
+      const favourite = makeFavourite({ id: "31", accountId: "1", targetId: "30" });
+      await store().putAround(makeJob({ id: "11" }), () => s.favourites.put(favourite));
+      const answer = await store().putAround(makeJob({ id: "12" }), async () => {
+        await s.accounts.get("1");
+        await s.accounts.put(makeAccount({ id: "1" }));
+        await s.statuses.put(makeStatus({ id: "32", accountId: "1" }));
+        return "done";
+      });
+      assert.equal(answer, "done");
+      await store().putAround(makeJob({ id: "13" }), () =>
+        Promise.all([
+          s.statuses.put(makeStatus({ id: "33", accountId: "1" })),
+          s.favourites.put(makeFavourite({ id: "34", accountId: "1", targetId: "33" })),
+          s.statuses.put(makeStatus({ id: "35", accountId: "1" })),
+        ]),
+      );
+      await store().putAround(makeJob({ id: "14" }), async () => "nothing");
+      assert.deepEqual(ids(await store().due(CREATED, 10)), ["10", "11", "12", "13", "14"]);
+      assert.equal((await s.statuses.get("30"))?.id, "30");
+      assert.equal((await s.favourites.get("1", "30"))?.id, "31");
+      assert.deepEqual(
+        [...(await s.statuses.getMany(["32", "33", "35"])).keys()],
+        ["32", "33", "35"],
+      );
+    });
+
+    it("keeps a job whose write failed after a change, and passes the failure on", async () => {
+      const s = t.storage;
+      const failing = store().putAround(makeJob({ id: "10" }), async () => {
+        await s.statuses.put(makeStatus({ id: "30", accountId: "1" }));
+        throw new Error("after the change");
+      });
+      await assert.rejects(failing, /after the change/);
+      // The status is stored, so its job must be too.
+      assert.equal((await s.statuses.get("30"))?.id, "30");
+      assert.deepEqual(ids(await store().due(CREATED, 10)), ["10"]);
+      await assert.rejects(store().putAround(makeJob({ id: "11", runAt: "soon" }), async () => 1));
+      assert.equal(await store().get("11"), undefined);
     });
 
     it("refuses a job without a readable runAt", async () => {

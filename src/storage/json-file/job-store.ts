@@ -106,18 +106,25 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
     writer,
   );
 
+  async function put(job: Job): Promise<void> {
+    if (Number.isNaN(Date.parse(job.runAt))) {
+      throw new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`);
+    }
+    await writes.run(job.id, async () => {
+      await records.put(job);
+      leases.delete(job.id);
+    });
+  }
+
   return {
     async get(id) {
       return records.get(id);
     },
-    async put(job) {
-      if (Number.isNaN(Date.parse(job.runAt))) {
-        throw new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`);
-      }
-      await writes.run(job.id, async () => {
-        await records.put(job);
-        leases.delete(job.id);
-      });
+    put,
+    // The job first: a file of its own, written before the write begins.
+    async putAround(job, write) {
+      await put(job);
+      return write();
     },
     delete(id) {
       return writes.run(id, async () => {

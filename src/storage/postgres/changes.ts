@@ -2,7 +2,9 @@
 // memoises (record-memo.ts). A process's own write bumps both as it resolves; a write by another
 // process reaches this one through LISTEN wren_changes (the tables' triggers, migrations 0000 and
 // 0018: the payload is "writer|table") and bumps them too. Kept answers are dropped on either, so
-// none outlives a write by more than the notification's trip.
+// none outlives a write by more than the notification's trip. Statuses are written too often for
+// a memo emptied whole: their signal names the rows ("writer|statuses:id,id,…", migration 0037),
+// and a row memo (row-memo.ts) forgets just those.
 
 import type { Sql } from "./connect.ts";
 
@@ -24,6 +26,18 @@ export interface Changes {
   bumpAll(): void;
   /** Moves only `table`'s version (this process's own writes, heard back). */
   bumpTable(table: string): void;
+  /**
+   * A write to the rows `ids` of `table` (this process's, as it resolves, or another's, heard):
+   * tells the row watchers of the table, and bumps as `bump` does unless `heardBack` (this
+   * process's own write, counted already).
+   */
+  rows(table: string, ids: readonly string[], heardBack?: boolean): void;
+  /**
+   * Calls `listener` with the ids of every write to `table`'s rows, or with undefined when any
+   * row may have changed (a write that did not name them, missed notifications). Synchronous,
+   * before the write's promise resolves for this process's own writes. Returns the unwatch.
+   */
+  watchRows(table: string, listener: (ids: readonly string[] | undefined) => void): () => void;
 }
 
 export function createChanges(): Changes {
@@ -31,8 +45,13 @@ export function createChanges(): Changes {
   // Changes of unknown tables count for every table.
   let everything = 0;
   const tables = new Map<string, number>();
+  const watchers = new Map<string, Set<(ids: readonly string[] | undefined) => void>>();
+  const tell = (table: string, ids: readonly string[] | undefined) => {
+    for (const listener of watchers.get(table) ?? []) listener(ids);
+  };
   const bumpTable = (table: string) => {
     tables.set(table, (tables.get(table) ?? 0) + 1);
+    tell(table, undefined);
   };
   return {
     get version() {
@@ -46,17 +65,41 @@ export function createChanges(): Changes {
     bumpAll() {
       version += 1;
       everything += 1;
+      for (const table of watchers.keys()) tell(table, undefined);
     },
     bumpTable,
+    rows(table, ids, heardBack = false) {
+      if (!heardBack) version += 1;
+      tables.set(table, (tables.get(table) ?? 0) + 1);
+      tell(table, ids);
+    },
+    watchRows(table, listener) {
+      const set = watchers.get(table) ?? new Set();
+      watchers.set(table, set);
+      set.add(listener);
+      return () => set.delete(listener);
+    },
   };
 }
 
-/** The writer and the table of a change notification ("writer|table"; older: "writer"). */
-export function parseChange(payload: string): { writer: string; table: string | undefined } {
+/** What a change notification tells. */
+export interface Change {
+  writer: string;
+  /** Undefined: an older process's signal ("writer"), anything may have changed. */
+  table: string | undefined;
+  /** The rows written, when the signal names them ("writer|table:id,id"). */
+  ids?: string[];
+}
+
+/** Reads a change notification: "writer|table:id,…", "writer|table" or (older) "writer". */
+export function parseChange(payload: string): Change {
   const bar = payload.lastIndexOf("|");
-  return bar === -1
-    ? { writer: payload, table: undefined }
-    : { writer: payload.slice(0, bar), table: payload.slice(bar + 1) };
+  if (bar === -1) return { writer: payload, table: undefined };
+  const writer = payload.slice(0, bar);
+  const rest = payload.slice(bar + 1);
+  const colon = rest.indexOf(":");
+  if (colon === -1) return { writer, table: rest };
+  return { writer, table: rest.slice(0, colon), ids: rest.slice(colon + 1).split(",") };
 }
 
 /**
@@ -73,10 +116,11 @@ export async function listenForChanges(
   const { unlisten } = await sql.listen(
     "wren_changes",
     (payload) => {
-      const { writer, table } = parseChange(payload);
+      const { writer, table, ids } = parseChange(payload);
       if (table === undefined) {
         if (writer !== self) changes.bumpAll();
-      } else if (writer !== self) changes.bump(table);
+      } else if (ids !== undefined) changes.rows(table, ids, writer === self);
+      else if (writer !== self) changes.bump(table);
       else changes.bumpTable(table);
     },
     // Notifications missed while the listening connection was down: assume anything changed.

@@ -10,6 +10,7 @@ import { KeyedQueue } from "../json-file/keyed-queue.ts";
 import type { EdgeKind, EdgeStore, IdPage } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { idWindow } from "./id-window.ts";
+import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
 
 /** The `kind` of each edge store's rows. */
@@ -81,9 +82,11 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
     put(edge) {
       return queue.run(pairKey(edge.accountId, edge.targetId), async () => {
         // The edge's id names one edge of the kind (the json-file store files edges by id): an
-        // id put again with another pair moves the edge there.
-        await sql`
-          with moved as (
+        // id put again with another pair moves the edge there. A job the write carries (an
+        // event's record, outbox.ts) is stored by the same statement.
+        const carried = await db.outbox.take();
+        const statement = sql`
+          with ${carried ? sql`job as (${jobInsert(sql, carried.job)}),` : sql``} moved as (
             delete from edges
             where kind = ${kind} and id = ${edge.id}::bigint
               and (account_id, target_id) <> (${edge.accountId}::text, ${edge.targetId}::text)
@@ -93,6 +96,8 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
             ${jsonb(sql, edge)})
           on conflict (kind, account_id, target_id)
           do update set id = excluded.id, data = excluded.data`;
+        carried?.settle(statement);
+        await statement;
         changes.bump("edges");
       });
     },

@@ -29,14 +29,26 @@ export class InFlight {
   }
 }
 
-/** The store with every method call that returns a promise counted by `inFlight`. */
-export function tracked<S extends object>(store: S, inFlight: InFlight): S {
+/**
+ * What a call must wait for before it runs (outbox.ts: the job its write carries), given the
+ * method's name; undefined to run at once.
+ */
+export type CallGate = (method: string) => Promise<void> | undefined;
+
+/**
+ * The store with every method call that returns a promise counted by `inFlight`, each run once
+ * `gate` lets it (the call then answers a promise).
+ */
+export function tracked<S extends object>(store: S, inFlight: InFlight, gate?: CallGate): S {
   return new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
-        const result = value.apply(target, args);
+        const waiting = gate?.(String(property));
+        const result = waiting
+          ? waiting.then(() => value.apply(target, args))
+          : value.apply(target, args);
         return result instanceof Promise ? inFlight.track(result) : result;
       };
     },

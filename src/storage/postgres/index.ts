@@ -4,6 +4,7 @@
 // Storage.version() through LISTEN/NOTIFY.
 
 import { randomBytes } from "node:crypto";
+import type { Job } from "../../domain/job.ts";
 import type { ListMember } from "../../domain/list.ts";
 import type { PollVote } from "../../domain/poll.ts";
 import type { QuoteEdge } from "../../domain/quote.ts";
@@ -43,7 +44,7 @@ import { dumpDatabase } from "./dump.ts";
 import { createEdgeStore, EDGE_KINDS } from "./edge-store.ts";
 import { createFilterStore } from "./filter-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
-import { InFlight, tracked } from "./in-flight.ts";
+import { type CallGate, InFlight, tracked } from "./in-flight.ts";
 import { createJobStore } from "./job-store.ts";
 import { createJoinedReads } from "./joined-reads.ts";
 import { createKvStore } from "./kv-store.ts";
@@ -52,6 +53,7 @@ import { createMarkerStore } from "./marker-store.ts";
 import { createMediaStore } from "./media-store.ts";
 import { pendingMigrations } from "./migrate.ts";
 import { createNotificationStore } from "./notification-store.ts";
+import { createOutbox } from "./outbox.ts";
 import { createPollStore } from "./poll-store.ts";
 import { createPushSubscriptionStore } from "./push-subscription-store.ts";
 import { createReportStore } from "./report-store.ts";
@@ -89,7 +91,10 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const unlisten = await listenForChanges(sql, changes, applicationName);
     const coordination = await openCoordination(sql);
     const broadcast = createPostgresBroadcast(sql);
-    const db: PgContext = { sql, changes };
+    // Set once the job store exists: the outbox stores a job alone through it.
+    let putJob: (job: Job) => Promise<void> = async () => {};
+    const outbox = createOutbox((job) => putJob(job));
+    const db: PgContext = { sql, changes, outbox };
     const edges = <E extends Edge>(kind: EdgeKind): EdgeStore<E> =>
       createEdgeStore<E>(db, EDGE_KINDS[kind]);
     let closing: Promise<void> | undefined;
@@ -139,9 +144,21 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       kv: createKvStore(db),
       coordination: coordination.coordination,
     };
+    putJob = (job) => stores.jobs.put(job);
     const inFlight = new InFlight();
+    // A store call made by a write that carries a job waits for that job to be stored, unless
+    // the call can store it with its own change (outbox.ts).
+    const gateOf =
+      (name: string): CallGate =>
+      (method) => {
+        if (method === "watch" || (name === "jobs" && method === "putAround")) return undefined;
+        if (method === "put" && (name === "statuses" || Object.hasOwn(EDGE_KINDS, name))) {
+          return undefined;
+        }
+        return outbox.before();
+      };
     const trackedStores = Object.fromEntries(
-      Object.entries(stores).map(([name, store]) => [name, tracked(store, inFlight)]),
+      Object.entries(stores).map(([name, store]) => [name, tracked(store, inFlight, gateOf(name))]),
     ) as typeof stores;
     return {
       ...trackedStores,

@@ -7,9 +7,11 @@
 // wren_jobs instead (the migration's trigger), which watch() listens to.
 
 import { getLogger } from "@logtape/logtape";
+import type postgres from "postgres";
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
 import type { JobStore } from "../ports.ts";
+import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
 
@@ -38,14 +40,30 @@ interface ClaimedRow {
   data: Job;
 }
 
+const validRunAt = (job: Job) => {
+  if (Number.isNaN(Date.parse(job.runAt))) {
+    throw new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`);
+  }
+  return new Date(Date.parse(job.runAt)).toISOString();
+};
+
+/**
+ * The statement that stores a new job or replaces one (JobStore.put), on `sql` or a
+ * transaction; also what a write that carries a job sends with its own change (outbox.ts).
+ */
+export function jobInsert(sql: Sql, job: Job): postgres.PendingQuery<postgres.Row[]> {
+  const runAt = validRunAt(job);
+  return sql`
+    insert into jobs (id, run_at, failed_at, grp, data)
+    values (${job.id}, ${runAt}, ${failedInstant(job.failedAt)}, ${job.group ?? null},
+            ${jsonb(sql, job)})
+    on conflict (id) do update set
+      run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
+      data = excluded.data, lease_until = null, lease_owner = null`;
+}
+
 export function createJobStore(db: PgContext): JobStore {
   const { sql } = db;
-  const validRunAt = (job: Job) => {
-    if (Number.isNaN(Date.parse(job.runAt))) {
-      throw new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`);
-    }
-    return new Date(Date.parse(job.runAt)).toISOString();
-  };
 
   const listeners = new Set<(runAt?: string) => void>();
   /** A wake-up's payload names the earliest new job's due time (migration 0031); may be empty. */
@@ -63,14 +81,13 @@ export function createJobStore(db: PgContext): JobStore {
     },
 
     async put(job) {
-      const runAt = validRunAt(job);
-      await sql`
-        insert into jobs (id, run_at, failed_at, grp, data)
-        values (${job.id}, ${runAt}, ${failedInstant(job.failedAt)}, ${job.group ?? null},
-                ${jsonb(sql, job)})
-        on conflict (id) do update set
-          run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
-          data = excluded.data, lease_until = null, lease_owner = null`;
+      await jobInsert(sql, job);
+    },
+
+    // Carried into the write when it is a status or an edge put (outbox.ts, ADR 0033).
+    async putAround(job, write) {
+      validRunAt(job);
+      return db.outbox.around(job, write);
     },
 
     async delete(id) {

@@ -4,11 +4,10 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { makeAccount, makeToken } from "../contract/fixtures.ts";
 import { createChanges, parseChange } from "./changes.ts";
 import { createRecordMemo } from "./record-memo.ts";
-import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
+import { eventually, twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 /** A load that counts its calls and answers `{ n }` with the call's number. */
 function countingLoad() {
@@ -85,16 +84,6 @@ describe("record memo", () => {
 
 describe("postgres record memos across processes", () => {
   const processes = twoProcessesOnOneDatabase(4);
-
-  /** Polls `read` until `done` holds of its answer (the notification's trip), or fails. */
-  async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const value = await read();
-      if (done(value)) return value;
-      await sleep(10);
-    }
-    return assert.fail("the other process never saw the write");
-  }
 
   it("sees its own writes at once and another process's once notified", async () => {
     await processes.a.accounts.put(makeAccount({ id: "1", displayName: "Before" }));

@@ -14,7 +14,32 @@ import type { Changes } from "./changes.ts";
 const CAPACITY = 20_000;
 
 /** Kept for a key known to have no record. */
-const MISSING = Symbol("missing");
+export const MISSING = Symbol("missing");
+
+/** The records `cache` keeps of `keys`, and the keys it knows nothing of. */
+export function lookUp<T>(
+  cache: LruCache<string, T | typeof MISSING>,
+  keys: readonly string[],
+): { found: Map<string, T>; missing: string[] } {
+  const found = new Map<string, T>();
+  const missing: string[] = [];
+  for (const key of keys) {
+    const kept = cache.get(key);
+    if (kept === undefined) missing.push(key);
+    else if (kept !== MISSING) found.set(key, kept);
+  }
+  return { found, missing };
+}
+
+/** The records found, in the order of `keys` (as the stores answer getMany). */
+export function inOrder<T>(keys: readonly string[], found: Map<string, T>): Map<string, T> {
+  return new Map(
+    keys.flatMap((key) => {
+      const record = found.get(key);
+      return record === undefined ? [] : [[key, record] as const];
+    }),
+  );
+}
 
 export interface RecordMemo<T> {
   /** The record under `key`, loaded by `load` unless kept. */
@@ -61,13 +86,7 @@ export function createRecordMemo<T extends object>(
     },
     async getMany(keys, load) {
       const version = current();
-      const found = new Map<string, T>();
-      const missing: string[] = [];
-      for (const key of keys) {
-        const kept = cache.get(key);
-        if (kept === undefined) missing.push(key);
-        else if (kept !== MISSING) found.set(key, kept);
-      }
+      const { found, missing } = lookUp(cache, keys);
       if (missing.length > 0) {
         const loaded = await load(missing);
         for (const key of missing) {
@@ -76,13 +95,7 @@ export function createRecordMemo<T extends object>(
           if (record !== undefined) found.set(key, record);
         }
       }
-      // In the order asked, as the stores answer.
-      return new Map(
-        keys.flatMap((key) => {
-          const record = found.get(key);
-          return record === undefined ? [] : [[key, record] as const];
-        }),
-      );
+      return inOrder(keys, found);
     },
   };
 }

@@ -10,8 +10,10 @@ import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
+import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
+import { createRowMemo } from "./row-memo.ts";
 import { rowId, rowIds } from "./rows.ts";
 
 interface DataRow {
@@ -43,6 +45,17 @@ export function createStatusStore(db: PgContext): StatusStore {
   const asText = sql`id::text as key, data::text as json`;
   const record = (row: StatusRow) => identities.of(row);
   const records = (rows: readonly StatusRow[]) => rows.map(record);
+  // Statuses by id are kept in this process and forgotten row by row as they are written, here
+  // or (once notified) by another process (row-memo.ts, ADR 0033): a page of a timeline or a
+  // status read is answered without reading its rows, as on json-file.
+  const memo = createRowMemo<Status>(db.changes, "statuses");
+  const loadMany = async (keys: string[]) => {
+    const rows = await sql<StatusRow[]>`
+      select ${asText} from statuses where id = any(${keys}::int8[])`;
+    return new Map(rows.map((row) => [row.key, record(row)]));
+  };
+  /** This process's write to statuses `ids`: forgotten at once, and the version moves. */
+  const written = (ids: readonly string[]) => db.changes.rows("statuses", ids);
 
   /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
   const filterSql = (filter: StatusFilter = {}) => {
@@ -63,16 +76,17 @@ export function createStatusStore(db: PgContext): StatusStore {
     async get(id) {
       const key = rowId(id);
       if (key === undefined) return undefined;
-      const [row] = await sql<StatusRow[]>`select ${asText} from statuses where id = ${key}::int8`;
-      return row && record(row);
+      return memo.get(key, async () => {
+        const [row] = await sql<StatusRow[]>`
+          select ${asText} from statuses where id = ${key}::int8`;
+        return row && record(row);
+      });
     },
 
     async getMany(ids) {
       const keys = rowIds(ids);
       if (keys.length === 0) return new Map();
-      const rows = await sql<StatusRow[]>`
-        select ${asText} from statuses where id = any(${keys}::int8[])`;
-      return new Map(rows.map((row) => [row.key, record(row)]));
+      return memo.getMany(keys, loadMany);
     },
 
     async findByUri(uri) {
@@ -86,36 +100,20 @@ export function createStatusStore(db: PgContext): StatusStore {
       const tags = lowerTags(status.tags);
       const hasMedia = status.mediaIds.length > 0;
       const listedTags = inTagTimelines(status) ? tags : [];
-      // One transaction, its statements sent together (pipelined: one round trip) and run in
-      // order. The row first: its lock orders concurrent puts of one status, so the tag rows
-      // rewritten next always belong to the record that ends up stored.
-      await sql.begin((tx) => [
-        tx`
-          insert into statuses (id, account_id, uri, visibility, local, deleted, has_media,
-            in_reply_to_id, in_reply_to_account_id, reblog_of_id, tags, data)
-          values (${status.id}::int8, ${status.accountId}::int8, ${status.uri},
-            ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
-            ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
-            ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)})
-          on conflict (id) do update set
-            account_id = excluded.account_id, uri = excluded.uri,
-            visibility = excluded.visibility, local = excluded.local,
-            deleted = excluded.deleted, has_media = excluded.has_media,
-            in_reply_to_id = excluded.in_reply_to_id,
-            in_reply_to_account_id = excluded.in_reply_to_account_id,
-            reblog_of_id = excluded.reblog_of_id, tags = excluded.tags, data = excluded.data`,
-        tx`delete from status_tags where status_id = ${status.id}::int8`,
-        ...(listedTags.length === 0
-          ? []
-          : [
-              tx`
-                insert into status_tags (tag, status_id, account_id, local, has_media)
-                select tag, ${status.id}::int8, ${status.accountId}::int8, ${status.local},
-                  ${hasMedia}
-                from unnest(${listedTags}::text[]) as t(tag)`,
-            ]),
-      ]);
-      db.changes.bump("statuses");
+      // One statement (migration 0037's function: the row, then its tag rows, in the order a
+      // transaction ran them), with the job the write carries if any (an event's record,
+      // outbox.ts): one round trip, where a transaction cost three.
+      const carried = await db.outbox.take();
+      const statement = sql`
+        ${carried ? sql`with job as (${jobInsert(sql, carried.job)})` : sql``}
+        select from wren_put_status(${status.id}::int8, ${status.accountId}::int8,
+          ${status.uri}, ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
+          ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
+          ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)},
+          ${listedTags}::text[])`;
+      carried?.settle(statement);
+      await statement;
+      written([status.id]);
     },
 
     async listByAccount(accountId, page, filter) {
@@ -266,7 +264,7 @@ export function createStatusStore(db: PgContext): StatusStore {
         tx`delete from statuses where id = ${key}::int8`,
       ]);
       const gone = (removed?.count ?? 0) > 0;
-      if (gone) db.changes.bump("statuses");
+      if (gone) written([key]);
       return gone;
     },
 

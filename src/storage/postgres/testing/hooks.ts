@@ -1,7 +1,9 @@
 // Tests only: node:test hooks for the usual set-ups on a throw-away database, registered in the
 // calling describe block. Read the returned getters inside tests (the hooks replace the values).
 
+import assert from "node:assert/strict";
 import { after, afterEach, before, beforeEach } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Storage } from "../../ports.ts";
 import { connectPostgres, type Sql } from "../connect.ts";
 import { openPostgresStorage } from "../index.ts";
@@ -73,4 +75,20 @@ export function rawDatabase(poolMax: number): RawDatabase {
       return sql as Sql;
     },
   };
+}
+
+/**
+ * Polls `read` until `done` holds of its answer (a change notification's trip to another
+ * process), or fails after about two seconds.
+ */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+): Promise<T> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const value = await read();
+    if (done(value)) return value;
+    await sleep(10);
+  }
+  return assert.fail("the other process never saw the write");
 }

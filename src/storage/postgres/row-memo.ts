@@ -1,0 +1,92 @@
+// Records of a often-written table (statuses) kept in this process between reads, forgotten row
+// by row: where record-memo.ts empties a whole table's memo on any write to it (fine for
+// accounts, useless for statuses, written by every post), this one forgets only the rows a write
+// names (Changes.watchRows: this process's writes as they resolve, other processes' when their
+// change notification arrives, migration 0037). A write that names no rows (a bulk statement, an
+// import, missed notifications) empties it whole. A load that raced a write to one of its rows
+// does not keep that row. So a kept record outlives a write by no more than the notification's
+// trip, the bound of the record memos and the kept answers (ADR 0020, ADR 0033).
+
+import { deepFreeze } from "../../domain/deep-freeze.ts";
+import { LruCache } from "../../domain/lru-cache.ts";
+import type { Changes } from "./changes.ts";
+import { inOrder, lookUp, MISSING, type RecordMemo } from "./record-memo.ts";
+
+/** Records kept at most (the least recently used go first). */
+const CAPACITY = 20_000;
+
+/** A load under way: the keys it asked for, and those written since it began. */
+interface Load {
+  keys: readonly string[];
+  stale: Set<string> | "all";
+}
+
+export function createRowMemo<T extends object>(
+  changes: Changes,
+  table: string,
+  capacity = CAPACITY,
+): RecordMemo<T> & { readonly size: number } {
+  let cache = new LruCache<string, T | typeof MISSING>(capacity);
+  const loads = new Set<Load>();
+
+  changes.watchRows(table, (ids) => {
+    if (ids === undefined) {
+      cache = new LruCache(capacity);
+      for (const load of loads) load.stale = "all";
+      return;
+    }
+    for (const id of ids) cache.delete(id);
+    for (const load of loads) {
+      if (load.stale === "all") continue;
+      for (const id of ids) if (load.keys.includes(id)) load.stale.add(id);
+    }
+  });
+
+  /** Runs `load` for `keys`, keeping what no write touched meanwhile. */
+  async function loading<R>(
+    keys: readonly string[],
+    load: () => Promise<R>,
+    found: (result: R, key: string) => T | undefined,
+  ): Promise<R> {
+    const entry: Load = { keys, stale: new Set() };
+    loads.add(entry);
+    try {
+      const result = await load();
+      const { stale } = entry;
+      if (stale !== "all") {
+        for (const key of keys) {
+          if (stale.has(key)) continue;
+          const record = found(result, key);
+          // Kept records are shared by every later reader: frozen, as json-file's are.
+          cache.set(key, record === undefined ? MISSING : deepFreeze(record));
+        }
+      }
+      return result;
+    } finally {
+      loads.delete(entry);
+    }
+  }
+
+  return {
+    get size() {
+      return cache.size;
+    },
+    async get(key, load) {
+      const kept = cache.get(key);
+      if (kept !== undefined) return kept === MISSING ? undefined : kept;
+      return loading([key], load, (record) => record);
+    },
+    async getMany(keys, load) {
+      const { found, missing } = lookUp(cache, keys);
+      if (missing.length > 0) {
+        const loaded = await loading(
+          missing,
+          () => load(missing),
+          (map, key) => map.get(key),
+        );
+        for (const [key, record] of loaded) found.set(key, record);
+      }
+      return inOrder(keys, found);
+    },
+  };
+}
