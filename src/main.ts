@@ -119,6 +119,7 @@ export function instanceSettings(config: Config): InstanceSettings {
     remoteStatusRetentionDays: config.remoteStatusRetentionDays,
     rules: config.rules,
     showDomainBlocks: config.showDomainBlocks,
+    federationMode: config.federationMode,
     ffmpeg: {
       ffmpegPath: config.ffmpegPath,
       ffprobePath: config.ffprobePath,

@@ -173,6 +173,8 @@ export const configSchema = z
     rules: z.array(z.string().min(1)).default([]),
     /** Who may read the list of blocked domains (GET /api/v1/instance/domain_blocks), as Mastodon's setting. */
     showDomainBlocks: z.enum(["disabled", "users", "all"]).default("disabled"),
+    /** Federate with every server not blocked, or only with the allowed domains. */
+    federationMode: z.enum(["blocklist", "allowlist"]).default("blocklist"),
     /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed. */
     trustedProxies: z.array(addressOrRange).default(["127.0.0.0/8", "::1/128"]),
     logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
@@ -292,6 +294,7 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_INSTANCE_DESCRIPTION: "instanceDescription",
   WREN_CONTACT_EMAIL: "contactEmail",
   WREN_SHOW_DOMAIN_BLOCKS: "showDomainBlocks",
+  WREN_FEDERATION_MODE: "federationMode",
   WREN_MAX_STATUS_CHARACTERS: "maxStatusCharacters",
   WREN_MAX_MEDIA_ATTACHMENTS: "maxMediaAttachments",
   WREN_MAX_IMAGE_BYTES: "maxImageBytes",

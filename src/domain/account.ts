@@ -76,6 +76,11 @@ export interface Account {
    * hidden everywhere, never revived by a later activity.
    */
   suspended?: boolean;
+  /**
+   * Only for remote accounts suspended by an admin's `suspend` domain block: that block's
+   * domain, so lifting the block lifts the suspension (an actor Delete never is lifted).
+   */
+  suspendedByDomainBlock?: string;
 }
 
 /** Mastodon's rule for local usernames. */

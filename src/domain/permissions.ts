@@ -1,5 +1,7 @@
 // What each of Wren's fixed roles may do, in the names of Mastodon's role permissions (its
 // UserRole flags): admins everything, moderators the moderation tools, users only to invite.
+// As in Mastodon's default roles, the server-level tools (domain blocks and allows:
+// manage_federation; IP and email blocks: manage_blocks) are the admins' alone.
 // The admin API checks these besides the token's admin:* scopes.
 
 import type { Role } from "./user.ts";
@@ -10,7 +12,9 @@ export type Permission =
   | "view_audit_log"
   | "manage_reports"
   | "manage_taxonomies"
-  | "manage_users";
+  | "manage_users"
+  | "manage_federation"
+  | "manage_blocks";
 
 const MODERATOR: ReadonlySet<Permission> = new Set([
   "invite_users",

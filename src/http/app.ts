@@ -9,6 +9,7 @@ import { type Access, accessControl } from "./middleware/access.ts";
 import { accountBudgets, type BudgetedRoute } from "./middleware/account-budget.ts";
 import { apiCaching } from "./middleware/api-caching.ts";
 import { resolveClientAddress } from "./middleware/client-address.ts";
+import { ipAccess } from "./middleware/ip-access.ts";
 import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
 import { handleError, handleNotFound } from "./middleware/errors.ts";
 import { inboxLimits } from "./middleware/inbox-limits.ts";
@@ -77,6 +78,7 @@ export function createHttp(deps: HttpDeps): WrenHttp {
 
   app.use(requestContext);
   app.use(resolveClientAddress(deps.trustedProxies));
+  app.use(ipAccess(deps.ctx));
   for (const path of CORS_PATHS) app.use(path, apiCors);
 
   const tooLarge = () => {

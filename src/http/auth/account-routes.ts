@@ -21,6 +21,7 @@ import type { HttpDeps, HttpEnv } from "../env.ts";
 import { errorPage } from "../oauth/authorize-pages.ts";
 import { csrfKey, csrfTokenValid, ensureCsrfCookie, issueCsrfToken } from "../oauth/csrf.ts";
 import { htmlResponse } from "../oauth/html.ts";
+import { requestAddress } from "../middleware/client-address.ts";
 import { formThrottle, signUpThrottle } from "../oauth/throttles.ts";
 import { type Params, readParams } from "../params.ts";
 import {
@@ -144,6 +145,7 @@ export const registerAccountPageRoutes: RouteModule = (app: Hono<HttpEnv>, deps:
           password: text(params, "password"),
           agreement: text(params, "agreement") !== "",
           inviteCode: inviteCode ?? undefined,
+          ip: requestAddress(c),
         },
         null,
       );
