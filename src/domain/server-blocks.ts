@@ -95,7 +95,13 @@ export function canonicalEmail(email: string): string {
 /** The domain of an address (lower case, without a trailing dot); "" when it has none. */
 export function emailDomainOf(email: string): string {
   const at = email.lastIndexOf("@");
-  return at === -1 ? "" : email.slice(at + 1).trim().toLowerCase().replace(/\.$/, "");
+  return at === -1
+    ? ""
+    : email
+        .slice(at + 1)
+        .trim()
+        .toLowerCase()
+        .replace(/\.$/, "");
 }
 
 /** The domain and each parent of two labels or more: `a.mail.example` → it, `mail.example`… */
@@ -120,7 +126,12 @@ export function ipBlockActive(block: IpBlock, now: Date): boolean {
  */
 export function pageRecordsById<T extends { id: string }>(
   records: readonly T[],
-  page: { limit: number; maxId?: string | undefined; sinceId?: string | undefined; minId?: string | undefined },
+  page: {
+    limit: number;
+    maxId?: string | undefined;
+    sinceId?: string | undefined;
+    minId?: string | undefined;
+  },
 ): T[] {
   const { maxId, sinceId, minId } = page;
   const within = records

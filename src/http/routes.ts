@@ -9,6 +9,8 @@ import { oembedRoutes } from "./mastodon/oembed.ts";
 import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
+import { adminAddressBlockRoutes } from "./mastodon/v1/admin/address-blocks.ts";
+import { adminDomainBlockRoutes } from "./mastodon/v1/admin/domain-blocks.ts";
 import { adminReportRoutes } from "./mastodon/v1/admin/reports.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
 import { annualReportRoutes } from "./mastodon/v1/annual-reports.ts";
@@ -66,6 +68,8 @@ import { sitePageRoutes } from "./web/site-routes.ts";
 
 export const ROUTE_MODULES: RouteModule[] = [
   adminReportRoutes,
+  adminDomainBlockRoutes,
+  adminAddressBlockRoutes,
   registerAppsRoutes,
   registerAuthorizeRoutes,
   registerAccountPageRoutes,

@@ -450,6 +450,101 @@ const rows: Row[] = [
     { 200: one("AdminReport") },
   ],
 
+  // The admin API: server-level blocks
+  ["get", "/api/v1/admin/domain_blocks", "getAdminDomainBlocks", { 200: many("AdminDomainBlock") }],
+  [
+    "post",
+    "/api/v1/admin/domain_blocks",
+    "createAdminDomainBlock",
+    { 200: one("AdminDomainBlock") },
+  ],
+  [
+    "get",
+    "/api/v1/admin/domain_blocks/{id}",
+    "getAdminDomainBlock",
+    { 200: one("AdminDomainBlock") },
+  ],
+  [
+    "put",
+    "/api/v1/admin/domain_blocks/{id}",
+    "updateAdminDomainBlock",
+    { 200: one("AdminDomainBlock") },
+  ],
+  ["delete", "/api/v1/admin/domain_blocks/{id}", "deleteAdminDomainBlock", { 200: EMPTY }],
+  ["get", "/api/v1/admin/domain_allows", "getAdminDomainAllows", { 200: many("AdminDomainAllow") }],
+  [
+    "post",
+    "/api/v1/admin/domain_allows",
+    "createAdminDomainAllow",
+    { 200: one("AdminDomainAllow") },
+  ],
+  [
+    "get",
+    "/api/v1/admin/domain_allows/{id}",
+    "getAdminDomainAllow",
+    { 200: one("AdminDomainAllow") },
+  ],
+  ["delete", "/api/v1/admin/domain_allows/{id}", "deleteAdminDomainAllow", { 200: EMPTY }],
+  ["get", "/api/v1/admin/ip_blocks", "getAdminIpBlocks", { 200: many("AdminIpBlock") }],
+  ["post", "/api/v1/admin/ip_blocks", "createAdminIpBlock", { 200: one("AdminIpBlock") }],
+  ["get", "/api/v1/admin/ip_blocks/{id}", "getAdminIpBlock", { 200: one("AdminIpBlock") }],
+  ["put", "/api/v1/admin/ip_blocks/{id}", "updateAdminIpBlock", { 200: one("AdminIpBlock") }],
+  ["delete", "/api/v1/admin/ip_blocks/{id}", "deleteAdminIpBlock", { 200: EMPTY }],
+  [
+    "get",
+    "/api/v1/admin/email_domain_blocks",
+    "getAdminEmailDomainBlocks",
+    { 200: many("AdminEmailDomainBlock") },
+  ],
+  [
+    "post",
+    "/api/v1/admin/email_domain_blocks",
+    "createAdminEmailDomainBlock",
+    { 200: one("AdminEmailDomainBlock") },
+  ],
+  [
+    "get",
+    "/api/v1/admin/email_domain_blocks/{id}",
+    "getAdminEmailDomainBlock",
+    { 200: one("AdminEmailDomainBlock") },
+  ],
+  [
+    "delete",
+    "/api/v1/admin/email_domain_blocks/{id}",
+    "deleteAdminEmailDomainBlock",
+    { 200: EMPTY },
+  ],
+  [
+    "get",
+    "/api/v1/admin/canonical_email_blocks",
+    "getAdminCanonicalEmailBlocks",
+    { 200: many("AdminCanonicalEmailBlock") },
+  ],
+  [
+    "post",
+    "/api/v1/admin/canonical_email_blocks",
+    "createAdminCanonicalEmailBlock",
+    { 200: one("AdminCanonicalEmailBlock") },
+  ],
+  [
+    "get",
+    "/api/v1/admin/canonical_email_blocks/{id}",
+    "getAdminCanonicalEmailBlock",
+    { 200: one("AdminCanonicalEmailBlock") },
+  ],
+  [
+    "delete",
+    "/api/v1/admin/canonical_email_blocks/{id}",
+    "deleteAdminCanonicalEmailBlock",
+    { 200: EMPTY },
+  ],
+  [
+    "post",
+    "/api/v1/admin/canonical_email_blocks/test",
+    "testAdminCanonicalEmailBlocks",
+    { 200: many("AdminCanonicalEmailBlock") },
+  ],
+
   // Annual reports ("Wrapstodon")
   ["get", "/api/v1/annual_reports", "getAnnualReports", { 200: one("WrappedAnnualReports") }],
   [

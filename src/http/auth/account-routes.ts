@@ -18,10 +18,10 @@ import { approvalRequired, registerAccount, signUpsOpen } from "../../services/a
 import { currentRules } from "../../services/instance/rules.ts";
 import type { RouteModule } from "../app.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
+import { requestAddress } from "../middleware/client-address.ts";
 import { errorPage } from "../oauth/authorize-pages.ts";
 import { csrfKey, csrfTokenValid, ensureCsrfCookie, issueCsrfToken } from "../oauth/csrf.ts";
 import { htmlResponse } from "../oauth/html.ts";
-import { requestAddress } from "../middleware/client-address.ts";
 import { formThrottle, signUpThrottle } from "../oauth/throttles.ts";
 import { type Params, readParams } from "../params.ts";
 import {

@@ -168,7 +168,11 @@ export async function createCanonicalEmailBlock(
     throw unprocessable("Validation failed: Canonical email hash can't be blank");
   }
   const now = ctx.clock.now().toISOString();
-  const block: CanonicalEmailBlock = { id: ctx.ids.next(), canonicalEmailHash: hash, createdAt: now };
+  const block: CanonicalEmailBlock = {
+    id: ctx.ids.next(),
+    canonicalEmailHash: hash,
+    createdAt: now,
+  };
   const entry = { key: [...CANONICAL, hash], value: block, expiresAt: null };
   if (!(await ctx.storage.kv.compareAndSet(undefined, entry, now))) {
     throw unprocessable("Validation failed: Canonical email hash has already been taken");

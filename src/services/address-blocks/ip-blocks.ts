@@ -95,7 +95,11 @@ function expiry(ctx: ServiceContext, seconds: number | null | undefined): string
 }
 
 async function save(ctx: ServiceContext, block: IpBlock): Promise<void> {
-  await ctx.storage.kv.set({ key: [...PREFIX, block.id], value: block, expiresAt: block.expiresAt });
+  await ctx.storage.kv.set({
+    key: [...PREFIX, block.id],
+    value: block,
+    expiresAt: block.expiresAt,
+  });
 }
 
 export async function createIpBlock(ctx: ServiceContext, input: IpBlockInput): Promise<IpBlock> {

@@ -12,7 +12,9 @@ const PREFIX = ["wren", "domainAllow"] as const;
 
 function readStored(value: unknown): DomainAllow | undefined {
   const v = value as Partial<DomainAllow> | null | undefined;
-  return v && typeof v.id === "string" && typeof v.domain === "string" ? (v as DomainAllow) : undefined;
+  return v && typeof v.id === "string" && typeof v.domain === "string"
+    ? (v as DomainAllow)
+    : undefined;
 }
 
 /** Every allow, newest first. */

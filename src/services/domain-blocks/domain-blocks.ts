@@ -18,8 +18,8 @@ import { isAllowedDomain } from "./domain-allows.ts";
 import { applyBlockChange, type BlockChangeResult } from "./domain-block-effects.ts";
 import { blockCandidates, isOwnDomain, normalizeDomain } from "./hosts.ts";
 
-export { blockCandidates, normalizeDomain } from "./hosts.ts";
 export type { DomainBlock } from "../../domain/server-blocks.ts";
+export { blockCandidates, normalizeDomain } from "./hosts.ts";
 
 const PREFIX = ["wren", "domainBlock"] as const;
 
@@ -196,7 +196,8 @@ export async function createDomainBlock(
   ownDomainCheck(ctx, normalized);
   const severity = input.severity ?? "silence";
   const existing = await conflictingDomainBlock(ctx, normalized, severity);
-  if (existing) throw unprocessable(`You have already imposed stricter limits on ${existing.domain}.`);
+  if (existing)
+    throw unprocessable(`You have already imposed stricter limits on ${existing.domain}.`);
   return upsert(ctx, normalized, { ...input, severity });
 }
 

@@ -80,7 +80,12 @@ export async function storeRemoteMedia(
       ids.push(existing.id);
       continue;
     }
-    const record = recordOf(ctx, input.accountId, input.statusId, rejected ? unknownOf(draft) : draft);
+    const record = recordOf(
+      ctx,
+      input.accountId,
+      input.statusId,
+      rejected ? unknownOf(draft) : draft,
+    );
     await ctx.storage.media.put(record);
     ids.push(record.id);
   }

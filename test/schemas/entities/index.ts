@@ -15,6 +15,13 @@ import {
   Role,
 } from "./account.ts";
 import { AdminAccount, AdminIp, AdminReport } from "./admin.ts";
+import {
+  AdminCanonicalEmailBlock,
+  AdminDomainAllow,
+  AdminDomainBlock,
+  AdminEmailDomainBlock,
+  AdminIpBlock,
+} from "./admin-blocks.ts";
 import { Announcement, Reaction } from "./announcement.ts";
 import { AnnualReport, AsyncRefresh, WrappedAnnualReports } from "./annual-report.ts";
 import { Application, CredentialApplication } from "./application.ts";
@@ -78,7 +85,12 @@ export const entities: Readonly<Record<string, Schema>> = {
   Account,
   AccountRole,
   AdminAccount,
+  AdminCanonicalEmailBlock,
+  AdminDomainAllow,
+  AdminDomainBlock,
+  AdminEmailDomainBlock,
   AdminIp,
+  AdminIpBlock,
   AdminReport,
   Announcement,
   AnnualReport,
