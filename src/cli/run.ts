@@ -26,6 +26,14 @@ import {
 } from "./commands/account-move.ts";
 import { accountResetPassword } from "./commands/account-reset-password.ts";
 import {
+  emailBlockAdd,
+  emailBlockList,
+  emailBlockRemove,
+  ipBlockAdd,
+  ipBlockList,
+  ipBlockRemove,
+} from "./commands/address-blocks.ts";
+import {
   announcementCreate,
   announcementDelete,
   announcementList,
@@ -33,7 +41,14 @@ import {
 import { exportCsvCommand, importCsv, importStatusCommand } from "./commands/csv.ts";
 import { dbMigrate } from "./commands/db-migrate.ts";
 import { doctorCommand } from "./commands/doctor.ts";
-import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
+import {
+  domainAllow,
+  domainAllowed,
+  domainBlock,
+  domainDisallow,
+  domainList,
+  domainUnblock,
+} from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { instanceClear, instanceSet, instanceShow } from "./commands/instance.ts";
 import { mediaPrune } from "./commands/media.ts";
@@ -79,6 +94,15 @@ export const COMMANDS: readonly Command[] = [
   domainBlock,
   domainUnblock,
   domainList,
+  domainAllow,
+  domainDisallow,
+  domainAllowed,
+  ipBlockAdd,
+  ipBlockRemove,
+  ipBlockList,
+  emailBlockAdd,
+  emailBlockRemove,
+  emailBlockList,
   reportList,
   reportShow,
   reportResolve,
@@ -102,7 +126,9 @@ const GROUP_SUMMARIES: Record<string, string> = {
   emoji: "Manage custom emojis",
   announcement: "Manage announcements",
   media: "Manage uploaded media",
-  domain: "Block and unblock other servers",
+  domain: "Block, limit and allow other servers",
+  "ip-block": "Block addresses from the server or from signing up",
+  "email-block": "Refuse sign-ups from email domains",
   report: "Read and resolve reports about accounts",
   rule: "Manage the server rules",
   instance: "Publish the about page, privacy policy and terms of service",

@@ -39,7 +39,7 @@ export function serializeActivity(weeks: readonly ActivityWeek[]) {
  * The public list of limited servers (Mastodon leaves `noop` blocks out): an obfuscated block
  * shows its domain with the middle masked (domain/server-blocks.ts), `digest` is always the
  * SHA-256 of the real domain so a client can match a domain it knows, `comment` is the block's
- * public comment.
+ * public comment (left out without one).
  */
 export function serializePublicDomainBlocks(blocks: readonly DomainBlock[]) {
   return [...blocks]
@@ -49,6 +49,6 @@ export function serializePublicDomainBlocks(blocks: readonly DomainBlock[]) {
       domain: block.obfuscate ? obfuscateDomain(block.domain) : block.domain,
       digest: domainDigest(block.domain),
       severity: block.severity,
-      comment: block.publicComment,
+      ...(block.publicComment ? { comment: block.publicComment } : {}),
     }));
 }
