@@ -7,10 +7,13 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { isDomainBlocked } from "../../src/services/domain-blocks/domain-blocks.ts";
+import { isDomainBlocked, rejectsReports } from "../../src/services/domain-blocks/domain-blocks.ts";
+import { storeRemoteMedia } from "../../src/services/federation/remote-media.ts";
+import { makeFollow } from "../../src/storage/contract/fixtures.ts";
 import type { Json } from "../graph/helpers.ts";
 import { createAppToken, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
+import { remoteAccountRecord, statusRecord } from "../helpers/records.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { type MovableClock, movableClock } from "../polls/helpers.ts";
 
@@ -377,6 +380,59 @@ describe("the admin API's server-level blocks", () => {
     await ok("DELETE", `${CANONICAL}/${block.id}`);
     await ok("DELETE", `${CANONICAL}/${byHash.id}`);
     assert.equal((await signUp("jdoe", "192.0.2.2", "j.d.o.e+x@mail.example")).status, 200);
+  });
+
+  it("silence keeps a server's posts out of public timelines for non-followers; reject_media keeps its files", async () => {
+    const ctx = server.wren.ctx;
+    const loud = remoteAccountRecord(server, "shouty", "quiet.example", {
+      uri: "https://quiet.example/users/shouty",
+    });
+    await ctx.storage.accounts.put(loud);
+    const post = statusRecord(server, loud, { visibility: "public" });
+    await ctx.storage.statuses.put(post);
+    const inPublic = async (user: TestUser | null) => {
+      const answer = await call(user, "GET", "/api/v1/timelines/public?limit=40");
+      return answer.body.some((s: Json) => s.id === post.id);
+    };
+    assert.equal(await inPublic(null), true);
+
+    const block = await ok("POST", `${ADMIN}/domain_blocks`, {
+      domain: "quiet.example",
+      severity: "silence",
+      reject_media: true,
+      reject_reports: true,
+    });
+    assert.equal(await inPublic(null), false);
+    assert.equal(await inPublic(alice), false);
+    await ctx.storage.follows.put(
+      makeFollow({ id: ctx.ids.next(), accountId: alice.account.id, targetId: loud.id }),
+    );
+    assert.equal(await inPublic(alice), true, "a follower still sees them");
+    assert.equal(await isDomainBlocked(ctx, "quiet.example"), false, "silence is no suspension");
+    assert.equal(await rejectsReports(ctx, "quiet.example"), true);
+
+    const [mediaId] = await storeRemoteMedia(ctx, {
+      accountId: loud.id,
+      statusId: post.id,
+      drafts: [
+        {
+          type: "image",
+          url: "https://quiet.example/files/cat.png",
+          contentType: "image/png",
+          description: "a cat",
+          blurhash: "LEHV6nWB2yk8pyo0adR*.7kCMdnj",
+          meta: null,
+          focus: null,
+        },
+      ],
+    });
+    const media = await ctx.storage.media.get(mediaId as string);
+    assert.equal(media?.type, "unknown");
+    assert.equal(media?.remoteUrl, "https://quiet.example/files/cat.png");
+    assert.equal(media?.blurhash, null);
+
+    await ok("DELETE", `${ADMIN}/domain_blocks/${block.id}`);
+    assert.equal(await inPublic(null), true);
   });
 
   it("refuses every method to users, moderators, tokens without the scope and no token", async () => {
