@@ -137,8 +137,8 @@ export async function silencedHosts(
  * federation runs in allow-list mode and no allow covers it. This server's own host never is.
  */
 export async function isDomainBlocked(ctx: ServiceContext, host: string): Promise<boolean> {
-  if (blockCandidates(host).length === 0) return false;
-  if (blockCandidates(host).some((c) => isOwnDomain(ctx.settings.domain, c))) return false;
+  const [self] = blockCandidates(host);
+  if (self === undefined || self === blockCandidates(ctx.settings.domain)[0]) return false;
   if (ctx.settings.federationMode === "allowlist" && !(await isAllowedDomain(ctx, host))) {
     return true;
   }
