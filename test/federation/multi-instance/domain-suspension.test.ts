@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { isDomainBlocked } from "../../../src/services/domain-blocks/domain-blocks.ts";
 import { createUserWithToken, type TestUser } from "../../helpers/accounts.ts";
 import {
   api,
@@ -63,8 +64,12 @@ describe("suspending a server through the admin API", () => {
     });
     assert.ok(statuses.status === 404 || ((await statuses.json()) as unknown[]).length === 0);
 
-    // B still counts alice as a follower of bob, so it delivers bob's next post: A refuses it.
-    const second = await api(b, bob.token, "POST", "/api/v1/statuses", { status: "Still here?" });
+    // B still counts alice as a follower of bob and delivers bob's next post, which mentions her
+    // (a mention is taken from anyone not blocked): A refuses it.
+    assert.equal(await isDomainBlocked(a.wren.ctx, b.domain), true);
+    const second = await api(b, bob.token, "POST", "/api/v1/statuses", {
+      status: `@alice@${a.domain} Still here?`,
+    });
     await eventually(async () => {
       const waiting = (await queuedDeliveries(b)).filter((d) => d.inbox.host === a.domain);
       assert.deepEqual(waiting, []);
@@ -77,6 +82,8 @@ describe("suspending a server through the admin API", () => {
       `/api/v2/search?q=${encodeURIComponent(second.uri)}&resolve=true`,
     );
     assert.deepEqual(search.statuses, []);
+    const mentions = await api(a, alice.token, "GET", "/api/v1/notifications?types[]=mention");
+    assert.deepEqual(mentions, []);
 
     // Lifting the block ends the suspension it made (not the purge).
     await api(a, admin.token, "DELETE", `/api/v1/admin/domain_blocks/${block.id}`);
