@@ -123,6 +123,7 @@ export function instanceSettings(config: Config): InstanceSettings {
     rules: config.rules,
     showDomainBlocks: config.showDomainBlocks,
     trendsRequireReview: config.trendsRequireReview,
+    federationMode: config.federationMode,
     ffmpeg: {
       ffmpegPath: config.ffmpegPath,
       ffprobePath: config.ffprobePath,

@@ -26,6 +26,14 @@ import {
 } from "./commands/account-move.ts";
 import { accountResetPassword } from "./commands/account-reset-password.ts";
 import {
+  emailBlockAdd,
+  emailBlockList,
+  emailBlockRemove,
+  ipBlockAdd,
+  ipBlockList,
+  ipBlockRemove,
+} from "./commands/address-blocks.ts";
+import {
   announcementCreate,
   announcementDelete,
   announcementList,
@@ -34,7 +42,14 @@ import { archiveCommand } from "./commands/archive.ts";
 import { exportCsvCommand, importCsv, importStatusCommand } from "./commands/csv.ts";
 import { dbMigrate } from "./commands/db-migrate.ts";
 import { doctorCommand } from "./commands/doctor.ts";
-import { domainBlock, domainList, domainUnblock } from "./commands/domain.ts";
+import {
+  domainAllow,
+  domainAllowed,
+  domainBlock,
+  domainDisallow,
+  domainList,
+  domainUnblock,
+} from "./commands/domain.ts";
 import { emojiAdd, emojiList, emojiRemove } from "./commands/emoji.ts";
 import { instanceClear, instanceSet, instanceShow } from "./commands/instance.ts";
 import { mediaPrune } from "./commands/media.ts";
@@ -85,6 +100,15 @@ export const COMMANDS: readonly Command[] = [
   domainBlock,
   domainUnblock,
   domainList,
+  domainAllow,
+  domainDisallow,
+  domainAllowed,
+  ipBlockAdd,
+  ipBlockRemove,
+  ipBlockList,
+  emailBlockAdd,
+  emailBlockRemove,
+  emailBlockList,
   reportList,
   reportShow,
   reportResolve,
@@ -113,7 +137,9 @@ const GROUP_SUMMARIES: Record<string, string> = {
   emoji: "Manage custom emojis",
   announcement: "Manage announcements",
   media: "Manage uploaded media",
-  domain: "Block and unblock other servers",
+  domain: "Block, limit and allow other servers",
+  "ip-block": "Block addresses from the server or from signing up",
+  "email-block": "Refuse sign-ups from email domains",
   report: "Read and resolve reports about accounts",
   tag: "Review hashtags for the trends, and hide them",
   rule: "Manage the server rules",

@@ -385,3 +385,15 @@ describe("media storage", () => {
     );
   });
 });
+
+describe("federation mode", () => {
+  it("defaults to blocklist, takes allowlist, refuses anything else naming the variable", () => {
+    assert.equal(loadConfig({}).federationMode, "blocklist");
+    assert.equal(loadConfig({ WREN_FEDERATION_MODE: "allowlist" }).federationMode, "allowlist");
+    assert.throws(
+      () => loadConfig({ WREN_FEDERATION_MODE: "open" }),
+      (error: unknown) =>
+        error instanceof ConfigError && /WREN_FEDERATION_MODE/.test(error.message),
+    );
+  });
+});

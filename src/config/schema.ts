@@ -180,6 +180,8 @@ export const configSchema = z
     showDomainBlocks: z.enum(["disabled", "users", "all"]).default("disabled"),
     /** Trends show only what a moderator approved (Mastodon's trendable_by_default, inverted). */
     trendsRequireReview: booleanString.default(false),
+    /** Federate with every server not blocked, or only with the allowed domains. */
+    federationMode: z.enum(["blocklist", "allowlist"]).default("blocklist"),
     /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed. */
     trustedProxies: z.array(addressOrRange).default(["127.0.0.0/8", "::1/128"]),
     logLevel: z.enum(["debug", "info", "warning", "error"]).default("info"),
@@ -300,6 +302,7 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_CONTACT_EMAIL: "contactEmail",
   WREN_SHOW_DOMAIN_BLOCKS: "showDomainBlocks",
   WREN_TRENDS_REQUIRE_REVIEW: "trendsRequireReview",
+  WREN_FEDERATION_MODE: "federationMode",
   WREN_MAX_STATUS_CHARACTERS: "maxStatusCharacters",
   WREN_MAX_MEDIA_ATTACHMENTS: "maxMediaAttachments",
   WREN_MAX_IMAGE_BYTES: "maxImageBytes",

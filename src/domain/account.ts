@@ -85,6 +85,11 @@ export interface Account {
   silencedAt?: string;
   /** When a moderator marked its media sensitive: every attachment shows as sensitive. */
   sensitizedAt?: string;
+  /**
+   * Only for remote accounts suspended by an admin's `suspend` domain block: that block's
+   * domain, so lifting the block lifts the suspension (an actor Delete never is lifted).
+   */
+  suspendedByDomainBlock?: string;
 }
 
 /** Mastodon's rule for local usernames. */

@@ -12,6 +12,7 @@ import { resolveClientAddress } from "./middleware/client-address.ts";
 import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
 import { handleError, handleNotFound } from "./middleware/errors.ts";
 import { inboxLimits } from "./middleware/inbox-limits.ts";
+import { ipAccess } from "./middleware/ip-access.ts";
 import { byAccount, rateLimitsInTurn, tokenOrAddress } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { ROUTE_MODULES } from "./routes.ts";
@@ -77,6 +78,7 @@ export function createHttp(deps: HttpDeps): WrenHttp {
 
   app.use(requestContext);
   app.use(resolveClientAddress(deps.trustedProxies));
+  app.use(ipAccess(deps.ctx));
   for (const path of CORS_PATHS) app.use(path, apiCors);
 
   const tooLarge = () => {

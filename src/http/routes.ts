@@ -10,8 +10,10 @@ import { oembedRoutes } from "./mastodon/oembed.ts";
 import { accountRelationRoutes } from "./mastodon/v1/account-relations.ts";
 import { accountStatusesRoutes } from "./mastodon/v1/account-statuses.ts";
 import { accountRoutes } from "./mastodon/v1/accounts.ts";
-import { adminMetricRoutes } from "./mastodon/v1/admin/metrics.ts";
 import { adminAccountRoutes } from "./mastodon/v1/admin/accounts.ts";
+import { adminAddressBlockRoutes } from "./mastodon/v1/admin/address-blocks.ts";
+import { adminDomainBlockRoutes } from "./mastodon/v1/admin/domain-blocks.ts";
+import { adminMetricRoutes } from "./mastodon/v1/admin/metrics.ts";
 import { adminReportRoutes } from "./mastodon/v1/admin/reports.ts";
 import { adminTagRoutes } from "./mastodon/v1/admin/tags.ts";
 import { announcementRoutes } from "./mastodon/v1/announcements.ts";
@@ -75,6 +77,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   adminAccountRoutes,
   adminReportRoutes,
   adminTagRoutes,
+  adminDomainBlockRoutes,
+  adminAddressBlockRoutes,
   registerAppsRoutes,
   registerAuthorizeRoutes,
   registerAccountPageRoutes,

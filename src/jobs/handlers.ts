@@ -12,6 +12,10 @@ import { buildArchive, failArchive } from "../services/archives/build-archive.ts
 import { ARCHIVE_BUILD_JOB } from "../services/archives/request-archive.ts";
 import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.ts";
 import type { ServiceContext } from "../services/context.ts";
+import {
+  DOMAIN_PURGE_JOB,
+  purgeSuspendedDomain,
+} from "../services/domain-blocks/domain-block-effects.ts";
 import { EVENT_JOB } from "../services/events.ts";
 import { MUTE_EXPIRE_JOB, removeLapsedMute } from "../services/graph/mute-expiry.ts";
 import {
@@ -110,6 +114,10 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
     },
     { maxAttempts: ARCHIVE_MAX_ATTEMPTS },
   );
+  // A suspended domain's stored content; the job checks the block is still a suspension.
+  runner.register(DOMAIN_PURGE_JOB, async (payload) => {
+    if (typeof payload.domain === "string") await purgeSuspendedDomain(ctx, payload.domain);
+  });
   runner.register(DELETE_REBLOGS_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await finishDeletingReblogs(ctx, payload.statusId);
   });

@@ -38,6 +38,11 @@ export interface InstanceSettings {
   rules: string[];
   /** Who may read the blocked domains (WREN_SHOW_DOMAIN_BLOCKS); absent: nobody (`disabled`). */
   showDomainBlocks?: "disabled" | "users" | "all";
+  /**
+   * WREN_FEDERATION_MODE: `blocklist` (absent: the default) federates with every server not
+   * suspended; `allowlist` only with the domains an admin allowed (services/domain-blocks/).
+   */
+  federationMode?: "blocklist" | "allowlist";
   /** Where ffmpeg and ffprobe are, when set (WREN_FFMPEG_PATH, WREN_FFPROBE_PATH). */
   ffmpeg: FfmpegSettings;
   /**

@@ -4,6 +4,7 @@
 import type { Flag } from "@fedify/vocab";
 import type { Account } from "../../domain/account.ts";
 import { textOf } from "../../serialization/activitypub/from-common.ts";
+import { rejectsReports } from "../../services/domain-blocks/domain-blocks.ts";
 import { receiveReport } from "../../services/federation/remote-report.ts";
 import { type InboxCtx, localAccountOf, localStatusOf } from "./sender.ts";
 
@@ -12,6 +13,8 @@ const MAX_OBJECTS = 100;
 
 export async function onFlag(fctx: InboxCtx, flag: Flag, sender: Account): Promise<void> {
   const ctx = fctx.data;
+  // A domain block with reject_reports (or suspend): its reports are dropped.
+  if (await rejectsReports(ctx, sender.domain)) return;
   let target: Account | undefined;
   const statusIds: string[] = [];
   for (const id of flag.objectIds.slice(0, MAX_OBJECTS)) {

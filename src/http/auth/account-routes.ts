@@ -18,6 +18,7 @@ import { approvalRequired, registerAccount, signUpsOpen } from "../../services/a
 import { currentRules } from "../../services/instance/rules.ts";
 import type { RouteModule } from "../app.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
+import { requestAddress } from "../middleware/client-address.ts";
 import { errorPage } from "../oauth/authorize-pages.ts";
 import { csrfKey, csrfTokenValid, ensureCsrfCookie, issueCsrfToken } from "../oauth/csrf.ts";
 import { htmlResponse } from "../oauth/html.ts";
@@ -144,6 +145,7 @@ export const registerAccountPageRoutes: RouteModule = (app: Hono<HttpEnv>, deps:
           password: text(params, "password"),
           agreement: text(params, "agreement") !== "",
           inviteCode: inviteCode ?? undefined,
+          ip: requestAddress(c),
         },
         null,
       );

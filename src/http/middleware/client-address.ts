@@ -35,6 +35,11 @@ export function throttleableAddress(address: string): string {
   return prefix64(plain);
 }
 
+/** The client's own address (see resolveClientAddress), not widened to a /64: what IP blocks match. */
+export function requestAddress(c: Context<HttpEnv>): string {
+  return c.get("clientAddress") ?? remoteAddress(c);
+}
+
 /** What a per-address limit counts for this request (see resolveClientAddress). */
 export function clientAddress(c: Context<HttpEnv>): string {
   return throttleableAddress(c.get("clientAddress") ?? remoteAddress(c));

@@ -1,11 +1,11 @@
 // The instance's documents and public figures → Mastodon's entities: ExtendedDescription,
 // PrivacyPolicy, TermsOfService, the activity weeks and the public DomainBlock list. Pure.
 
-import { createHash } from "node:crypto";
-import type { DomainBlock } from "../../services/domain-blocks/domain-blocks.ts";
+import { type DomainBlock, obfuscateDomain } from "../../domain/server-blocks.ts";
 import type { InstanceDocument } from "../../services/instance/documents.ts";
 import type { TermsStanding } from "../../services/instance/terms.ts";
 import type { ActivityWeek } from "../../views/instance-activity.ts";
+import { domainDigest } from "./admin-server-blocks.ts";
 
 /** Unset, Mastodon answers an empty description with a null `updated_at`. */
 export function serializeExtendedDescription(document: InstanceDocument | undefined) {
@@ -36,16 +36,19 @@ export function serializeActivity(weeks: readonly ActivityWeek[]) {
 }
 
 /**
- * Wren's block is Mastodon's `suspend` (nothing delivered, nothing taken in). Wren keeps no
- * public rationale nor an obfuscation choice, so the domain is shown whole and `comment` is left
- * out. `digest` is the SHA-256 of the domain, so a client can match a domain it knows.
+ * The public list of limited servers (Mastodon leaves `noop` blocks out): an obfuscated block
+ * shows its domain with the middle masked (domain/server-blocks.ts), `digest` is always the
+ * SHA-256 of the real domain so a client can match a domain it knows, `comment` is the block's
+ * public comment (left out without one).
  */
 export function serializePublicDomainBlocks(blocks: readonly DomainBlock[]) {
   return [...blocks]
+    .filter((block) => block.severity !== "noop")
     .sort((a, b) => a.domain.localeCompare(b.domain))
     .map((block) => ({
-      domain: block.domain,
-      digest: createHash("sha256").update(block.domain).digest("hex"),
-      severity: "suspend",
+      domain: block.obfuscate ? obfuscateDomain(block.domain) : block.domain,
+      digest: domainDigest(block.domain),
+      severity: block.severity,
+      ...(block.publicComment ? { comment: block.publicComment } : {}),
     }));
 }

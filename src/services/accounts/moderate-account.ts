@@ -21,7 +21,7 @@ import { publishAround } from "../events.ts";
 import { deleteAccountContent } from "../federation/remote-delete-actor.ts";
 import { walkPages } from "../paging.ts";
 import { changeReport } from "../reports/moderate-report.ts";
-import { signalStreams } from "../streaming/signal.ts";
+import { endStreamingSessions } from "../streaming/sessions.ts";
 import { approveSignUp, rejectSignUp } from "./approve-sign-up.ts";
 
 /** Who acts: a signed-in moderator, or the operator at the CLI (no account, above everyone). */
@@ -83,19 +83,9 @@ async function mark(
 
 async function setDisabled(ctx: ServiceContext, user: User, disabled: boolean): Promise<void> {
   if (user.disabled !== disabled) await ctx.storage.users.put({ ...user, disabled });
-  if (disabled) await closeStreams(ctx, user.accountId);
-}
-
-/**
- * Ends the account's open streaming connections (disabled or suspended: its tokens are refused
- * from now on, so a reconnection fails). The tokens themselves stay, for a later restore.
- */
-async function closeStreams(ctx: ServiceContext, accountId: string): Promise<void> {
-  for (const token of await ctx.storage.tokens.listByAccount(accountId)) {
-    if (token.revokedAt === null) {
-      await signalStreams(ctx, { kind: "token_revoked", tokenId: token.id });
-    }
-  }
+  // Its tokens are refused from now on, so open streams end and a reconnection fails; the
+  // tokens themselves stay, for a later enable.
+  if (disabled) await endStreamingSessions(ctx, user.accountId);
 }
 
 async function suspend(ctx: ServiceContext, account: Account): Promise<void> {
@@ -111,7 +101,7 @@ async function suspend(ctx: ServiceContext, account: Account): Promise<void> {
   await publishAround(ctx.events, { type: "account.suspended", account: next }, () =>
     ctx.storage.accounts.put(next),
   );
-  if (account.domain === null) await closeStreams(ctx, account.id);
+  if (account.domain === null) await endStreamingSessions(ctx, account.id);
 }
 
 /** Resolves the reports the action answers: the one given (`none`), or every open one. */

@@ -7,7 +7,8 @@
 // account is confirmed at once. The staff (admins and moderators) get an `admin.sign_up`
 // notification for each sign-up (listeners.ts). Through the API the new user gets a token for
 // the same app, with the app's scopes, as Mastodon does, even while pending or unconfirmed: the
-// API then answers that token's requests 403 (http/middleware/access.ts).
+// API then answers that token's requests 403 (http/middleware/access.ts). The admins' IP and
+// email blocks apply to every sign-up, invited or not (sign-up-screen.ts).
 
 import type { Account } from "../../domain/account.ts";
 import { forbidden } from "../../domain/errors.ts";
@@ -19,6 +20,7 @@ import { type IssuedToken, issueAccessToken } from "../oauth/issue-access-token.
 import { createValidatedAccount } from "./create-local-account.ts";
 import { type Invite, refundInvite, spendInvite, usableInvite } from "./invites.ts";
 import { enqueueAccountMail } from "./send-account-mail.ts";
+import { screenSignUp } from "./sign-up-screen.ts";
 
 export interface SignUpInput {
   username: string;
@@ -29,6 +31,8 @@ export interface SignUpInput {
   reason?: string | undefined;
   /** Mastodon's `invite_code`. */
   inviteCode?: string | undefined;
+  /** The address the sign-up came from, for the IP blocks (absent: none apply). */
+  ip?: string | undefined;
 }
 
 /** Mastodon's limit on the reason given for joining (InviteRequest text). */
@@ -65,8 +69,10 @@ export async function registerAccount(
   input: SignUpInput,
   app: OAuthApp | null,
 ): Promise<SignedUp> {
+  const screen = await screenSignUp(ctx, input);
   let invite = await admittingInvite(ctx, input.inviteCode);
-  const needsApproval = approvalRequired(ctx) && !invite;
+  const reasonRequired = approvalRequired(ctx) && !invite;
+  const needsApproval = reasonRequired || screen.approval;
   const reason = input.reason?.trim() ?? "";
   let spent = false;
   const { account, user } = await createValidatedAccount(
@@ -86,7 +92,10 @@ export async function registerAccount(
     },
     (validation) => {
       if (!input.agreement) validation.add("agreement", "ERR_ACCEPTED", "must be accepted");
-      if (needsApproval && reason === "") validation.add("reason", "ERR_BLANK", "can't be blank");
+      if (screen.emailBlocked) {
+        validation.add("email", "ERR_BLOCKED", "uses a disallowed e-mail provider");
+      }
+      if (reasonRequired && reason === "") validation.add("reason", "ERR_BLANK", "can't be blank");
       if ([...reason].length > REASON_MAX_LENGTH) {
         validation.add(
           "reason",

@@ -13,7 +13,8 @@ export type ValidationCode =
   | "ERR_ACCEPTED"
   | "ERR_TOO_LONG"
   | "ERR_TOO_SHORT"
-  | "ERR_INCLUSION";
+  | "ERR_INCLUSION"
+  | "ERR_BLOCKED";
 
 interface Problem {
   field: string;

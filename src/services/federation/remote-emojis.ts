@@ -4,6 +4,7 @@
 
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
 import type { ServiceContext } from "../context.ts";
+import { rejectsMedia } from "../domain-blocks/domain-blocks.ts";
 import type { RemoteEmojiDraft } from "./drafts.ts";
 
 export async function storeRemoteEmojis(
@@ -12,6 +13,8 @@ export async function storeRemoteEmojis(
   drafts: readonly RemoteEmojiDraft[],
 ): Promise<void> {
   if (drafts.length === 0) return;
+  // A domain block with reject_media: its emojis are not taken (they show as text).
+  if (await rejectsMedia(ctx, domain)) return;
   const known = await ctx.storage.customEmojis.findByShortcodes(
     drafts.map((d) => d.shortcode),
     domain,

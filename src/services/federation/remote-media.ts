@@ -1,9 +1,11 @@
 // Attachments of remote statuses: records that link the file where its server keeps it
 // (`remoteUrl`), ready at once (nothing to process here), attached to their status. An edit
-// that keeps an attachment (same URL) keeps its record, so clients see stable ids.
+// that keeps an attachment (same URL) keeps its record, so clients see stable ids. The media of a
+// domain blocked with reject_media are kept as `unknown` links (unknownOf).
 
 import type { MediaAttachment } from "../../domain/media.ts";
 import type { ServiceContext } from "../context.ts";
+import { rejectsMedia } from "../domain-blocks/domain-blocks.ts";
 import type { RemoteMediaDraft } from "./drafts.ts";
 
 function recordOf(
@@ -37,6 +39,15 @@ function recordOf(
 }
 
 /**
+ * An attachment of a domain whose media are rejected (a domain block's reject_media): kept as
+ * Mastodon keeps it, of type `unknown`, a link to where its server has it, with no preview,
+ * dimensions or blurhash, so no client loads the file from here.
+ */
+function unknownOf(draft: RemoteMediaDraft): RemoteMediaDraft {
+  return { ...draft, type: "unknown", meta: null, blurhash: null };
+}
+
+/**
  * Stores the attachments of a remote status (before the status, which then lists them);
  * `current` are the status's attachments so far, reused when their URL is drafted again.
  */
@@ -50,6 +61,8 @@ export async function storeRemoteMedia(
   },
 ): Promise<string[]> {
   const byUrl = new Map((input.current ?? []).map((m) => [m.remoteUrl, m]));
+  const author = await ctx.storage.accounts.get(input.accountId);
+  const rejected = await rejectsMedia(ctx, author?.domain ?? null);
   const ids: string[] = [];
   for (const draft of input.drafts) {
     const existing = byUrl.get(draft.url);
@@ -67,7 +80,12 @@ export async function storeRemoteMedia(
       ids.push(existing.id);
       continue;
     }
-    const record = recordOf(ctx, input.accountId, input.statusId, draft);
+    const record = recordOf(
+      ctx,
+      input.accountId,
+      input.statusId,
+      rejected ? unknownOf(draft) : draft,
+    );
     await ctx.storage.media.put(record);
     ids.push(record.id);
   }

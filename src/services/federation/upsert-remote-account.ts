@@ -4,6 +4,7 @@
 
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
+import { rejectsMedia } from "../domain-blocks/domain-blocks.ts";
 import { publishAround } from "../events.ts";
 import type { RemoteAccountDraft } from "./drafts.ts";
 import { storeRemoteEmojis } from "./remote-emojis.ts";
@@ -64,7 +65,11 @@ export async function upsertRemoteAccount(
       (await ctx.storage.accounts.findByUsername(draft.username, draft.domain));
     if (current?.suspended) return current;
     const now = ctx.clock.now().toISOString();
-    const account = merged(ctx, draft, current, now);
+    const merging = merged(ctx, draft, current, now);
+    // A domain block with reject_media: no avatar or header of its accounts is shown.
+    const account = (await rejectsMedia(ctx, draft.domain))
+      ? { ...merging, avatar: null, header: null }
+      : merging;
     const store = async () => {
       await ctx.storage.accounts.put(account);
       await storeRemoteEmojis(ctx, draft.domain, draft.emojis);

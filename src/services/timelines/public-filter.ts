@@ -1,8 +1,8 @@
 // What the public and hashtag timelines keep of a batch for one viewer: public, non-boost
 // statuses (the store already lists only those; checked again so nothing private can slip in),
 // optionally without replies to others, minus accounts the viewer has shut out, silenced
-// accounts the viewer does not follow (silenced.ts), and statuses
-// their `hide` filters of the public context take out.
+// accounts (or accounts of silenced servers) the viewer does not follow (silenced.ts), and
+// statuses their `hide` filters of the public context take out.
 
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";

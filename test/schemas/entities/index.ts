@@ -16,6 +16,13 @@ import {
 } from "./account.ts";
 import { AdminAccount, AdminIp, AdminReport } from "./admin.ts";
 import {
+  AdminCanonicalEmailBlock,
+  AdminDomainAllow,
+  AdminDomainBlock,
+  AdminEmailDomainBlock,
+  AdminIpBlock,
+} from "./admin-blocks.ts";
+import {
   AdminCohort,
   AdminDimension,
   AdminMeasure,
@@ -87,7 +94,12 @@ export const entities: Readonly<Record<string, Schema>> = {
   Account,
   AccountRole,
   AdminAccount,
+  AdminCanonicalEmailBlock,
+  AdminDomainAllow,
+  AdminDomainBlock,
+  AdminEmailDomainBlock,
   AdminIp,
+  AdminIpBlock,
   AdminReport,
   AdminCohort,
   AdminDimension,

@@ -16,6 +16,7 @@ import { updateCredentials } from "../../../services/accounts/update-credentials
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
 import { requireViewer } from "../../middleware/access.ts";
+import { requestAddress } from "../../middleware/client-address.ts";
 import { signUpThrottle } from "../../oauth/throttles.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, idParam, integerParam, limitParam, listParam } from "../../schemas.ts";
@@ -123,6 +124,7 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
         locale: params.locale,
         reason: params.reason,
         inviteCode: params.invite_code,
+        ip: requestAddress(c),
       });
       return c.json(serializeToken(issued.token, issued.secret, issued.refreshSecret));
     },
