@@ -1,6 +1,7 @@
 // The admin area over real HTTP, signed in through the web session: anonymous browsers go to the
 // sign-in page, a user gets 403 pages, a moderator works the reports queue (assign, resolve,
-// reopen) but may not open the server settings, an admin approves and rejects sign-ups, blocks
+// reopen) and limits and suspends an account (not an admin's) but may not open the server
+// settings, an admin approves and rejects sign-ups, blocks
 // and unblocks a domain, adds a rule and publishes the about text; a form without the session's
 // CSRF token is refused.
 
@@ -160,11 +161,25 @@ describe("the admin area", () => {
     const blocked = await submit(b, "/admin/domain_blocks", "/admin/domain_blocks", {
       domain: "Spam.Example.",
     });
-    assert.match(await blocked.text(), /Blocked spam\.example: 0 follows ended/);
+    assert.match(await blocked.text(), /Suspended spam\.example: 0 follows ended/);
     const bad = await submit(b, "/admin/domain_blocks", "/admin/domain_blocks", {
       domain: "https://x/y",
     });
     assert.equal(bad.status, 422);
+    const limited = await submit(b, "/admin/domain_blocks", "/admin/domain_blocks", {
+      domain: "loud.example",
+      severity: "silence",
+      reject_media: "1",
+    });
+    assert.match(
+      await limited.text(),
+      /<code>loud\.example<\/code> <span class="block-severity">Limit, media rejected</,
+    );
+    const unknown = await submit(b, "/admin/domain_blocks", "/admin/domain_blocks", {
+      domain: "odd.example",
+      severity: "banish",
+    });
+    assert.equal(unknown.status, 422);
     const unblocked = await submit(b, "/admin/domain_blocks", "/admin/domain_blocks/remove", {
       domain: "spam.example",
     });
@@ -188,5 +203,42 @@ describe("the admin area", () => {
       content: string;
     };
     assert.match(instance.content, /We are birds\./);
+  });
+
+  it("lets a moderator limit and suspend an account and lift both, not act on an admin", async () => {
+    const b = await signedIn("mod");
+    const accounts = "/admin/accounts";
+    const limited = await submit(b, accounts, `${accounts}/${bob.account.id}/silence`);
+    assert.equal(limited.status, 200);
+    const limitedPage = await limited.text();
+    assert.match(limitedPage, /bob is limited/);
+    assert.match(limitedPage, /class="account-state">limited</);
+    const stored = () => server.wren.ctx.storage.accounts.get(bob.account.id);
+    assert.ok((await stored())?.silencedAt);
+    // Offered only when it applies: limiting twice is refused, lifting is offered instead.
+    assert.equal((await submit(b, accounts, `${accounts}/${bob.account.id}/silence`)).status, 422);
+    const lifted = await submit(b, accounts, `${accounts}/${bob.account.id}/unsilence`);
+    assert.equal(lifted.status, 200);
+    assert.equal((await stored())?.silencedAt, undefined);
+
+    const suspended = await submit(b, accounts, `${accounts}/${bob.account.id}/suspend`);
+    assert.equal(suspended.status, 200);
+    assert.equal((await stored())?.suspended, true);
+    const gone = await server.request(`/api/v1/accounts/${bob.account.id}`);
+    assert.equal(gone.status, 404);
+    assert.equal(
+      (await submit(b, accounts, `${accounts}/${bob.account.id}/unsuspend`)).status,
+      200,
+    );
+    assert.equal((await stored())?.suspended, undefined);
+
+    // An admin outranks a moderator: the service refuses, the page says so.
+    const boss = await server.wren.ctx.storage.accounts.findByUsername("boss", null);
+    const refused = await submit(b, accounts, `${accounts}/${boss?.id}/silence`);
+    assert.equal(refused.status, 403);
+    assert.equal(
+      (await server.wren.ctx.storage.accounts.get(boss?.id ?? ""))?.silencedAt,
+      undefined,
+    );
   });
 });

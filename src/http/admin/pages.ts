@@ -2,13 +2,17 @@
 // queue and report, local accounts, domain blocks, rules and server settings. Each section needs
 // one role permission; the navigation shows only the sections the signed-in role may open.
 
-import { type Account, acctOf } from "../../domain/account.ts";
+import { type Account, acctOf, isSensitized, isSilenced } from "../../domain/account.ts";
 import { type Rule, ruleText } from "../../domain/instance-rules.ts";
 import { type Permission, roleMay } from "../../domain/permissions.ts";
 import { isResolved } from "../../domain/report.ts";
+import {
+  DOMAIN_BLOCK_SEVERITIES,
+  type DomainBlock,
+  type DomainBlockSeverity,
+} from "../../domain/server-blocks.ts";
 import { htmlText } from "../../domain/text/html.ts";
 import type { Role } from "../../domain/user.ts";
-import type { DomainBlock } from "../../services/domain-blocks/domain-blocks.ts";
 import type { DocumentKind, InstanceDocument } from "../../services/instance/documents.ts";
 import type { TermsVersion } from "../../services/instance/terms.ts";
 import type { ReportDetails } from "../../services/reports/moderate-report.ts";
@@ -198,6 +202,8 @@ function accountState(entry: LocalAccountEntry): string {
   if (user.confirmed === false) states.push("email not confirmed");
   if (user.disabled) states.push("disabled");
   if (entry.account.suspended) states.push("suspended");
+  if (isSilenced(entry.account)) states.push("limited");
+  if (isSensitized(entry.account)) states.push("media marked sensitive");
   return states.length === 0 ? "active" : states.join(", ");
 }
 
@@ -232,6 +238,19 @@ export function accountsPage(
   );
 }
 
+const SEVERITY_LABELS: Record<DomainBlockSeverity, string> = {
+  suspend: "Suspend",
+  silence: "Limit",
+  noop: "None (flags only)",
+};
+
+function blockSummary(block: DomainBlock): string {
+  const parts: string[] = [SEVERITY_LABELS[block.severity]];
+  if (block.rejectMedia) parts.push("media rejected");
+  if (block.rejectReports) parts.push("reports rejected");
+  return parts.join(", ");
+}
+
 export function domainBlocksPage(view: AdminFrame & { blocks: readonly DomainBlock[] }): string {
   const list =
     view.blocks.length === 0
@@ -239,19 +258,26 @@ export function domainBlocksPage(view: AdminFrame & { blocks: readonly DomainBlo
       : `<ul aria-label="Blocked domains">${view.blocks
           .map(
             (b) =>
-              `<li><code>${escapeHtml(b.domain)}</code> <span class="muted">since ${when(b.createdAt)}</span>${buttonForm(view.csrf, "/admin/domain_blocks/remove", "Unblock", { secondary: true, fields: { domain: b.domain }, name: `Unblock ${b.domain}` })}</li>`,
+              `<li><code>${escapeHtml(b.domain)}</code> <span class="block-severity">${escapeHtml(blockSummary(b))}</span> <span class="muted">since ${when(b.createdAt)}</span>${buttonForm(view.csrf, "/admin/domain_blocks/remove", "Unblock", { secondary: true, fields: { domain: b.domain }, name: `Unblock ${b.domain}` })}</li>`,
           )
           .join("\n")}</ul>`;
   return frame(
     view,
     "/admin/domain_blocks",
     "Domain blocks",
-    `<p>A blocked domain (and its subdomains) gets nothing from this server and nothing of it is accepted. Blocking ends every follow between its accounts and local ones.</p>
+    `<p>A suspended domain (and its subdomains) gets nothing from this server and nothing of it is accepted; suspending ends every follow between its accounts and local ones and removes what is stored of it. A limited domain's posts leave public timelines for those who do not follow their authors.</p>
 ${list}
 <form method="post" action="/admin/domain_blocks">
 ${token(view.csrf)}
 <label for="domain">Domain</label>
 <input type="text" id="domain" name="domain" placeholder="example.com" autocapitalize="none" spellcheck="false" required>
+<label for="severity">Severity</label>
+<select id="severity" name="severity">${DOMAIN_BLOCK_SEVERITIES.map((s) => `<option value="${s}"${s === "suspend" ? " selected" : ""}>${SEVERITY_LABELS[s]}</option>`).join("")}</select>
+<label><input type="checkbox" name="reject_media" value="1"> Reject media files</label>
+<label><input type="checkbox" name="reject_reports" value="1"> Reject reports</label>
+<label><input type="checkbox" name="obfuscate" value="1"> Obfuscate the domain in the public list</label>
+<label for="public_comment">Public comment</label>
+<input type="text" id="public_comment" name="public_comment">
 <div class="actions"><button type="submit">Block the domain</button></div>
 </form>`,
   );

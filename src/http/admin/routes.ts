@@ -6,10 +6,18 @@
 
 import type { Context, Hono } from "hono";
 import type { MiddlewareHandler } from "hono/types";
-import { notFound } from "../../domain/errors.ts";
+import { isLocallySuspended, isSensitized, isSilenced } from "../../domain/account.ts";
+import { notFound, unprocessable } from "../../domain/errors.ts";
 import { type Permission, roleMay } from "../../domain/permissions.ts";
+import { DOMAIN_BLOCK_SEVERITIES, type DomainBlockSeverity } from "../../domain/server-blocks.ts";
 import { isApproved } from "../../domain/user.ts";
 import { approveSignUp, rejectSignUp } from "../../services/accounts/approve-sign-up.ts";
+import {
+  actOnAccount,
+  type Moderator,
+  type UndoAction,
+  undoAction,
+} from "../../services/accounts/moderate-account.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import {
   blockDomain,
@@ -62,15 +70,52 @@ import {
 
 const REPORTS_PER_PAGE = 40;
 
+const isDomainBlockSeverity = (value: string): value is DomainBlockSeverity =>
+  (DOMAIN_BLOCK_SEVERITIES as readonly string[]).includes(value);
+
 /**
  * What a moderator may do to a local account from the accounts page: one entry per form. An
- * action is offered when `applies`, needs its permission, and answers the notice to show.
- * Account moderation (silence, suspend, disable, sensitive) joins this list.
+ * action is offered when `applies`, needs its permission, and answers the notice to show. The
+ * service still refuses (403) an account of the moderator's rank or above, and themselves.
  */
 interface AccountAction extends AccountActionButton {
   permission: Permission;
   applies(entry: LocalAccountEntry): boolean;
-  run(ctx: ServiceContext, entry: LocalAccountEntry): Promise<string>;
+  run(ctx: ServiceContext, entry: LocalAccountEntry, moderator: Moderator): Promise<string>;
+}
+
+/** A moderation action and its reverse, offered on approved accounts by their current state. */
+function moderation(
+  name: "silence" | "sensitive" | "disable" | "suspend",
+  undo: UndoAction,
+  labels: { act: string; undo: string; done: string; undone: string },
+  isOn: (entry: LocalAccountEntry) => boolean,
+): AccountAction[] {
+  const approved = (e: LocalAccountEntry) => isApproved(e.user);
+  return [
+    {
+      name,
+      label: labels.act,
+      secondary: true,
+      permission: "manage_users",
+      applies: (e) => approved(e) && !isOn(e),
+      async run(ctx, { account }, moderator) {
+        await actOnAccount(ctx, moderator, account.id, { type: name });
+        return `${account.username} ${labels.done}.`;
+      },
+    },
+    {
+      name: undo,
+      label: labels.undo,
+      secondary: false,
+      permission: "manage_users",
+      applies: (e) => approved(e) && isOn(e),
+      async run(ctx, { account }, moderator) {
+        await undoAction(ctx, moderator, account.id, undo);
+        return `${account.username} ${labels.undone}.`;
+      },
+    },
+  ];
 }
 
 const ACCOUNT_ACTIONS: readonly AccountAction[] = [
@@ -96,6 +141,50 @@ const ACCOUNT_ACTIONS: readonly AccountAction[] = [
       return `Rejected the sign-up of ${account.username}: the account is deleted.`;
     },
   },
+  ...moderation(
+    "silence",
+    "unsilence",
+    {
+      act: "Limit",
+      undo: "Lift the limit",
+      done: "is limited: their posts leave public timelines for non-followers",
+      undone: "is no longer limited",
+    },
+    (e) => isSilenced(e.account),
+  ),
+  ...moderation(
+    "sensitive",
+    "unsensitive",
+    {
+      act: "Mark media sensitive",
+      undo: "Unmark media",
+      done: "has their media marked sensitive",
+      undone: "no longer has their media marked sensitive",
+    },
+    (e) => isSensitized(e.account),
+  ),
+  ...moderation(
+    "disable",
+    "enable",
+    {
+      act: "Freeze sign-in",
+      undo: "Unfreeze",
+      done: "can no longer sign in",
+      undone: "can sign in again",
+    },
+    (e) => e.user.disabled,
+  ),
+  ...moderation(
+    "suspend",
+    "unsuspend",
+    {
+      act: "Suspend",
+      undo: "Lift the suspension",
+      done: "is suspended: hidden everywhere, and deleted on other servers",
+      undone: "is no longer suspended",
+    },
+    (e) => isLocallySuspended(e.account),
+  ),
 ];
 
 const DOCUMENT_LABELS: Record<DocumentKind, string> = {
@@ -259,8 +348,9 @@ export const adminAreaRoutes: RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps)
         text: `${action.label} does not apply to ${account.username} now.`,
       });
     }
+    const { account: me, role } = c.get("signedIn");
     return act(
-      () => action.run(ctx, entry),
+      () => action.run(ctx, entry, { accountId: me.id, role }),
       (status, notice) => showAccounts(c, status, notice),
     );
   });
@@ -273,9 +363,18 @@ export const adminAreaRoutes: RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps)
   app.post("/admin/domain_blocks", (c) =>
     act(
       async () => {
-        // The block's fields as the form gives them (a severity joins the domain here).
-        const { block, severed } = await blockDomain(ctx, field(c, "domain"));
-        return `Blocked ${block.domain}: ${severed} follows ended.`;
+        const severity = field(c, "severity") || "suspend";
+        if (!isDomainBlockSeverity(severity)) throw unprocessable("Unknown severity");
+        const { block, severed } = await blockDomain(ctx, field(c, "domain"), {
+          severity,
+          rejectMedia: field(c, "reject_media") === "1",
+          rejectReports: field(c, "reject_reports") === "1",
+          obfuscate: field(c, "obfuscate") === "1",
+          publicComment: field(c, "public_comment") || null,
+        });
+        return severity === "suspend"
+          ? `Suspended ${block.domain}: ${severed} follows ended.`
+          : `Blocked ${block.domain} (${severity}).`;
       },
       (status, notice) => showDomainBlocks(c, status, notice),
     ),
