@@ -4,8 +4,9 @@
 // other one at once, so all seven posts reach bob without anyone waiting for their own retry.
 //
 // A's job queue runs on a clock the test moves, so which job falls due is the test's choice.
-// Fedify's circuit breaker keeps the system clock: WREN_DELIVERY_PROBE_SECONDS is cut to 50 ms so
-// that the probe is allowed by the time the test lets a job run.
+// Fedify's circuit breaker keeps the system clock: WREN_DELIVERY_PROBE_SECONDS is cut to 2 s so
+// that the probe is allowed by the time the test lets a job run (after waiting that long), and
+// not before the test has seen the circuit open.
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -42,7 +43,9 @@ describe("a peer's outage", () => {
   before(async () => {
     ({ federation, a, b, alice, bob } = await startAliceAndBob({
       clocks: [clock],
-      env: { WREN_DELIVERY_PROBE_SECONDS: "0.05" },
+      // Long enough that no probe goes out before the circuit's state is checked, on a busy
+      // machine too (a probe makes it half-open); short enough to wait for below.
+      env: { WREN_DELIVERY_PROBE_SECONDS: "2" },
     }));
     await followRemote(b, bob, a, alice);
   });
@@ -72,7 +75,7 @@ describe("a peer's outage", () => {
 
     await b.start();
     // The probe delay runs on the system clock (Fedify's): let it pass.
-    await setTimeout(200);
+    await setTimeout(2200);
     // Only the earliest delivery falls due: it is the probe. The others are due later.
     const times = waiting.map((job) => Date.parse(job.runAt)).sort((x, y) => x - y);
     const first = times[0] as number;
