@@ -1,6 +1,7 @@
-// The Mailer over SMTP (WREN_SMTP_URL), with nodemailer. One pooled transport per process.
+// The Mailer over SMTP (WREN_SMTP_URL), with nodemailer. One pooled transport per process, made
+// with the first mail: nodemailer is loaded then, not by every process that might send one.
 
-import { createTransport } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Mailer } from "../services/mail/mailer.ts";
 
 export interface SmtpSettings {
@@ -11,10 +12,11 @@ export interface SmtpSettings {
 }
 
 export function createSmtpMailer(settings: SmtpSettings): Mailer {
-  const transport = createTransport(settings.url);
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(message) {
-      await transport.sendMail({
+      transport ??= import("nodemailer").then((m) => m.createTransport(settings.url));
+      await (await transport).sendMail({
         from: settings.from,
         to: message.to,
         subject: message.subject,

@@ -3,13 +3,7 @@
 // so media traffic never passes through Wren. Keys are the same server-made keys as for the local
 // directory, checked by the same rule.
 
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { FileHost } from "./file-host.ts";
 import { isSafeKey } from "./local-directory.ts";
 
@@ -42,8 +36,18 @@ function assertSafeKey(key: string): void {
   if (!isSafeKey(key)) throw new Error(`Unsafe file key: ${JSON.stringify(key)}`);
 }
 
+type Sdk = typeof import("@aws-sdk/client-s3");
+
+// Loaded on first use, not with the module: most processes (a local media directory, one-off
+// commands) never need the SDK, and loading it costs about a fifth of a second of CPU.
+let sdk: Promise<Sdk> | undefined;
+const loadSdk = () => {
+  sdk ??= import("@aws-sdk/client-s3");
+  return sdk;
+};
+
 /** True for "there is no such object" answers (NoSuchKey on GET, a bare 404 on HEAD-like calls). */
-function isMissing(error: unknown): boolean {
+function isMissing(error: unknown, { S3ServiceException }: Sdk): boolean {
   if (!(error instanceof S3ServiceException)) return false;
   return (
     error.name === "NoSuchKey" ||
@@ -53,21 +57,29 @@ function isMissing(error: unknown): boolean {
 }
 
 export function createS3Host(options: S3HostOptions): FileHost {
-  const client = new S3Client({
-    endpoint: options.endpoint,
-    region: options.region,
-    forcePathStyle: options.forcePathStyle,
-    credentials: {
-      accessKeyId: options.accessKeyId,
-      secretAccessKey: options.secretAccessKey,
-    },
-    // Many S3-compatible servers do not understand the SDK's default aws-chunked upload framing
-    // (with trailing checksums) and would store the framing inside the object (DESIGN §6).
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    // A stuck storage service must fail the upload (and let the job retry), not hang it.
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
-  });
+  const makeClient = ({ S3Client }: Sdk): S3Client =>
+    new S3Client({
+      endpoint: options.endpoint,
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      credentials: {
+        accessKeyId: options.accessKeyId,
+        secretAccessKey: options.secretAccessKey,
+      },
+      // Many S3-compatible servers do not understand the SDK's default aws-chunked upload framing
+      // (with trailing checksums) and would store the framing inside the object (DESIGN §6).
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+      // A stuck storage service must fail the upload (and let the job retry), not hang it.
+      requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+    });
+  let client: S3Client | undefined;
+  /** The SDK and the one client of this host, made on first use. */
+  const connect = async () => {
+    const loaded = await loadSdk();
+    client ??= makeClient(loaded);
+    return { ...loaded, client };
+  };
   const base = (
     options.publicUrl ??
     defaultS3PublicUrl(options.endpoint, options.bucket, options.forcePathStyle)
@@ -76,6 +88,7 @@ export function createS3Host(options: S3HostOptions): FileHost {
   return {
     async put(key, bytes, contentType) {
       assertSafeKey(key);
+      const { client, PutObjectCommand } = await connect();
       await client.send(
         new PutObjectCommand({
           Bucket: options.bucket,
@@ -90,6 +103,8 @@ export function createS3Host(options: S3HostOptions): FileHost {
 
     async get(key) {
       assertSafeKey(key);
+      const s3 = await connect();
+      const { client, GetObjectCommand } = s3;
       try {
         const answer = await client.send(
           new GetObjectCommand({ Bucket: options.bucket, Key: key }),
@@ -97,18 +112,20 @@ export function createS3Host(options: S3HostOptions): FileHost {
         if (!answer.Body) return null;
         return await answer.Body.transformToByteArray();
       } catch (error) {
-        if (isMissing(error)) return null;
+        if (isMissing(error, s3)) return null;
         throw error;
       }
     },
 
     async delete(key) {
       assertSafeKey(key);
+      const s3 = await connect();
+      const { client, DeleteObjectCommand } = s3;
       try {
         // S3 answers 204 for a key that is not there; some compatible servers answer 404.
         await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: key }));
       } catch (error) {
-        if (isMissing(error)) return;
+        if (isMissing(error, s3)) return;
         throw error;
       }
     },
