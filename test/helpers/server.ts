@@ -75,33 +75,45 @@ export async function startTestServer(
   options: { clock?: Clock; dataDir?: string; port?: number; writeFaults?: WriteFaults } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "wren-test-")));
-  const port = options.port ?? (await freePort());
   const database =
     TEST_STORAGE === "postgres" && env.WREN_STORAGE === undefined && !options.writeFaults
       ? await createTempDatabase(DATABASE_TAG ? { tag: DATABASE_TAG } : {})
       : undefined;
-  const config = loadConfig({
-    WREN_HOST: "127.0.0.1",
-    WREN_PORT: String(port),
-    WREN_DATA_DIR: dataDir,
-    WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    WREN_LOG_LEVEL: "error",
-    ...RELAXED_LIMITS,
-    ...FAST_PASSWORD_HASHING,
-    ...(database ? { WREN_STORAGE: "postgres", WREN_DATABASE_URL: database.url } : {}),
-    ...env,
-  });
+  const configOn = (port: number) =>
+    loadConfig({
+      WREN_HOST: "127.0.0.1",
+      WREN_PORT: String(port),
+      WREN_DATA_DIR: dataDir,
+      WREN_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      WREN_LOG_LEVEL: "error",
+      ...RELAXED_LIMITS,
+      ...FAST_PASSWORD_HASHING,
+      ...(database ? { WREN_STORAGE: "postgres", WREN_DATABASE_URL: database.url } : {}),
+      ...env,
+    });
   const startOptions = {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.writeFaults ? { writeFaults: options.writeFaults } : {}),
   };
+  let config = configOn(options.port ?? (await freePort()));
   let wren: RunningWren;
-  try {
-    wren = await startWren(config, startOptions);
-  } catch (error) {
-    // No server to close later: its database goes now.
-    await database?.drop();
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      wren = await startWren(config, startOptions);
+      break;
+    } catch (error) {
+      // A port found free can be taken before the server listens on it (by an outgoing
+      // connection's ephemeral port, to PostgreSQL for one): another free port, unless the test
+      // chose the port.
+      const taken = (error as { code?: string }).code === "EADDRINUSE";
+      if (taken && options.port === undefined && attempt < 3) {
+        config = configOn(await freePort());
+        continue;
+      }
+      // No server to close later: its database goes now.
+      await database?.drop();
+      throw error;
+    }
   }
   const url = config.publicUrl;
   const server: TestServer = {
