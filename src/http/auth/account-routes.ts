@@ -20,10 +20,11 @@ import type { RouteModule } from "../app.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { requestAddress } from "../middleware/client-address.ts";
 import { errorPage } from "../oauth/authorize-pages.ts";
-import { csrfKey, csrfTokenValid, ensureCsrfCookie, issueCsrfToken } from "../oauth/csrf.ts";
+import { csrfKey, ensureCsrfCookie, issueCsrfToken } from "../oauth/csrf.ts";
 import { htmlResponse } from "../oauth/html.ts";
 import { formThrottle, signUpThrottle } from "../oauth/throttles.ts";
-import { type Params, readParams } from "../params.ts";
+import type { Params } from "../params.ts";
+import { checkedFormParams } from "./checked-form.ts";
 import {
   forgotPasswordPage,
   messagePage,
@@ -31,11 +32,6 @@ import {
   signedUpPage,
   signUpFormPage,
 } from "./pages.ts";
-
-const FORM_EXPIRED = errorPage(
-  "The form has expired",
-  "This form was not sent from this page or is too old. Go back, reload the page and try again.",
-);
 
 function text(params: Params, key: string): string {
   const value = params[key];
@@ -65,25 +61,7 @@ export const registerAccountPageRoutes: RouteModule = (app: Hono<HttpEnv>, deps:
   }
 
   /** The form's params when its CSRF token holds; else the page to answer. */
-  async function formParams(c: Context<HttpEnv>): Promise<Params | Response> {
-    let params: Params;
-    try {
-      params = await readParams(c);
-    } catch (err) {
-      if (err instanceof AppError && err.status < 500) {
-        return htmlResponse(
-          c,
-          400,
-          errorPage("An error has occurred", "The form could not be read."),
-        );
-      }
-      throw err;
-    }
-    if (!csrfTokenValid(c, await csrfKey(ctx), params.authenticity_token, ctx.clock.now())) {
-      return htmlResponse(c, 403, FORM_EXPIRED);
-    }
-    return params;
-  }
+  const formParams = (c: Context<HttpEnv>) => checkedFormParams(c, ctx);
 
   async function showSignUp(
     c: Context<HttpEnv>,

@@ -18,6 +18,7 @@ import {
   type WebSession,
 } from "../../services/auth/web-sessions.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import { FORM_EXPIRED } from "../auth/checked-form.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { errorPage } from "../oauth/authorize-pages.ts";
 import { csrfKey, csrfTokenMatches, issueCsrfToken } from "../oauth/csrf.ts";
@@ -91,11 +92,6 @@ export async function currentSession(
 export async function sessionCsrf(ctx: ServiceContext, signedIn: SignedIn): Promise<string> {
   return issueCsrfToken(await csrfKey(ctx), signedIn.session.handle, ctx.clock.now());
 }
-
-const FORM_EXPIRED = errorPage(
-  "The form has expired",
-  "This form was not sent from this page or is too old. Go back, reload the page and try again.",
-);
 
 /** Where the sign-in page sends the browser back to: a local path only. */
 export function safeReturnPath(value: string | undefined): string | null {

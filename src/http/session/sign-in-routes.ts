@@ -4,19 +4,13 @@
 
 import type { Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
-import { AppError } from "../../domain/errors.ts";
 import { signUpsOpen } from "../../services/accounts/sign-up.ts";
 import { authenticatePassword } from "../../services/auth/authenticate-password.ts";
 import type { RouteModule } from "../app.ts";
+import { checkedFormParams } from "../auth/checked-form.ts";
 import type { HttpDeps, HttpEnv } from "../env.ts";
 import { errorPage } from "../oauth/authorize-pages.ts";
-import {
-  csrfKey,
-  csrfTokenMatches,
-  csrfTokenValid,
-  ensureCsrfCookie,
-  issueCsrfToken,
-} from "../oauth/csrf.ts";
+import { csrfKey, csrfTokenMatches, ensureCsrfCookie, issueCsrfToken } from "../oauth/csrf.ts";
 import { htmlResponse } from "../oauth/html.ts";
 import { signInThrottles } from "../oauth/throttles.ts";
 import { type Params, readParams } from "../params.ts";
@@ -68,29 +62,8 @@ export const registerSessionRoutes: RouteModule = (app: Hono<HttpEnv>, deps: Htt
   });
 
   app.post("/auth/sign_in", ...signInThrottles(deps), async (c) => {
-    let params: Params;
-    try {
-      params = await readParams(c);
-    } catch (err) {
-      if (err instanceof AppError && err.status < 500) {
-        return htmlResponse(
-          c,
-          400,
-          errorPage("An error has occurred", "The form could not be read."),
-        );
-      }
-      throw err;
-    }
-    if (!csrfTokenValid(c, await csrfKey(ctx), params.authenticity_token, ctx.clock.now())) {
-      return htmlResponse(
-        c,
-        403,
-        errorPage(
-          "The form has expired",
-          "This form was not sent from this page or is too old. Go back, reload the page and try again.",
-        ),
-      );
-    }
+    const params = await checkedFormParams(c, ctx);
+    if (params instanceof Response) return params;
     const login = text(params, "login");
     const password = text(params, "password");
     const returnTo = safeReturnPath(text(params, "return_to"));
