@@ -168,9 +168,10 @@ export async function openJsonFileStorage(
       (ready as Record<string, unknown>)[key] = await stores[key];
     }
     let closing: Promise<void> | undefined;
+    const coordination = createInProcessCoordination(ready.kv);
     return {
       ...ready,
-      coordination: createInProcessCoordination(ready.kv),
+      coordination,
       broadcast: createInProcessBroadcast(),
       joined: joinedReadsOf(ready),
       version: () => writer.version,
@@ -179,6 +180,7 @@ export async function openJsonFileStorage(
         closing ??= (async () => {
           try {
             await ready.statuses.closeWrites();
+            await coordination.close();
             await writer.close();
             // Every status write is durable now and no new one is accepted: the snapshot
             // describes the files exactly (ADR 6). An inspection writes nothing.
