@@ -75,7 +75,8 @@ export async function loadSharedParts(
   }
   if (missing.length === 0) return out;
   const loaded = await readSharedParts(ctx, missing);
-  // Only parts read entirely while the version held are known to be exact at that version.
+  // Parts read while the version moved may mix before and after; filed under the version they
+  // started at, they would never be served again: not kept, so they take no room.
   const keep = storage.version() === version;
   for (const status of missing) {
     const parts = loaded.get(status.id) as StatusSharedParts;
