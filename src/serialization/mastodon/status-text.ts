@@ -68,8 +68,10 @@ function countersText(view: StatusView): string {
   return `${text},"filtered":${filtered}}`;
 }
 
+/** A list of strings as JSON; the one-item lists of quote policies without an array's walk. */
 function stringList(items: readonly string[]): string {
-  return items.length === 0 ? "[]" : JSON.stringify(items);
+  if (items.length === 0) return "[]";
+  return items.length === 1 ? `[${JSON.stringify(items[0])}]` : JSON.stringify(items);
 }
 
 /** About a few pages of every active timeline; each entry holds a status's JSON text. */
