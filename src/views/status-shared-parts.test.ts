@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ServiceContext } from "../services/context.ts";
-import { makeAccount, makeEdge, makeStatus } from "../storage/contract/fixtures.ts";
+import { makeAccount, makeFavourite, makeStatus } from "../storage/contract/fixtures.ts";
 import { openJsonFileStorage } from "../storage/json-file/index.ts";
 import type { Storage } from "../storage/ports.ts";
 import { loadSharedParts } from "./status-shared-parts.ts";
@@ -45,7 +45,7 @@ describe("views/status-shared-parts", () => {
     assert.equal(await read(), first);
 
     // A write to another record (a favourite) changes what the status shows: counted at once.
-    await storage.favourites.put(makeEdge({ id: "500", accountId: FAN, targetId: "100" }));
+    await storage.favourites.put(makeFavourite({ id: "500", accountId: FAN, targetId: "100" }));
     const counted = await read();
     assert.notEqual(counted, first);
     assert.equal(counted?.favouritesCount, 1);
@@ -75,7 +75,7 @@ describe("views/status-shared-parts", () => {
     const counted = (await read())?.favouritesCount ?? 0;
     // A write lands while the parts are read: the next read shows it.
     const reading = loadSharedParts(ctx, [stored]);
-    await storage.favourites.put(makeEdge({ id: "501", accountId: AUTHOR, targetId: "100" }));
+    await storage.favourites.put(makeFavourite({ id: "501", accountId: AUTHOR, targetId: "100" }));
     const during = (await reading).get("100");
     const next = (await loadSharedParts(ctx, [stored])).get("100");
     assert.notEqual(next, during);

@@ -8,7 +8,9 @@
 // API's *-json.ts only serialise views, and the web pages, ActivityPub and streaming build from
 // the same views; none of them reads records for display or re-states the visibility rule.
 // Timelines pass the statuses their service already resolved (loadResolvedViews), so nothing is
-// read twice in a request.
+// read twice in a request. What every viewer sees alike (author, counters, attachments, emojis,
+// card) is kept between requests while the storage is unchanged (status-shared-parts.ts); what
+// depends on the viewer is read for each request.
 
 import type { Account } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
