@@ -8,7 +8,9 @@
 // API's *-json.ts only serialise views, and the web pages, ActivityPub and streaming build from
 // the same views; none of them reads records for display or re-states the visibility rule.
 // Timelines pass the statuses their service already resolved (loadResolvedViews), so nothing is
-// read twice in a request.
+// read twice in a request. What every viewer sees alike (author, counters, attachments, emojis,
+// card) is kept between requests while the storage is unchanged (status-shared-parts.ts); what
+// depends on the viewer is read for each request.
 
 import type { Account } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
@@ -18,11 +20,8 @@ import type { MediaAttachment } from "../domain/media.ts";
 import type { OAuthApp } from "../domain/oauth.ts";
 import type { PreviewCard } from "../domain/preview-card.ts";
 import type { Status } from "../domain/status.ts";
-import { loadStatusCards } from "../services/cards/card-records.ts";
 import type { ServiceContext } from "../services/context.ts";
-import type { StatusCounts } from "../storage/ports.ts";
-import { type AccountView, loadAccountViews } from "./account-view.ts";
-import { resolveEmojis } from "./custom-emojis.ts";
+import type { AccountView } from "./account-view.ts";
 import { filterStatus, loadViewerFilters } from "./filter-view.ts";
 import { loadPollViews, type PollView } from "./poll-view.ts";
 import {
@@ -31,6 +30,7 @@ import {
   type QuoteApprovalView,
   type QuoteView,
 } from "./quote-view.ts";
+import { loadSharedParts, type StatusSharedParts } from "./status-shared-parts.ts";
 
 /** What the viewer has done with a status; absent for anonymous viewers. */
 export interface StatusViewerFlags {
@@ -73,19 +73,15 @@ export interface StatusView {
   quotesCount: number;
 }
 
+/** What a batch's views need beyond each status's shared parts: the viewer's side. */
 interface Batch {
-  accounts: Map<string, AccountView>;
-  apps: Map<string, OAuthApp>;
-  counts: Map<string, StatusCounts>;
+  shared: Map<string, StatusSharedParts>;
   favourited: Set<string>;
   reblogged: Set<string>;
   bookmarked: Set<string>;
   pinned: Set<string>;
   mutedConversations: Set<string>;
   polls: Map<string, PollView>;
-  media: Map<string, MediaAttachment>;
-  emojis: Map<string, CustomEmoji[]>;
-  cards: Map<string, PreviewCard>;
   quotes: Map<string, QuoteView<StatusView>>;
   approvals: Map<string, QuoteApprovalView>;
 }
@@ -133,37 +129,27 @@ function buildView(
   status: Status,
   batch: Batch,
   viewerId: string | null,
-  mentioned: Map<string, Account>,
   reblog: StatusView | null,
   filtered: FilterMatch[],
 ): StatusView | null {
-  const account = batch.accounts.get(status.accountId);
+  const shared = batch.shared.get(status.id);
+  const account = shared?.account;
   // A suspended author's statuses are hidden with the account (kept, in case it is restored).
-  if (!account || account.account.suspended) return null;
-  const counts = batch.counts.get(status.id);
-  const app = status.applicationId ? batch.apps.get(status.applicationId) : undefined;
+  if (!shared || !account || account.account.suspended) return null;
+  const poll = status.pollId ? batch.polls.get(status.pollId) : undefined;
   return {
     status,
     account,
     reblog,
-    application: app ? { name: app.name, website: app.website } : null,
-    mentions: status.mentionIds.flatMap((id) => {
-      const a = mentioned.get(id);
-      return a ? [a] : [];
-    }),
-    repliesCount: counts?.replies ?? 0,
-    reblogsCount: counts?.reblogs ?? 0,
-    favouritesCount: counts?.favourites ?? 0,
-    poll: status.pollId ? (batch.polls.get(status.pollId) ?? null) : null,
-    media: status.mediaIds.flatMap((id) => {
-      const m = batch.media.get(id);
-      return m ? [m] : [];
-    }),
-    emojis: withPollEmojis(
-      batch.emojis.get(status.id) ?? [],
-      status.pollId ? batch.polls.get(status.pollId) : undefined,
-    ),
-    card: batch.cards.get(status.id) ?? null,
+    application: shared.application,
+    mentions: shared.mentions,
+    repliesCount: shared.repliesCount,
+    reblogsCount: shared.reblogsCount,
+    favouritesCount: shared.favouritesCount,
+    poll: poll ?? null,
+    media: shared.media,
+    emojis: withPollEmojis(shared.emojis, poll),
+    card: shared.card,
     filtered,
     quote: batch.quotes.get(status.id) ?? null,
     quoteApproval: batch.approvals.get(status.id) ?? {
@@ -171,7 +157,7 @@ function buildView(
       manual: [],
       currentUser: "unknown",
     },
-    quotesCount: counts?.quotes ?? 0,
+    quotesCount: shared.quotesCount,
     viewer:
       viewerId === null
         ? null
@@ -186,6 +172,12 @@ function buildView(
                 : undefined,
           },
   };
+}
+
+function mediaById(shared: Map<string, StatusSharedParts>): Map<string, MediaAttachment> {
+  const out = new Map<string, MediaAttachment>();
+  for (const parts of shared.values()) for (const m of parts.media) out.set(m.id, m);
+  return out;
 }
 
 /** A status with its boosted original already read: null when the status is not a reblog. */
@@ -236,23 +228,10 @@ export async function loadResolvedViews(
   filterContext?: FilterContext,
   nested = false,
 ): Promise<StatusView[]> {
-  const { storage } = ctx;
   const all: Status[] = items.map((i) => i.status);
   for (const { original } of items) if (original && !original.deleted) all.push(original);
 
   const unique = [...new Map(all.map((s) => [s.id, s])).values()];
-  const accountIds = [...new Set(unique.flatMap((s) => [s.accountId, ...s.mentionIds]))];
-  const appIds = [...new Set(unique.flatMap((s) => (s.applicationId ? [s.applicationId] : [])))];
-  // Counters belong to originals; a reblog wrapper shows zeros as in Mastodon.
-  const counted = unique.filter((s) => s.reblogOfId === null).map((s) => s.id);
-
-  const mediaIds = [...new Set(unique.flatMap((s) => s.mediaIds))];
-  // Only statuses with a link and no attachments can have a card (services/cards/fetch-card.ts).
-  const linking = unique
-    .filter(
-      (s) => s.reblogOfId === null && s.mediaIds.length === 0 && s.contentHtml.includes("href="),
-    )
-    .map((s) => s.id);
   const quoteLoads = Promise.all([
     loadQuoteViews(ctx, unique, viewerId, nested, async (quoted) => {
       const views = await loadResolvedViews(
@@ -266,49 +245,33 @@ export async function loadResolvedViews(
     }),
     loadQuoteApprovals(ctx, unique, viewerId),
   ]);
-  const [accounts, apps, counts, sets, polls, media, filters, cards, quoteParts] =
-    await Promise.all([
-      storage.accounts.getMany(accountIds),
-      appIds.length > 0 ? storage.apps.getMany(appIds) : new Map<string, OAuthApp>(),
-      counted.length > 0 ? storage.joined.statusCounts(counted) : new Map<string, StatusCounts>(),
-      viewerId === null ? null : viewerSets(ctx, viewerId, unique),
-      loadPollViews(
-        ctx,
-        unique.flatMap((s) => (s.pollId ? [s.pollId] : [])),
-        viewerId,
-      ),
-      mediaIds.length > 0 ? storage.media.getMany(mediaIds) : new Map<string, MediaAttachment>(),
-      loadViewerFilters(ctx, viewerId),
-      linking.length > 0 ? loadStatusCards(ctx, linking) : new Map<string, PreviewCard>(),
-      quoteLoads,
-    ]);
-  const [quotes, approvals] = quoteParts;
-  const authorIds = new Set(unique.map((s) => s.accountId));
-  const authors = [...accounts.values()].filter((a) => authorIds.has(a.id));
-  // Emojis belong to the author's server: local ones for local statuses.
-  const emojiSources = unique.map((s) => ({
-    domain: accounts.get(s.accountId)?.domain ?? null,
-    texts: [s.spoilerText, s.local ? s.text : s.contentHtml],
-  }));
-  const [views, emojiLists] = await Promise.all([
-    loadAccountViews(ctx, authors),
-    resolveEmojis(ctx, emojiSources),
+  const [shared, sets, polls, filters, quoteParts] = await Promise.all([
+    loadSharedParts(ctx, unique),
+    viewerId === null ? null : viewerSets(ctx, viewerId, unique),
+    loadPollViews(
+      ctx,
+      unique.flatMap((s) => (s.pollId ? [s.pollId] : [])),
+      viewerId,
+    ),
+    loadViewerFilters(ctx, viewerId),
+    quoteLoads,
   ]);
+  const [quotes, approvals] = quoteParts;
   const batch: Batch = {
-    accounts: new Map(views.map((v) => [v.account.id, v])),
-    apps,
-    counts,
+    shared,
     favourited: sets?.favourited ?? new Set(),
     reblogged: sets?.reblogged ?? new Set(),
     bookmarked: sets?.bookmarked ?? new Set(),
     pinned: sets?.pinned ?? new Set(),
     mutedConversations: sets?.mutedConversations ?? new Set(),
     polls,
-    media,
-    emojis: new Map(unique.map((s, i) => [s.id, emojiLists[i] ?? []])),
-    cards,
     quotes,
     approvals,
+  };
+  // Filters match attachments' descriptions too; the map is built only for a viewer with filters.
+  const filterInputs = {
+    media: filters.length === 0 ? new Map<string, MediaAttachment>() : mediaById(shared),
+    polls,
   };
 
   const out: StatusView[] = [];
@@ -316,13 +279,13 @@ export async function loadResolvedViews(
     let reblog: StatusView | null = null;
     if (status.reblogOfId !== null && (!original || original.deleted)) continue;
     // A boost is matched by its original's content, and both carry the result (as Mastodon's).
-    const filtered = filterStatus(filters, status, original, batch, filterContext);
+    const filtered = filterStatus(filters, status, original, filterInputs, filterContext);
     if (filtered === null) continue;
     if (status.reblogOfId !== null && original) {
-      reblog = buildView(original, batch, viewerId, accounts, null, filtered);
+      reblog = buildView(original, batch, viewerId, null, filtered);
       if (!reblog) continue;
     }
-    const view = buildView(status, batch, viewerId, accounts, reblog, filtered);
+    const view = buildView(status, batch, viewerId, reblog, filtered);
     if (view) out.push(view);
   }
   return out;

@@ -4,13 +4,14 @@
 
 import type { MiddlewareHandler } from "hono";
 import { forbidden } from "../../domain/errors.ts";
-import { ipBlockSeverities } from "../../services/address-blocks/ip-blocks.ts";
+import { ipBlockSeverities, knownNoIpBlocks } from "../../services/address-blocks/ip-blocks.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { HttpEnv } from "../env.ts";
 import { requestAddress } from "./client-address.ts";
 
 export function ipAccess(ctx: ServiceContext): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
+    if (knownNoIpBlocks(ctx)) return next();
     const address = requestAddress(c);
     if (address !== "local" && (await ipBlockSeverities(ctx, address)).has("no_access")) {
       throw forbidden("Your address is blocked from this server");

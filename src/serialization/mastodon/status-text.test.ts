@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CustomEmoji } from "../../domain/custom-emoji.ts";
+import type { CustomFilter } from "../../domain/filter.ts";
 import { makeAccount, makeStatus } from "../../storage/contract/fixtures.ts";
 import type { AccountView } from "../../views/account-view.ts";
 import type { StatusView } from "../../views/status-view.ts";
@@ -82,6 +83,35 @@ describe("StatusTextRenderer", () => {
       viewer: { favourited: true, reblogged: false, bookmarked: true, muted: false, pinned: true },
     });
     assert.deepEqual(parsed(renderer.status(seen)), serializeStatus(seen, urls));
+  });
+
+  it("writes the very bytes of JSON.stringify(serializeStatus), key order included", () => {
+    const renderer = new StatusTextRenderer(urls);
+    const flags = { favourited: false, reblogged: true, bookmarked: false, muted: true };
+    const filter: CustomFilter = {
+      id: "7001",
+      accountId: bob.id,
+      title: "spoilers",
+      context: ["home", "public"],
+      action: "warn",
+      expiresAt: null,
+      keywords: [],
+      statuses: [],
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    };
+    const shapes = [
+      statusView(),
+      statusView({ viewer: { ...flags, pinned: false } }),
+      statusView({
+        viewer: { ...flags, pinned: undefined },
+        filtered: [{ filter, keywordMatches: ["hello"], statusMatches: null }],
+        quoteApproval: { automatic: ["followers"], manual: ["public"], currentUser: "denied" },
+      }),
+    ];
+    for (const view of shapes) {
+      assert.equal(renderer.status(view), JSON.stringify(serializeStatus(view, urls)));
+    }
   });
 
   it("nests a reblog and writes arrays in order", () => {

@@ -79,6 +79,15 @@ export async function listIpBlocks(ctx: ServiceContext): Promise<IpBlock[]> {
   return blocks;
 }
 
+/**
+ * True when the blocks were read at the storage's current version and there are none: every
+ * request asks, and most servers have no block, so the answer then comes without a promise.
+ */
+export function knownNoIpBlocks(ctx: ServiceContext): boolean {
+  const kept = memo.get(ctx.storage);
+  return kept !== undefined && kept.version === ctx.storage.version() && kept.blocks.length === 0;
+}
+
 export async function getIpBlock(ctx: ServiceContext, id: string): Promise<IpBlock> {
   if (!/^[0-9]{1,25}$/.test(id)) throw notFound();
   const found = readStored((await ctx.storage.kv.get([...PREFIX, id]))?.value);

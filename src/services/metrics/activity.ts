@@ -22,9 +22,21 @@ const noted = new WeakMap<ServiceContext, LruCache<string, string>>();
 export const dayOf = (time: Date | number): string => new Date(time).toISOString().slice(0, 10);
 
 /** Records that the user of `accountId` is active today (cheap when already noted). */
+/** The last day computed and the instants it spans: every request with a token asks. */
+let lastDay = { day: "", from: 0, to: 0 };
+
+function today(now: Date): string {
+  const time = now.getTime();
+  if (time < lastDay.from || time >= lastDay.to) {
+    const from = Math.floor(time / DAY_MS) * DAY_MS;
+    lastDay = { day: dayOf(from), from, to: from + DAY_MS };
+  }
+  return lastDay.day;
+}
+
 export async function noteActivity(ctx: ServiceContext, accountId: string): Promise<void> {
   const now = ctx.clock.now();
-  const day = dayOf(now);
+  const day = today(now);
   let memo = noted.get(ctx);
   if (!memo) {
     memo = new LruCache(REMEMBERED);
