@@ -269,6 +269,8 @@ describe("the admin API's accounts", () => {
       note: "my bio",
     });
     await ok(alice, "POST", `/api/v1/accounts/${victim.account.id}/follow`);
+    await ok(victim, "POST", `/api/v1/accounts/${alice.account.id}/follow`);
+    await ok(victim, "POST", `/api/v1/accounts/${alice.account.id}/endorse`);
     await ok(mod, "POST", `${V1}/${victim.account.id}/action`, { type: "suspend" });
     const shown = await ok(mod, "GET", `${V1}/${victim.account.id}`);
     assert.equal(shown.suspended, true);
@@ -286,7 +288,7 @@ describe("the admin API's accounts", () => {
       [[victim.account.id, true]],
     );
     assert.equal((await ok(alice, "GET", "/api/v1/accounts/lookup?acct=victim")).suspended, true);
-    for (const list of ["statuses", "followers", "following"]) {
+    for (const list of ["statuses", "followers", "following", "endorsements"]) {
       assert.deepEqual(await ok(alice, "GET", `/api/v1/accounts/${victim.account.id}/${list}`), []);
     }
     // Nobody follows a suspended account (Mastodon's FollowService: not found).
@@ -312,6 +314,12 @@ describe("the admin API's accounts", () => {
     assert.equal(restored.display_name, "The Victim");
     assert.deepEqual(
       (await ok(alice, "GET", `/api/v1/accounts/${victim.account.id}/followers`)).map(
+        (a: Json) => a.id,
+      ),
+      [alice.account.id],
+    );
+    assert.deepEqual(
+      (await ok(alice, "GET", `/api/v1/accounts/${victim.account.id}/endorsements`)).map(
         (a: Json) => a.id,
       ),
       [alice.account.id],
