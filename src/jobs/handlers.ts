@@ -7,7 +7,9 @@ import { deleteAccountData, OPERATOR } from "../services/accounts/moderate-accou
 import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../services/accounts/send-account-mail.ts";
 import {
   purgeExpiredSuspension,
+  runSuspensionSweep,
   SUSPENSION_PURGE_JOB,
+  SUSPENSION_SWEEP_JOB,
 } from "../services/accounts/suspension-expiry.ts";
 import {
   ANNUAL_REPORT_JOB,
@@ -132,6 +134,9 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
     await purgeExpiredSuspension(ctx, accountId, suspendedAt, (id) =>
       deleteAccountData(ctx, OPERATOR, id),
     );
+  });
+  runner.register(SUSPENSION_SWEEP_JOB.type, async (_payload, job) => {
+    await runSuspensionSweep(ctx, job, (id) => deleteAccountData(ctx, OPERATOR, id));
   });
   // A lifted suspension whose inline run did not finish (a crash): the job checks the block.
   runner.register(DOMAIN_LIFT_JOB, async (payload) => {

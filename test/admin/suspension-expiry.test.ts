@@ -1,7 +1,8 @@
 // A moderator's suspension is reversible for 30 days, then the account's data is deleted as by
 // `DELETE /api/v1/admin/accounts/:id` (Mastodon's AccountDeletionRequest): the job is stored with
 // the suspension, falls due at the end of the grace period, and does nothing when the suspension
-// was lifted, or lifted and made again later (the later suspension has its own 30 days).
+// was lifted, or lifted and made again later (the later suspension has its own 30 days). A daily
+// sweep deletes the local suspensions past their period that have no job.
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -13,6 +14,7 @@ import {
 import {
   SUSPENSION_GRACE_DAYS,
   SUSPENSION_PURGE_JOB,
+  SUSPENSION_SWEEP_JOB,
 } from "../../src/services/accounts/suspension-expiry.ts";
 import { makeFollow } from "../../src/storage/contract/fixtures.ts";
 import { createUserWithToken } from "../helpers/accounts.ts";
@@ -92,6 +94,30 @@ describe("suspensions end in deletion after the grace period", () => {
     clock.advance(20 * DAY);
     await server.wren.jobs.runDue();
     assert.equal((await ctx.storage.statuses.get(statusId))?.deleted, true);
+  });
+
+  it("a daily sweep deletes a local suspension's data that has no job (made before them)", async () => {
+    const ctx = server.wren.ctx;
+    const gail = await createUserWithToken(server, "gail");
+    const statusId = await post(gail.token, "from long ago");
+    const account = await ctx.storage.accounts.get(gail.account.id);
+    // As an older version left it: suspended 40 days ago, no deletion job.
+    const suspendedAt = new Date(clock.now().getTime() - 40 * DAY).toISOString();
+    await ctx.storage.accounts.put({
+      ...(account as NonNullable<typeof account>),
+      suspended: true,
+      suspendedAt,
+      suspensionOrigin: "local",
+    });
+    assert.deepEqual(await purgeJobsOf(gail.account.id), []);
+    const sweeps = await Promise.all(
+      SUSPENSION_SWEEP_JOB.ids.map((id) => ctx.storage.jobs.get(id)),
+    );
+    assert.equal(sweeps.filter((job) => job !== undefined).length, 1);
+    clock.advance(SUSPENSION_SWEEP_JOB.intervalMs);
+    await server.wren.jobs.runDue();
+    assert.equal((await ctx.storage.statuses.get(statusId))?.deleted, true);
+    assert.equal((await ctx.storage.accounts.get(gail.account.id))?.suspensionOrigin, "remote");
   });
 
   it("deletes a remote account's stored posts 30 days after a moderator suspended it", async () => {
