@@ -29,6 +29,7 @@ import { createSmtpMailer } from "./mail/smtp-mailer.ts";
 import type { FileHost } from "./media/file-host.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
 import { createS3Host } from "./media/s3.ts";
+import { ensureSuspensionSweepScheduled } from "./services/accounts/suspension-expiry.ts";
 import { confirmEvent } from "./services/confirm-event.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
 import { createEventBus, releaseLeasedEvents } from "./services/events.ts";
@@ -278,6 +279,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       ensureMediaCleanupScheduled(ctx),
       ensureKvPruneScheduled(ctx),
       ensureFailedJobsPruneScheduled(ctx),
+      ensureSuspensionSweepScheduled(ctx),
       ensurePurgeSweepScheduled(ctx),
       ensureRemoteRetentionScheduled(ctx),
       repairPollCounts(ctx),

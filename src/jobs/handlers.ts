@@ -3,7 +3,14 @@
 
 import type { ImportRow } from "../domain/csv-import.ts";
 import { PROCESSING_FAILED } from "../media/processing-error.ts";
+import { deleteAccountData, OPERATOR } from "../services/accounts/moderate-account.ts";
 import { ACCOUNT_MAIL_JOB, sendAccountMail } from "../services/accounts/send-account-mail.ts";
+import {
+  purgeExpiredSuspension,
+  runSuspensionSweep,
+  SUSPENSION_PURGE_JOB,
+  SUSPENSION_SWEEP_JOB,
+} from "../services/accounts/suspension-expiry.ts";
 import {
   ANNUAL_REPORT_JOB,
   generateAnnualReport,
@@ -13,7 +20,9 @@ import { ARCHIVE_BUILD_JOB } from "../services/archives/request-archive.ts";
 import { fetchStatusCard, PREVIEW_CARD_JOB } from "../services/cards/fetch-card.ts";
 import type { ServiceContext } from "../services/context.ts";
 import {
+  DOMAIN_LIFT_JOB,
   DOMAIN_PURGE_JOB,
+  liftDomainSuspension,
   purgeSuspendedDomain,
 } from "../services/domain-blocks/domain-block-effects.ts";
 import { EVENT_JOB } from "../services/events.ts";
@@ -117,6 +126,21 @@ export function registerJobHandlers(runner: JobRunner, ctx: ServiceContext): voi
   // A suspended domain's stored content; the job checks the block is still a suspension.
   runner.register(DOMAIN_PURGE_JOB, async (payload) => {
     if (typeof payload.domain === "string") await purgeSuspendedDomain(ctx, payload.domain);
+  });
+  // A suspension's grace period is over: its data goes, as an admin's deletion would.
+  runner.register(SUSPENSION_PURGE_JOB, async (payload) => {
+    const { accountId, suspendedAt } = payload;
+    if (typeof accountId !== "string" || typeof suspendedAt !== "string") return;
+    await purgeExpiredSuspension(ctx, accountId, suspendedAt, (id) =>
+      deleteAccountData(ctx, OPERATOR, id),
+    );
+  });
+  runner.register(SUSPENSION_SWEEP_JOB.type, async (_payload, job) => {
+    await runSuspensionSweep(ctx, job, (id) => deleteAccountData(ctx, OPERATOR, id));
+  });
+  // A lifted suspension whose inline run did not finish (a crash): the job checks the block.
+  runner.register(DOMAIN_LIFT_JOB, async (payload) => {
+    if (typeof payload.domain === "string") await liftDomainSuspension(ctx, payload.domain);
   });
   runner.register(DELETE_REBLOGS_JOB, async (payload) => {
     if (typeof payload.statusId === "string") await finishDeletingReblogs(ctx, payload.statusId);

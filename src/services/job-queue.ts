@@ -35,6 +35,31 @@ export interface JobQueue {
 }
 
 /**
+ * A job that carries the effects of a write, stored no later than it (JobQueue.enqueueAround);
+ * returns the job's id. When the write fails the job is dropped, if it was stored, and the
+ * failure rethrown: left behind, it would only find nothing to do.
+ */
+export async function enqueueWithWrite(
+  jobs: JobQueue,
+  type: string,
+  payload: Record<string, unknown>,
+  options: EnqueueOptions,
+  write: () => Promise<unknown>,
+): Promise<string> {
+  let id: string | undefined;
+  try {
+    await jobs.enqueueAround(type, payload, options, async (jobId) => {
+      id = jobId;
+      await write();
+    });
+    return id as string;
+  } catch (error) {
+    if (id !== undefined) await jobs.cancel(id).catch(() => {});
+    throw error;
+  }
+}
+
+/**
  * Thrown by a job's handler to be tried again at a given time (a remote service's Retry-After)
  * rather than after the runner's usual backoff; it counts as a failed attempt all the same.
  */

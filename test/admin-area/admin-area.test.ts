@@ -224,8 +224,10 @@ describe("the admin area", () => {
     const suspended = await submit(b, accounts, `${accounts}/${bob.account.id}/suspend`);
     assert.equal(suspended.status, 200);
     assert.equal((await stored())?.suspended, true);
+    // Shown as suspended (Mastodon's entity), its profile emptied.
     const gone = await server.request(`/api/v1/accounts/${bob.account.id}`);
-    assert.equal(gone.status, 404);
+    assert.equal(gone.status, 200);
+    assert.equal(((await gone.json()) as { suspended?: boolean }).suspended, true);
     assert.equal(
       (await submit(b, accounts, `${accounts}/${bob.account.id}/unsuspend`)).status,
       200,

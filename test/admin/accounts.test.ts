@@ -208,7 +208,10 @@ describe("the admin API's accounts", () => {
     shown = await ok(mod, "GET", `${V2}?status=silenced`);
     assert.deepEqual(ids(shown), ["bob"]);
     assert.deepEqual(ids(await ok(mod, "GET", `${V1}?sensitized=true`)), ["bob"]);
+    // The Account entity says so too (Mastodon's `limited`).
+    assert.equal((await ok(alice, "GET", `/api/v1/accounts/${bob.account.id}`)).limited, true);
     assert.equal((await ok(mod, "POST", `${V1}/${bob.account.id}/unsilence`)).silenced, false);
+    assert.equal((await ok(alice, "GET", `/api/v1/accounts/${bob.account.id}`)).limited, undefined);
     assert.equal((await ok(mod, "POST", `${V1}/${bob.account.id}/unsensitive`)).sensitized, false);
     assert.equal((await ok(alice, "GET", `/api/v1/statuses/${status.id}`)).sensitive, false);
 
@@ -261,17 +264,36 @@ describe("the admin API's accounts", () => {
   it("suspends: hidden, tokens refused, actor gone; unsuspends; deletes the data", async () => {
     const victim = await createUserWithToken(server, "victim");
     const post = (await call(victim, "POST", "/api/v1/statuses", { status: "mine" })).body;
+    await ok(victim, "PATCH", "/api/v1/accounts/update_credentials", {
+      display_name: "The Victim",
+      note: "my bio",
+    });
+    await ok(alice, "POST", `/api/v1/accounts/${victim.account.id}/follow`);
+    await ok(victim, "POST", `/api/v1/accounts/${alice.account.id}/follow`);
+    await ok(victim, "POST", `/api/v1/accounts/${alice.account.id}/endorse`);
     await ok(mod, "POST", `${V1}/${victim.account.id}/action`, { type: "suspend" });
     const shown = await ok(mod, "GET", `${V1}/${victim.account.id}`);
     assert.equal(shown.suspended, true);
     assert.equal((await call(victim, "GET", "/api/v1/accounts/verify_credentials")).status, 401);
-    assert.equal((await call(alice, "GET", `/api/v1/accounts/${victim.account.id}`)).status, 404);
+    // As Mastodon: the entity is shown, suspended and emptied; its posts and graph are not.
+    const entity = await ok(alice, "GET", `/api/v1/accounts/${victim.account.id}`);
+    assert.equal(entity.suspended, true);
+    assert.equal(entity.display_name, "");
+    assert.equal(entity.note, "");
+    assert.deepEqual(entity.fields, []);
+    assert.match(entity.avatar as string, /\/avatars\/original\/missing\.png$/);
+    const many = (await call(alice, "GET", `/api/v1/accounts?id[]=${victim.account.id}`)).body;
     assert.deepEqual(
-      (await call(alice, "GET", `/api/v1/accounts?id[]=${victim.account.id}`)).body,
-      [],
+      many.map((a: Json) => [a.id, a.suspended]),
+      [[victim.account.id, true]],
     );
+    assert.equal((await ok(alice, "GET", "/api/v1/accounts/lookup?acct=victim")).suspended, true);
+    for (const list of ["statuses", "followers", "following", "endorsements"]) {
+      assert.deepEqual(await ok(alice, "GET", `/api/v1/accounts/${victim.account.id}/${list}`), []);
+    }
+    // Nobody follows a suspended account (Mastodon's FollowService: not found).
     assert.equal(
-      (await call(alice, "GET", `/api/v1/accounts/${victim.account.id}/statuses`)).status,
+      (await call(alice, "POST", `/api/v1/accounts/${victim.account.id}/follow`)).status,
       404,
     );
     assert.equal((await call(alice, "GET", `/api/v1/statuses/${post.id}`)).status, 404);
@@ -287,6 +309,21 @@ describe("the admin API's accounts", () => {
     assert.equal((await call(mod, "POST", `${V1}/${victim.account.id}/unsuspend`)).status, 403);
     await ok(victim, "GET", "/api/v1/accounts/verify_credentials");
     await ok(alice, "GET", `/api/v1/statuses/${post.id}`);
+    const restored = await ok(alice, "GET", `/api/v1/accounts/${victim.account.id}`);
+    assert.equal(restored.suspended, undefined);
+    assert.equal(restored.display_name, "The Victim");
+    assert.deepEqual(
+      (await ok(alice, "GET", `/api/v1/accounts/${victim.account.id}/followers`)).map(
+        (a: Json) => a.id,
+      ),
+      [alice.account.id],
+    );
+    assert.deepEqual(
+      (await ok(alice, "GET", `/api/v1/accounts/${victim.account.id}/endorsements`)).map(
+        (a: Json) => a.id,
+      ),
+      [alice.account.id],
+    );
     const back = await server.request("/users/victim", {
       headers: { accept: "application/activity+json" },
     });

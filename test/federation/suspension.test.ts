@@ -3,6 +3,7 @@
 // profile again. The recording peers cache no keys and the suspended actor answers 410, so they
 // cannot verify the Delete's signature (real peers verify it with the key they stored): only the
 // attempts are checked for it; the Update after the suspension is lifted is verified in full.
+// Suspending a remote follower ends its follow with a Reject (Mastodon's SuspendAccountService).
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -63,5 +64,23 @@ describe("suspensions federate", () => {
     assert.deepEqual(updates.map((d) => d.path).sort(), ["/inbox", "/users/dave/inbox"]);
     assert.equal(updates[0]?.activity.type, "Update");
     assert.equal(updates[0]?.activity.object.id, alice.account.uri);
+  });
+
+  test("suspending a remote follower ends its follow with a Reject to its server", async () => {
+    const ctx = server.wren.ctx;
+    assert.ok(await ctx.storage.follows.get(bob.id, alice.account.id));
+    const delivered = followers.deliveries.length;
+    await actOnAccount(ctx, OPERATOR, bob.id, { type: "suspend" });
+    await server.wren.jobs.runDue();
+    assert.equal(await ctx.storage.follows.get(bob.id, alice.account.id), undefined);
+    const rejects = followers.deliveries
+      .slice(delivered)
+      .filter((d) => d.activity.type === "Reject");
+    assert.equal(rejects.length, 1);
+    assert.equal(rejects[0]?.activity.actor, alice.account.uri);
+    assert.equal(rejects[0]?.activity.object.actor, bob.uri);
+    // Not given back: nobody can be made to follow again.
+    await undoAction(ctx, OPERATOR, bob.id, "unsuspend");
+    assert.equal(await ctx.storage.follows.get(bob.id, alice.account.id), undefined);
   });
 });

@@ -1,9 +1,15 @@
 // When no notification is made, as Mastodon's NotifyService decides: one's own actions, blocked
 // senders, muted senders (all types when the mute hides notifications, mentions even when it
-// does not), muted conversations, lapsed mutes, and never the same notification twice.
+// does not), muted conversations, lapsed mutes, and never the same notification twice. Also
+// which are hidden: those from a suspended account.
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import {
+  actOnAccount,
+  OPERATOR,
+  undoAction,
+} from "../../src/services/accounts/moderate-account.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { MINUTE, movableClock } from "../polls/helpers.ts";
@@ -49,6 +55,20 @@ describe("notification suppression", () => {
     await postStatus(server, carol, "hey @alice");
     assert.deepEqual(await summary(server, alice), [], "new mention dropped, old favourite hidden");
     await accountAction(alice, carol, "unblock");
+  });
+
+  it("a suspended sender's notifications are hidden, and back when it is restored", async () => {
+    await fresh();
+    const status = await postStatus(server, alice, "like me");
+    await act(server, carol, `/api/v1/statuses/${status.id}/favourite`);
+    await accountAction(carol, alice, "follow");
+    const before = await summary(server, alice);
+    assert.equal(before.length, 2);
+    await actOnAccount(server.wren.ctx, OPERATOR, carol.account.id, { type: "suspend" });
+    assert.deepEqual(await summary(server, alice), []);
+    await undoAction(server.wren.ctx, OPERATOR, carol.account.id, "unsuspend");
+    assert.deepEqual(await summary(server, alice), before);
+    await accountAction(carol, alice, "unfollow");
   });
 
   it("a mute that hides notifications silences every type from that account", async () => {

@@ -1,7 +1,7 @@
 // AccountView → Mastodon's Account entity, and the CredentialAccount the owner sees (with
 // `source` and `role`). Pure: URLs of hosted images come from the `urls` the caller passes.
 
-import { type Account, acctOf, type ImageRef } from "../../domain/account.ts";
+import { type Account, acctOf, type ImageRef, isSilenced } from "../../domain/account.ts";
 import type { AccountView, CredentialAccountView } from "../../views/account-view.ts";
 import { type CustomEmojiJson, serializeCustomEmojis } from "./custom-emoji.ts";
 import {
@@ -54,6 +54,10 @@ export interface AccountJson {
   fields: FieldJson[];
   /** The account this one moved to; only on moved accounts (never nested further). */
   moved?: AccountJson;
+  /** Only on suspended accounts (Mastodon's `attribute :suspended, if: :suspended?`). */
+  suspended?: true;
+  /** Only on accounts a moderator limited (silenced). */
+  limited?: true;
 }
 
 export interface CredentialAccountJson extends AccountJson {
@@ -102,21 +106,25 @@ function midnight(iso: string): string {
 
 export function serializeAccount(view: AccountView, urls: UrlContext): AccountJson {
   const { account } = view;
-  const [avatar, avatarStatic] = imageUrls(account.avatar, MISSING_AVATAR, urls);
-  const [header, headerStatic] = imageUrls(account.header, MISSING_HEADER, urls);
+  // A suspended account is shown as Mastodon's REST::AccountSerializer shows it: its name and
+  // counters, with the profile it wrote emptied (no name, bio, fields, emojis, pictures), so a
+  // client can say it is suspended instead of failing on a missing account.
+  const gone = account.suspended === true;
+  const [avatar, avatarStatic] = imageUrls(gone ? null : account.avatar, MISSING_AVATAR, urls);
+  const [header, headerStatic] = imageUrls(gone ? null : account.header, MISSING_HEADER, urls);
   const local = account.domain === null;
   return {
     id: account.id,
     username: account.username,
     acct: acctOf(account),
-    display_name: account.displayName,
-    locked: account.locked,
-    bot: account.bot,
-    discoverable: account.discoverable,
-    indexable: account.indexable,
+    display_name: gone ? "" : account.displayName,
+    locked: gone ? false : account.locked,
+    bot: gone ? false : account.bot,
+    discoverable: gone ? false : account.discoverable,
+    indexable: gone ? false : account.indexable,
     group: account.group,
     created_at: midnight(account.createdAt),
-    note: account.noteHtml,
+    note: gone ? "" : account.noteHtml,
     url: account.url,
     uri: account.uri,
     avatar,
@@ -130,14 +138,18 @@ export function serializeAccount(view: AccountView, urls: UrlContext): AccountJs
     hide_collections: false,
     // Mastodon sends noindex for its own users only (search engines' opt-out).
     ...(local ? { noindex: false } : {}),
-    emojis: serializeCustomEmojis(view.emojis, urls),
+    emojis: gone ? [] : serializeCustomEmojis(view.emojis, urls),
     roles: serializeAccountRoles(view.role),
-    fields: account.fields.map((f) => ({
-      name: f.name,
-      value: f.valueHtml,
-      verified_at: f.verifiedAt,
-    })),
-    ...(view.moved ? { moved: serializeAccount(view.moved, urls) } : {}),
+    fields: gone
+      ? []
+      : account.fields.map((f) => ({
+          name: f.name,
+          value: f.valueHtml,
+          verified_at: f.verifiedAt,
+        })),
+    ...(view.moved && !gone ? { moved: serializeAccount(view.moved, urls) } : {}),
+    ...(gone ? { suspended: true as const } : {}),
+    ...(isSilenced(account) ? { limited: true as const } : {}),
   };
 }
 

@@ -1,7 +1,10 @@
 // A local account whose sign-up is still pending (waiting for approval, or for its address to be
 // confirmed) does not exist to anyone else yet, as on Mastodon (check_account_approval and
-// check_account_confirmation): its profile, actor, WebFinger and API entity answer 404. Nor does a
-// suspended account, local or remote (its actor answers 410: federation/objects.ts).
+// check_account_confirmation): its profile, actor, WebFinger and API entity answer 404. Nor, for
+// listings, search and the web profile, does a suspended account, local or remote (its actor
+// answers 410: federation/objects.ts). The client API's account entity is the exception
+// (`shownAccount`): as Mastodon's, it answers a suspended account with `suspended: true` and its
+// profile emptied (serialization/mastodon/account.ts), so apps can say what happened to it.
 
 import type { Account } from "../../domain/account.ts";
 import { isApproved, isConfirmed, type User } from "../../domain/user.ts";
@@ -23,16 +26,39 @@ export async function listedAccount(
   return account;
 }
 
+/** The account as the client API shows it by id or acct: suspended ones too (see the header). */
+export async function shownAccount(
+  ctx: ServiceContext,
+  account: Account | undefined,
+): Promise<Account | undefined> {
+  if (!account || account.domain !== null) return account;
+  return signedUp(await ctx.storage.users.get(account.id)) ? account : undefined;
+}
+
+/** shownAccount for many accounts at once, in order. */
+export async function shownAccounts(
+  ctx: ServiceContext,
+  accounts: readonly Account[],
+): Promise<Account[]> {
+  const users = await usersOf(ctx, accounts);
+  return accounts.filter((a) => a.domain !== null || signedUp(users.get(a.id)));
+}
+
+async function usersOf(
+  ctx: ServiceContext,
+  accounts: readonly Account[],
+): Promise<Map<string, User>> {
+  const localIds = accounts.filter((a) => a.domain === null).map((a) => a.id);
+  return localIds.length > 0 ? ctx.storage.users.getMany(localIds) : new Map();
+}
+
 /** listedAccount for many accounts at once, in order (one read of the local ones' users). */
 export async function listedAccounts(
   ctx: ServiceContext,
   accounts: readonly Account[],
 ): Promise<Account[]> {
-  const localIds = accounts.filter((a) => a.domain === null).map((a) => a.id);
-  const users = localIds.length > 0 ? await ctx.storage.users.getMany(localIds) : new Map();
-  return accounts.filter(
-    (a) => !a.suspended && (a.domain !== null || signedUp(users.get(a.id) as User | undefined)),
-  );
+  const users = await usersOf(ctx, accounts);
+  return accounts.filter((a) => !a.suspended && (a.domain !== null || signedUp(users.get(a.id))));
 }
 
 /** The ids of the local accounts whose sign-up is not complete (few: kept out of listings). */

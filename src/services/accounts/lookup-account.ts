@@ -1,9 +1,10 @@
 // GET /api/v1/accounts/lookup: an account this server knows, by `user`, `@user` or
-// `user@host`. No WebFinger resolution (Mastodon skips it here too).
+// `user@host`. No WebFinger resolution (Mastodon skips it here too). A suspended account is
+// found, shown as suspended, as Mastodon's lookup does.
 
 import type { Account } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
-import { listedAccount } from "./listed-account.ts";
+import { shownAccount } from "./listed-account.ts";
 
 /** Splits `user`, `@user`, `user@host` or `@user@host`; our own host means a local account. */
 export function parseAcct(
@@ -25,7 +26,7 @@ export async function lookupAccount(
 ): Promise<Account | undefined> {
   const parsed = parseAcct(ctx, acct);
   if (!parsed) return undefined;
-  return listedAccount(
+  return shownAccount(
     ctx,
     await ctx.storage.accounts.findByUsername(parsed.username, parsed.domain),
   );

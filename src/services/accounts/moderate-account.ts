@@ -9,7 +9,8 @@
 // and suspensionOrigin "local") and on the user (disabled). A suspension is reversible until the
 // data is deleted: nothing is removed, the account is hidden everywhere (account-view, status
 // views, listedAccount) and its tokens are refused; for a local account an `account.suspended`
-// event has its actor deleted on other servers (the outbox bridge).
+// event has its actor deleted on other servers (the outbox bridge). Unless lifted, the data is
+// deleted after the grace period (suspension-expiry.ts), as by deleteAccountData.
 
 import { type Account, isLocallySuspended } from "../../domain/account.ts";
 import { AppError, forbidden, notFound, unprocessable } from "../../domain/errors.ts";
@@ -23,6 +24,8 @@ import { walkPages } from "../paging.ts";
 import { changeReport } from "../reports/moderate-report.ts";
 import { endStreamingSessions } from "../streaming/sessions.ts";
 import { approveSignUp, rejectSignUp } from "./approve-sign-up.ts";
+import { rejectRemoteFollows } from "./reject-remote-follows.ts";
+import { withSuspensionPurge } from "./suspension-expiry.ts";
 
 /** Who acts: a signed-in moderator, or the operator at the CLI (no account, above everyone). */
 export interface Moderator {
@@ -90,6 +93,7 @@ async function setDisabled(ctx: ServiceContext, user: User, disabled: boolean): 
 
 async function suspend(ctx: ServiceContext, account: Account): Promise<void> {
   if (account.suspended) return;
+  await rejectRemoteFollows(ctx, account);
   const now = ctx.clock.now().toISOString();
   const next: Account = {
     ...account,
@@ -98,8 +102,9 @@ async function suspend(ctx: ServiceContext, account: Account): Promise<void> {
     suspensionOrigin: "local",
     updatedAt: now,
   };
+  // The deletion of its data, due at the end of the grace period, is stored with it.
   await publishAround(ctx.events, { type: "account.suspended", account: next }, () =>
-    ctx.storage.accounts.put(next),
+    withSuspensionPurge(ctx, account.id, now, () => ctx.storage.accounts.put(next)),
   );
   if (account.domain === null) await endStreamingSessions(ctx, account.id);
 }

@@ -15,7 +15,7 @@ import {
 } from "../../domain/server-blocks.ts";
 import type { ServiceContext } from "../context.ts";
 import { isAllowedDomain } from "./domain-allows.ts";
-import { applyBlockChange, type BlockChangeResult } from "./domain-block-effects.ts";
+import { type BlockChangeResult, writeBlockChange } from "./domain-block-effects.ts";
 import { blockCandidates, isOwnDomain, normalizeDomain } from "./hosts.ts";
 
 export type { DomainBlock } from "../../domain/server-blocks.ts";
@@ -232,8 +232,7 @@ async function upsert(
     updatedAt: now,
   };
   const block = withInput(base, input, now);
-  await save(ctx, block);
-  return { block, ...(await applyBlockChange(ctx, before, block)) };
+  return { block, ...(await writeBlockChange(ctx, before, block, () => save(ctx, block))) };
 }
 
 /** PUT /api/v1/admin/domain_blocks/:id. */
@@ -244,16 +243,16 @@ export async function updateDomainBlock(
 ): Promise<DomainBlock> {
   const before = await getDomainBlock(ctx, id);
   const block = withInput(before, input, ctx.clock.now().toISOString());
-  await save(ctx, block);
-  await applyBlockChange(ctx, before, block);
+  await writeBlockChange(ctx, before, block, () => save(ctx, block));
   return block;
 }
 
 /** DELETE /api/v1/admin/domain_blocks/:id: lifts the block. */
 export async function removeDomainBlock(ctx: ServiceContext, id: string): Promise<DomainBlock> {
   const block = await getDomainBlock(ctx, id);
-  await ctx.storage.kv.delete([...PREFIX, block.domain]);
-  await applyBlockChange(ctx, block, undefined);
+  await writeBlockChange(ctx, block, undefined, async () => {
+    await ctx.storage.kv.delete([...PREFIX, block.domain]);
+  });
   return block;
 }
 

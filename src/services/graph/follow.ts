@@ -5,7 +5,7 @@
 // the federation sends) until the remote server's Accept turns it into a follow, as in Mastodon.
 
 import { isLocal } from "../../domain/account.ts";
-import { AppError, unprocessable } from "../../domain/errors.ts";
+import { AppError, notFound, unprocessable } from "../../domain/errors.ts";
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -51,6 +51,8 @@ export async function followAccount(
   options: FollowOptions = {},
 ): Promise<FollowOutcome> {
   const target = await requireAccount(ctx, targetId);
+  // Nobody follows a suspended account (Mastodon's FollowService: not found when unavailable).
+  if (target.suspended) throw notFound();
   if (target.id === viewerId) {
     throw new AppError(403, "Following your own account is not allowed");
   }

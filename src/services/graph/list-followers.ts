@@ -13,6 +13,8 @@ export async function listFollowers(
   page: IdPage,
 ): Promise<AccountPage<Follow>> {
   const account = await requireAccount(ctx, accountId);
+  // A suspended account's graph is not shown (Mastodon's `hide_results?`: unavailable).
+  if (account.suspended) return accountPage(ctx, [], "accountId");
   const edges = await ctx.storage.follows.listTo(account.id, page);
   return accountPage(ctx, edges, "accountId");
 }

@@ -12,6 +12,8 @@ export async function listFollowing(
   page: IdPage,
 ): Promise<AccountPage<Follow>> {
   const account = await requireAccount(ctx, accountId);
+  // A suspended account's graph is not shown (Mastodon's `hide_results?`: unavailable).
+  if (account.suspended) return accountPage(ctx, [], "targetId");
   const edges = await ctx.storage.follows.listFrom(account.id, page);
   return accountPage(ctx, edges, "targetId");
 }

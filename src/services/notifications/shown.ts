@@ -1,5 +1,5 @@
 // Which stored notifications a recipient is shown, with the records they refer to: those from
-// accounts that no longer exist, that the recipient now blocks or whose server they block, and
+// accounts that no longer exist or are suspended, that the recipient now blocks or whose server they block, and
 // those about statuses gone or no longer visible to the recipient, or hidden by the recipient's
 // `hide` filters of the notifications context, and those about collections deleted since, are
 // left out. Batched: one lookup per kind of record.
@@ -48,7 +48,10 @@ export async function shownNotifications(
   const visible = new Set(shown.map((s) => s.status.id));
   return batch.map((notification) => {
     const account = accounts.get(notification.fromAccountId);
-    if (!account || blocked.has(account.id) || onBlockedDomain(account, domains)) return undefined;
+    // A suspended sender's notifications are left out (Mastodon's `without_suspended`), kept in
+    // case it is restored.
+    if (!account || account.suspended || blocked.has(account.id)) return undefined;
+    if (onBlockedDomain(account, domains)) return undefined;
     if (notification.collectionId !== undefined) {
       const collection = collectionsById.get(notification.collectionId);
       return collection ? { notification, account, status: null, collection } : undefined;

@@ -4,12 +4,13 @@
 // - a viewer the author blocks: nothing (an empty list, not an error);
 // - anyone else: public and unlisted, private ones too when following, and any the viewer is
 //   mentioned in; boosts of statuses by accounts the viewer has shut out are left out.
-// `pinned` lists the pinned statuses instead, newest pin first. Unknown accounts answer 404.
+// `pinned` lists the pinned statuses instead, newest pin first. Unknown accounts answer 404; a
+// suspended one has no statuses to show (an empty list, as Mastodon's `unavailable?` check).
 
 import { notFound } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import type { IdPage, StatusFilter } from "../../storage/ports.ts";
-import { listedAccount } from "../accounts/listed-account.ts";
+import { shownAccount } from "../accounts/listed-account.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
 import { withoutHidden } from "../filters/hidden.ts";
@@ -33,8 +34,9 @@ export async function accountStatuses(
   options: AccountStatusesOptions,
   page: IdPage,
 ): Promise<ResolvedEntry[]> {
-  const account = await listedAccount(ctx, await ctx.storage.accounts.get(accountId));
+  const account = await shownAccount(ctx, await ctx.storage.accounts.get(accountId));
   if (!account) throw notFound();
+  if (account.suspended) return [];
   const isAuthor = viewerId === accountId;
   if (viewerId !== null && !isAuthor) {
     const blocked = await ctx.storage.blocks.get(accountId, viewerId);

@@ -8,7 +8,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { notFound, unauthorized, unprocessable } from "../../../domain/errors.ts";
 import { serializeToken } from "../../../serialization/mastodon/token.ts";
-import { listedAccount, listedAccounts } from "../../../services/accounts/listed-account.ts";
+import { shownAccount, shownAccounts } from "../../../services/accounts/listed-account.ts";
 import { lookupAccount } from "../../../services/accounts/lookup-account.ts";
 import { searchAccounts } from "../../../services/accounts/search-accounts.ts";
 import { signUp } from "../../../services/accounts/sign-up.ts";
@@ -136,12 +136,12 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
       throw unprocessable(`Validation failed: at most ${MAX_ACCOUNTS} ids may be asked at once`);
     }
     // Ids naming no account are left out; the others keep the order they were asked in.
-    // Suspended accounts and unfinished sign-ups are as good as missing.
+    // Unfinished sign-ups are as good as missing; suspended accounts show as suspended.
     const found = await ctx.storage.accounts.getMany(id);
     return c.json(
       await renderAccounts(
         ctx,
-        await listedAccounts(
+        await shownAccounts(
           ctx,
           id.flatMap((i) => found.get(i) ?? []),
         ),
@@ -153,7 +153,8 @@ export function accountRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
     "/api/v1/accounts/:id{[0-9]+}",
     access({ optional: true, scopes: ["read:accounts"] }),
     async (c) => {
-      const account = await listedAccount(ctx, await ctx.storage.accounts.get(c.req.param("id")));
+      // A suspended account answers with `suspended: true` and its profile emptied (Mastodon).
+      const account = await shownAccount(ctx, await ctx.storage.accounts.get(c.req.param("id")));
       if (!account) throw notFound();
       return c.json(await renderAccount(ctx, account));
     },

@@ -62,6 +62,8 @@ export function endorsementRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Ac
     async (c) => {
       const params = await readValidParams(c, listSchema);
       const account = await requireAccount(ctx, c.req.param("id"));
+      // A suspended account features nobody (Mastodon answers an empty list).
+      if (account.suspended) return c.json([]);
       const page = await listEndorsements(ctx, account.id, toIdPage(params));
       setLinkHeader(c, publicUrl, page);
       return c.json(
