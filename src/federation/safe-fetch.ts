@@ -55,6 +55,14 @@ export interface SafeFetchOptions {
    * pooled connection to a host is always one that was made to an address checked for it.
    */
   agents?: SafeFetchAgents;
+  /**
+   * Answer with the status and headers only (an empty body): the body is read and dropped, so a
+   * kept-alive connection can serve the next request, and a large one (over `maxBytes`) closes
+   * the connection instead of failing the request. For deliveries, where only the status counts.
+   */
+  discardBody?: boolean;
+  /** false: a redirect is the answer, not followed (a POST that must not land elsewhere). */
+  followRedirects?: boolean;
 }
 
 /** Connection pools for safeFetch (SafeFetchOptions.agents). */
@@ -91,6 +99,17 @@ export class SafeFetchError extends Error {
   }
 }
 
+/**
+ * The guard refused the host's address (private, loopback…): unlike a failed connection this
+ * will not change by trying again, so deliveries drop instead of retrying.
+ */
+export class AddressRefusedError extends SafeFetchError {
+  constructor(url: string) {
+    super(url, "not a public address");
+    this.name = "AddressRefusedError";
+  }
+}
+
 const systemResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: true });
 
 /** The checked address to connect to for `url`, or a SafeFetchError. */
@@ -101,7 +120,7 @@ async function publicAddressOf(
 ): Promise<{ address: string; family: number }> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (isIP(hostname) !== 0) {
-    if (!allowed(hostname)) throw new SafeFetchError(url.href, "not a public address");
+    if (!allowed(hostname)) throw new AddressRefusedError(url.href);
     return { address: hostname, family: isIP(hostname) };
   }
   // Names that mean this machine are refused without a lookup; a caller with its own address
@@ -110,7 +129,7 @@ async function publicAddressOf(
     allowed === isPublicAddress &&
     (hostname === "localhost" || hostname.endsWith(".localhost"))
   ) {
-    throw new SafeFetchError(url.href, "not a public address");
+    throw new AddressRefusedError(url.href);
   }
   let addresses: { address: string; family: number }[];
   try {
@@ -122,7 +141,7 @@ async function publicAddressOf(
   // Every address must be public: a name with one private address among public ones could be
   // steered to it by whoever controls its DNS.
   for (const { address } of addresses) {
-    if (!allowed(address)) throw new SafeFetchError(url.href, "not a public address");
+    if (!allowed(address)) throw new AddressRefusedError(url.href);
   }
   return addresses[0] as { address: string; family: number };
 }
@@ -166,7 +185,12 @@ function send(
   request: Request,
   body: Uint8Array | null,
   pinned: { address: string; family: number },
-  options: { maxBytes: number; signal: AbortSignal; agents: SafeFetchAgents | undefined },
+  options: {
+    maxBytes: number;
+    signal: AbortSignal;
+    agents: SafeFetchAgents | undefined;
+    discardBody: boolean;
+  },
 ): Promise<{ status: number; headers: Headers; body: Uint8Array }> {
   const url = new URL(request.url);
   const headers: Record<string, string> = {};
@@ -214,6 +238,16 @@ function send(
         res.on("error", (error) => fail(error.message));
         res.on("aborted", () => fail("response aborted"));
         const declared = Number(res.headers["content-length"]);
+        if (options.discardBody) {
+          done({ status, headers: responseHeaders, body: new Uint8Array() });
+          if (Number.isFinite(declared) && declared > options.maxBytes) res.destroy();
+          let drained = 0;
+          res.on("data", (chunk: Buffer) => {
+            drained += chunk.length;
+            if (drained > options.maxBytes) res.destroy();
+          });
+          return;
+        }
         if (Number.isFinite(declared) && declared > options.maxBytes) {
           fail(tooLarge);
           res.destroy();
@@ -282,9 +316,11 @@ export async function safeFetch(
       maxBytes,
       signal,
       agents: options.agents,
+      discardBody: options.discardBody ?? false,
     });
     const location = answer.headers.get("location");
-    if (answer.status >= 300 && answer.status < 400 && location !== null) {
+    const follow = options.followRedirects ?? true;
+    if (follow && answer.status >= 300 && answer.status < 400 && location !== null) {
       if (hop >= maxRedirects) throw new SafeFetchError(current.href, "too many redirects");
       let next: URL;
       try {
