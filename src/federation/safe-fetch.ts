@@ -180,10 +180,16 @@ function headersOf(message: IncomingMessage): Headers {
   return headers;
 }
 
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+}
+
 /** One hop: the request sent to the pinned address, the response with its body capped. */
 function send(
-  request: Request,
-  body: Uint8Array | null,
+  url: URL,
+  request: { method: string; headers: Record<string, string>; body: Uint8Array | null },
   pinned: { address: string; family: number },
   options: {
     maxBytes: number;
@@ -191,12 +197,8 @@ function send(
     agents: SafeFetchAgents | undefined;
     discardBody: boolean;
   },
-): Promise<{ status: number; headers: Headers; body: Uint8Array }> {
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+): Promise<Answer> {
+  const { headers, body } = request;
   // Answers the connection's name lookup with the address already checked.
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, [pinned]);
@@ -214,7 +216,7 @@ function send(
         new SafeFetchError(url.href, options.signal.aborted ? "timed out or aborted" : reason),
       );
     };
-    const done = (answer: { status: number; headers: Headers; body: Uint8Array }) => {
+    const done = (answer: Answer) => {
       if (settled) return;
       settled = true;
       resolve(answer);
@@ -312,7 +314,11 @@ export async function safeFetch(
       ...(body ? { body } : {}),
     });
     if (options.prepare) request = await options.prepare(request);
-    const answer = await send(request, body, pinned, {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const answer = await send(current, { method: request.method, headers, body }, pinned, {
       maxBytes,
       signal,
       agents: options.agents,
@@ -344,6 +350,35 @@ export async function safeFetch(
     Object.defineProperty(response, "url", { value: current.href });
     return response;
   }
+}
+
+/**
+ * One request under the guard, without redirects or Fetch API objects: the name checked, the
+ * connection made to the checked address, the answer's status and headers (its body dropped).
+ * For deliveries, which are many and need nothing else; throws SafeFetchError as safeFetch does.
+ */
+export async function guardedSend(
+  url: URL,
+  request: { method: string; headers: Record<string, string>; body: Uint8Array | null },
+  options: Omit<SafeFetchOptions, "prepare" | "maxRedirects" | "discardBody" | "followRedirects">,
+): Promise<{ status: number; headers: Headers }> {
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new SafeFetchError(url.href, `unsupported protocol ${url.protocol}`);
+  }
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const pinned = await publicAddressOf(
+    url,
+    options.resolveHost ?? systemResolver,
+    options.isAllowedAddress ?? isPublicAddress,
+  );
+  const answer = await send(url, request, pinned, {
+    maxBytes: options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes,
+    signal,
+    agents: options.agents,
+    discardBody: true,
+  });
+  return { status: answer.status, headers: answer.headers };
 }
 
 // ---- Fedify document loaders -------------------------------------------------------------

@@ -5,7 +5,7 @@
 // request and posted with the global fetch, outside the address guard, for every delivery
 // (ADR 0040). Per delivery here: the body serialized from the queued message, one HTTP
 // signature with a key imported once per process, the POST on a kept-alive connection whose
-// address was checked (post-activity.ts).
+// address was checked (post-activity.ts), and no Fetch API objects.
 //
 // Everything around the request is as Fedify does it, on the same state: its circuit breaker
 // (its public CircuitBreaker class, on the same key–value entries and options, so held
@@ -65,17 +65,16 @@ export function createMessageDelivery(deps: DeliveryDeps): DeliverMessage {
     logHeldTooLong(givenUp(message), heldSince.toString());
 
   /** The first RSA key of the sender: what HTTP signatures are made with. */
-  async function rsaKey(message: OutboxMessage) {
+  function rsaKey(message: OutboxMessage) {
     for (const { keyId, privateKey } of message.keys) {
-      if (privateKey.kty !== "RSA") continue;
-      return { keyId: new URL(keyId), privateKey: await deps.keys.get(keyId, privateKey) };
+      if (privateKey.kty === "RSA") return deps.keys.get(keyId, privateKey);
     }
     throw new Error(`No RSA key to sign delivery of ${message.activityId} with`);
   }
 
   async function attempt(message: OutboxMessage, inbox: URL): Promise<Failure | undefined> {
-    const key = await rsaKey(message);
-    const body = new TextEncoder().encode(JSON.stringify(message.activity)).buffer as ArrayBuffer;
+    const key = rsaKey(message);
+    const body = Buffer.from(JSON.stringify(message.activity));
     try {
       const answer = await postActivity(inbox, body, key, message.headers, deps.transport);
       return answer.status >= 200 && answer.status < 300 ? undefined : { answer };

@@ -2,32 +2,57 @@
 // carries its sender's keys as JWK (Fedify's outbox message); importing an RSA key from JWK
 // costs about as much as the signature itself, and Fedify 2.3.6 did it for every delivery.
 
-import type { webcrypto } from "node:crypto";
-import { importJwk } from "@fedify/fedify";
+import {
+  createPrivateKey,
+  type KeyObject,
+  type JsonWebKey as NodeJsonWebKey,
+  type webcrypto,
+} from "node:crypto";
 
-type CryptoKey = webcrypto.CryptoKey;
 type JsonWebKey = webcrypto.JsonWebKey;
 
 /** More distinct keys than this (senders × algorithms) and the oldest are imported again. */
 const KEPT = 1000;
 
+export interface SigningKey {
+  keyId: URL;
+  /** For node:crypto (draft-cavage signatures, signed here). */
+  keyObject: KeyObject;
+  /** For Fedify's signRequest (RFC 9421, the rare second knock); made on first use. */
+  cryptoKey(): Promise<webcrypto.CryptoKey>;
+}
+
 export interface SigningKeys {
-  /** The private key of `jwk`, imported on first use. */
-  get(keyId: string, jwk: JsonWebKey): Promise<CryptoKey>;
+  /** The RSA private key of `jwk` (RSASSA-PKCS1-v1_5, SHA-256), imported on first use. */
+  get(keyId: string, jwk: JsonWebKey): SigningKey;
+}
+
+function imported(keyId: string, jwk: JsonWebKey): SigningKey {
+  const keyObject = createPrivateKey({ key: jwk as NodeJsonWebKey, format: "jwk" });
+  let cryptoKey: Promise<webcrypto.CryptoKey> | undefined;
+  return {
+    keyId: new URL(keyId),
+    keyObject,
+    cryptoKey() {
+      cryptoKey ??= Promise.resolve(
+        keyObject.toCryptoKey({ name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, true, ["sign"]),
+      );
+      return cryptoKey;
+    },
+  };
 }
 
 export function createSigningKeys(): SigningKeys {
-  const imported = new Map<string, Promise<CryptoKey>>();
+  const kept = new Map<string, SigningKey>();
   return {
     get(keyId, jwk) {
       // The private part is in the name: a key id whose key was replaced gets the new key.
       const name = `${keyId}\n${jwk.kty}\n${jwk.d ?? ""}`;
-      let key = imported.get(name);
+      let key = kept.get(name);
       if (!key) {
-        if (imported.size >= KEPT) imported.delete(imported.keys().next().value as string);
-        key = importJwk(jwk, "private");
-        imported.set(name, key);
-        key.catch(() => imported.delete(name));
+        if (kept.size >= KEPT) kept.delete(kept.keys().next().value as string);
+        key = imported(keyId, jwk);
+        kept.set(name, key);
       }
       return key;
     },
