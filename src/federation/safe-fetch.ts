@@ -277,7 +277,17 @@ function send(
         );
       },
     );
-    req.on("error", (error) => fail(`request failed: ${error.message}`));
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the server closed just as it was reused: nothing was answered,
+      // so the request goes again, once, on a connection of its own (not counted as a failure).
+      const stale = error.code === "ECONNRESET" || error.code === "EPIPE";
+      if (!settled && req.reusedSocket && stale && !options.signal.aborted) {
+        settled = true;
+        resolve(send(url, request, pinned, { ...options, agents: undefined }));
+        return;
+      }
+      fail(`request failed: ${error.message}`);
+    });
     if (body) req.end(body);
     else req.end();
   });

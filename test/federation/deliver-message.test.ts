@@ -76,6 +76,7 @@ describe("Wren's delivery of a queued activity", () => {
   let internal: { server: Server; port: number };
   const received: Received[] = [];
   let internalHits = 0;
+  const servedOn = new WeakMap<object, number>();
   /** What the peer answers next (status, headers); 202 when empty. */
   const answers: { status: number; headers?: Record<string, string> }[] = [];
   let privateKey: webcrypto.CryptoKey;
@@ -142,6 +143,15 @@ describe("Wren's delivery of a queued activity", () => {
         if (path === "/rfc9421-only" && !req.headers["signature-input"]) {
           res.writeHead(401).end();
           return;
+        }
+        // A server that closes a kept-alive connection just as it is used again.
+        if (path === "/drops-reused") {
+          const served = (servedOn.get(req.socket) ?? 0) + 1;
+          servedOn.set(req.socket, served);
+          if (served > 1) {
+            req.socket.destroy();
+            return;
+          }
         }
         if (path === "/moved") {
           res.writeHead(308, { location: "/inbox" }).end();
@@ -255,6 +265,14 @@ describe("Wren's delivery of a queued activity", () => {
     await run(to(`http://peer.example:${peer.port}/inbox`));
     assert.equal(received.length, 2);
     assert.equal(queued[2]?.message.circuitHeld, true);
+  });
+
+  it("sends again at once on a new connection when a kept-alive one was closed under it", async () => {
+    const run = deliver();
+    await run(to(`http://peer.example:${peer.port}/drops-reused`));
+    await run(to(`http://peer.example:${peer.port}/drops-reused`));
+    assert.equal(queued.length, 0, "both delivered, no retry queued");
+    assert.equal(received.length, 3, "the second went twice: reset, then on a new connection");
   });
 
   it("does not try again after 410, nor after a redirect it does not follow", async () => {
