@@ -146,31 +146,6 @@ async function publicAddressOf(
   return addresses[0] as { address: string; family: number };
 }
 
-/**
- * Whether `url` names a public host (every address it resolves to is public): for requests that
- * leave through a client Wren does not control, such as Fedify's deliveries with the global fetch.
- * A name could still be re-pointed between this check and the connection; this keeps out every
- * inbox that is private when it is checked.
- */
-export async function isPublicDestination(
-  url: string,
-  resolveHost: HostResolver = systemResolver,
-): Promise<boolean> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return false;
-  try {
-    await publicAddressOf(parsed, resolveHost, isPublicAddress);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function headersOf(message: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(message.headers)) {
