@@ -1,26 +1,22 @@
 // Fedify asks its loader factories for new document and context loaders every time it builds a
-// context: three times per queued inbox task (the task's context, then the shared inbox's with
-// the instance actor's signed loader), and for every request it handles. With private addresses
+// context: twice per queued inbox task (the task's context, then the shared inbox's with the
+// instance actor's signed loader), and for every request it handles. With private addresses
 // allowed (tests and benchmarks of several local instances), where Fedify refuses Wren's own
 // loaders, each of its built-in loaders is a new `kvCache` with a new `URLPattern` and a
 // `Temporal.Duration` (polyfills): about 0.3 ms of CPU per context, near a tenth of an inbox
 // activity's (docs/PERFORMANCE.md, "Inbox, round three"). The loaders keep no state of their own
-// (the cache is the key–value store), so one per set of options serves every context.
+// (the cache is the key–value store), so one per set of options serves every context. Signed
+// loaders (authenticatedDocumentLoaderFactory) are left as they are: cheap to build, no cache.
 //
 // Fedify 2.3.6 has no option for this: the factories are fields of its federation object, which
 // keepLoaders wraps. A Fedify without them fails here at start-up (kept-loaders.test.ts).
 
 import type { Federation } from "@fedify/fedify";
-import type {
-  AuthenticatedDocumentLoaderFactory,
-  DocumentLoader,
-  DocumentLoaderFactory,
-} from "@fedify/vocab-runtime";
+import type { DocumentLoader, DocumentLoaderFactory } from "@fedify/vocab-runtime";
 
 interface LoaderFactories {
   documentLoaderFactory: DocumentLoaderFactory;
   contextLoaderFactory: DocumentLoaderFactory;
-  authenticatedDocumentLoaderFactory: AuthenticatedDocumentLoaderFactory;
 }
 
 /**
@@ -50,44 +46,13 @@ function keptFactory(build: DocumentLoaderFactory): DocumentLoaderFactory {
   };
 }
 
-/** Signed loaders per private key (the same object while the key pair is kept: keys.ts). */
-function keptAuthenticatedFactory(
-  build: AuthenticatedDocumentLoaderFactory,
-): AuthenticatedDocumentLoaderFactory {
-  const kept = new WeakMap<object, Map<string, DocumentLoader>>();
-  return (identity, options) => {
-    const optionsKey = keyOf(options);
-    if (optionsKey === undefined) return build(identity, options);
-    const key = `${identity.keyId.href}\n${optionsKey}`;
-    let byKey = kept.get(identity.privateKey);
-    if (!byKey) {
-      byKey = new Map();
-      kept.set(identity.privateKey, byKey);
-    }
-    let loader = byKey.get(key);
-    if (!loader) {
-      loader = build(identity, options);
-      byKey.set(key, loader);
-    }
-    return loader;
-  };
-}
-
 /** Makes `federation` build each of its loaders once per set of options instead of per context. */
 export function keepLoaders<T>(federation: Federation<T>): void {
   const factories = federation as unknown as Partial<LoaderFactories>;
-  const { documentLoaderFactory, contextLoaderFactory, authenticatedDocumentLoaderFactory } =
-    factories;
-  if (
-    typeof documentLoaderFactory !== "function" ||
-    typeof contextLoaderFactory !== "function" ||
-    typeof authenticatedDocumentLoaderFactory !== "function"
-  ) {
+  const { documentLoaderFactory, contextLoaderFactory } = factories;
+  if (typeof documentLoaderFactory !== "function" || typeof contextLoaderFactory !== "function") {
     throw new Error("Fedify's federation no longer has the loader factories keepLoaders wraps");
   }
   factories.documentLoaderFactory = keptFactory(documentLoaderFactory);
   factories.contextLoaderFactory = keptFactory(contextLoaderFactory);
-  factories.authenticatedDocumentLoaderFactory = keptAuthenticatedFactory(
-    authenticatedDocumentLoaderFactory,
-  );
 }
