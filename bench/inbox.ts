@@ -1,12 +1,14 @@
-// `node bench/inbox.ts [--quick] [--rounds N] [--activities N] [--tree DIR]`: the inbox scenario
+// `node bench/inbox.ts [--quick] [--rounds N] [--activities N] [--tree DIR] [--postgres]`: the inbox scenario
 // of `npm run bench` alone (a minute or two instead of the whole bench), for working on inbox
 // throughput. Prints each round and the medians, with the server's CPU time per activity (the
 // figure other processes' load changes least); writes nothing. `--tree` measures the server of
 // another checkout (e.g. the last commit's, from `git worktree`) with this harness. To profile the server, set
-// WREN_BENCH_WREN_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/…" (see bench/profile.ts).
+// WREN_BENCH_WREN_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/…" (see bench/profile.ts). With
+// `--postgres` the server runs on a PostgreSQL database made for the run (bench/lib/pg-database.ts).
 
 import { parseArgs } from "node:util";
 import { freePort } from "../test/helpers/server.ts";
+import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
 import { withFederation } from "./scenarios/federation.ts";
 import { measureInbox } from "./scenarios/inbox.ts";
 
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     activities: { type: "string" },
     tree: { type: "string" },
+    postgres: { type: "boolean", default: false },
   },
 });
 const quick = values.quick as boolean;
@@ -26,6 +29,9 @@ const activities = Number(values.activities ?? (quick ? 500 : 2_000));
 const rounds = Number(values.rounds ?? (quick ? 1 : 3));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
+const database = values.postgres
+  ? await benchDatabase(`wren_bench_inbox_${process.pid}`)
+  : undefined;
 const result = await withFederation(
   { servers: senders, followersPerServer: 1, peerProcesses: quick ? 1 : 2, senders },
   freePort,
@@ -40,9 +46,9 @@ const result = await withFederation(
       serverPid,
     });
   },
-  {},
+  database ? postgresEnv(database.url) : {},
   values.tree,
-);
+).finally(() => database?.drop());
 const r = (n: number) => Math.round(n);
 for (const [i, round] of result.perRound.entries()) {
   log(

@@ -17,6 +17,7 @@ import { hostMeta } from "./host-meta.ts";
 import { checkInboxPost, runWithSigner } from "./inbox/accept.ts";
 import { answerInboxFailure, INBOX_PATH } from "./inbox/failure.ts";
 import { registerInbox } from "./inbox/index.ts";
+import { keepLoaders } from "./kept-loaders.ts";
 import { createActorKeys } from "./keys.ts";
 import { createFedifyKv } from "./kv.ts";
 import { createJobMessageQueue } from "./message-queue.ts";
@@ -92,6 +93,7 @@ export function createWrenFederation(
     // HTTP layer's routes do; see route-path.ts for the documents served around the router.
     trailingSlashInsensitive: true,
   });
+  keepLoaders(federation);
   registerActor(federation, createActorKeys(ctx.storage.kv, ctx.clock));
   registerNodeInfo(federation);
   registerInbox(federation);

@@ -45,7 +45,26 @@ export function normalizeDomain(domain: string): string {
  * itself. Each with the host's port first (a rule for `host:port`) and then without (a rule
  * for the bare domain covers every port). A subdomain's rule never covers its parent.
  */
-export function blockCandidates(host: string): string[] {
+export function blockCandidates(host: string): readonly string[] {
+  let candidates = knownCandidates.get(host);
+  if (candidates === undefined) {
+    candidates = Object.freeze(candidatesOf(host));
+    if (knownCandidates.size >= KNOWN_HOSTS) knownCandidates.clear();
+    knownCandidates.set(host, candidates);
+  }
+  return candidates;
+}
+
+/**
+ * Hosts whose candidates were worked out: every inbox activity asks for its sender's host
+ * several times over (the sender, the object, its media, this server's own), and the work
+ * (a URL parse, regular expressions) was a few percent of an activity's CPU. Forgotten all at
+ * once when full: a peer set that large is asked about rarely per host.
+ */
+const knownCandidates = new Map<string, readonly string[]>();
+const KNOWN_HOSTS = 10_000;
+
+function candidatesOf(host: string): string[] {
   let normalized: string;
   try {
     normalized = normalizeDomain(host);
