@@ -25,9 +25,12 @@ export function parseDecimal(text: string): boolean {
     const digit = text.charCodeAt(i) - 48;
     if (digit < 0 || digit > 9) return false;
     lo = lo * 10 + digit;
-    const carry = Math.floor(lo / TWO_32);
-    lo -= carry * TWO_32;
-    hi = hi * 10 + carry;
+    hi *= 10;
+    if (lo >= TWO_32) {
+      const carry = Math.floor(lo / TWO_32);
+      lo -= carry * TWO_32;
+      hi += carry;
+    }
   }
   if (hi >= ODD) return false;
   parsed.hi = hi;

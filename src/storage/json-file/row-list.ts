@@ -9,6 +9,8 @@ export class RowList {
   #rows = new Int32Array(4);
   #size = 0;
   #sorted = true;
+  /** The sorted rows as a view, made once per change: reads come far more often than changes. */
+  #view: Int32Array | undefined;
   readonly #compare: (a: number, b: number) => number;
 
   constructor(compare: (a: number, b: number) => number) {
@@ -21,6 +23,7 @@ export class RowList {
 
   /** Adds a row that is not in the list (the caller tracks membership). */
   add(row: number, loading: boolean): void {
+    this.#view = undefined;
     if (this.#size === this.#rows.length) {
       // 1.5×: a million-entry list wastes less than doubling would.
       const grown = new Int32Array(Math.max(4, Math.ceil(this.#size * 1.5)));
@@ -38,6 +41,8 @@ export class RowList {
     this.#rows.copyWithin(at + 1, at, this.#size);
     this.#rows[at] = row;
     this.#size++;
+    // partition() made a view of the list before the insert.
+    this.#view = undefined;
   }
 
   /** Removes the row; a no-op when it is not there. */
@@ -47,16 +52,19 @@ export class RowList {
     if (at < rows.length && rows[at] === row) {
       this.#rows.copyWithin(at, at + 1, this.#size);
       this.#size--;
+      this.#view = undefined;
     }
   }
 
   /** The rows in order; valid only until the next change (use it synchronously). */
   view(): Int32Array {
+    if (this.#view !== undefined) return this.#view;
     const rows = this.#rows.subarray(0, this.#size);
     if (!this.#sorted) {
       rows.sort(this.#compare);
       this.#sorted = true;
     }
+    this.#view = rows;
     return rows;
   }
 

@@ -112,12 +112,22 @@ export class StatusIndexes {
 
   /** The replies to the status, oldest first. */
   replies(statusId: string): Run {
-    return this.#group(this.#replies, "replyHi", "replyLo", statusId);
+    return this.#group(this.#replies, "replyHi", "replyLo", this.#table.groupKey(statusId));
   }
 
   /** The reblogs of the status, oldest first. */
   reblogs(statusId: string): Run {
-    return this.#group(this.#reblogs, "reblogHi", "reblogLo", statusId);
+    return this.#group(this.#reblogs, "reblogHi", "reblogLo", this.#table.groupKey(statusId));
+  }
+
+  /** How many replies and reblogs the status has (its id read once for both). */
+  interactions(statusId: string): { replies: number; reblogs: number } {
+    const key = this.#table.groupKey(statusId);
+    const size = ({ lo, hi }: Run) => hi - lo;
+    return {
+      replies: size(this.#group(this.#replies, "replyHi", "replyLo", key)),
+      reblogs: size(this.#group(this.#reblogs, "reblogHi", "reblogLo", key)),
+    };
   }
 
   get localCount(): number {
@@ -255,10 +265,9 @@ export class StatusIndexes {
     list: RowList,
     hiKey: "replyHi" | "reblogHi",
     loKey: "replyLo" | "reblogLo",
-    statusId: string,
+    key: { hi: number; lo: number } | undefined,
   ): Run {
     const rows = list.view();
-    const key = this.#table.groupKey(statusId);
     if (key === undefined) return { rows, lo: 0, hi: 0 };
     const c = this.#table.columns;
     const below = (inclusive: boolean) => (row: number) => {

@@ -43,18 +43,18 @@ export async function openStatusStore(
   indexes.endLoad();
   const table = records.table;
 
-  /** The ids of the window over the runs, newest first, rows a test rejects skipped. */
-  const window = (runs: Run[], page: IdPage, test?: (row: number) => boolean): string[] => {
+  /** The rows of the window over the runs, newest first, rows a test rejects skipped. */
+  const window = (runs: Run[], page: IdPage, test?: (row: number) => boolean): number[] => {
     const cut = runs.map((run) => bound(table, run, page));
     const items = cut.map(({ rows, lo, hi }) => ({ items: rows, lo, hi }));
     const compare = (a: number, b: number) => table.compare(a, b);
-    return mergeRuns(items, page.minId !== undefined, page.limit, compare, test).map((row) =>
-      table.idOf(row),
-    );
+    return mergeRuns(items, page.minId !== undefined, page.limit, compare, test);
   };
   /** Walks the lists with a predicate on the rows (no body read until the page is cut). */
   const walk = (keys: Iterable<string>, page: IdPage, test?: (row: number) => boolean) =>
     window(indexes.runs(keys), page, test);
+  /** The ids of rows just found (synchronously: a row may hold another status after an await). */
+  const idsOf = (rows: readonly number[]) => rows.map((row) => table.idOf(row));
   /** Every id of a run, oldest first. */
   const all = ({ rows, lo, hi }: Run) =>
     Array.from(rows.subarray(lo, hi), (row) => table.idOf(row));
@@ -77,9 +77,8 @@ export async function openStatusStore(
   };
   const load = async (ids: readonly string[]): Promise<Status[]> =>
     (await read(ids)).filter((s) => s !== undefined);
-  const entries = (ids: readonly string[]): TimelineEntry[] =>
-    ids.map((id) => ({ account_id: table.accountOf(table.rowOf(id)), status_id: id }));
-  const size = ({ lo, hi }: Run) => hi - lo;
+  const entries = (rows: readonly number[]): TimelineEntry[] =>
+    rows.map((row) => ({ account_id: table.accountOf(row), status_id: table.idOf(row) }));
   /** The name of the author's list (one that is never filed when the author has no row). */
   const byAuthor = (accountId: string) => listKey.account(table.accountIndex(accountId));
   const origins = (filter: PublicFilter): Origin[] =>
@@ -110,13 +109,13 @@ export async function openStatusStore(
       return records.put(status);
     },
     listByAccount(accountId, page, filter) {
-      return load(walk([byAuthor(accountId)], page, statusPredicate(table, filter)));
+      return load(idsOf(walk([byAuthor(accountId)], page, statusPredicate(table, filter))));
     },
     async countByAccount(accountId) {
       return indexes.count(byAuthor(accountId));
     },
     async accountFacts(accountIds) {
-      const newestIds = accountIds.map((id) => walk([byAuthor(id)], { limit: 1 })[0]);
+      const newestIds = accountIds.map((id) => idsOf(walk([byAuthor(id)], { limit: 1 }))[0]);
       const newest = await read(newestIds.flatMap((id) => (id === undefined ? [] : [id])));
       const createdAt = new Map(newest.flatMap((s) => (s ? [[s.id, s.createdAt] as const] : [])));
       return new Map(
@@ -159,22 +158,14 @@ export async function openStatusStore(
       return row < 0 ? undefined : records.get(table.idOf(row));
     },
     listReblogs(statusId, page) {
-      return load(window([indexes.reblogs(statusId)], page));
+      return load(idsOf(window([indexes.reblogs(statusId)], page)));
     },
     async countReblogs(statusId) {
       const { lo, hi } = indexes.reblogs(statusId);
       return hi - lo;
     },
     async interactionCounts(statusIds) {
-      return new Map(
-        statusIds.map((id) => [
-          id,
-          {
-            replies: size(indexes.replies(id)),
-            reblogs: size(indexes.reblogs(id)),
-          },
-        ]),
-      );
+      return new Map(statusIds.map((id) => [id, indexes.interactions(id)]));
     },
     async findReblogs(accountId, statusIds) {
       const reblogIds = statusIds.flatMap((id) => {
@@ -190,10 +181,10 @@ export async function openStatusStore(
       return found;
     },
     listDeleted(page) {
-      return load(walk([listKey.deleted()], page));
+      return load(idsOf(walk([listKey.deleted()], page)));
     },
     listRemote(page) {
-      return load(walk([listKey.remote()], page));
+      return load(idsOf(walk([listKey.remote()], page)));
     },
     delete(id) {
       return records.remove(id);
