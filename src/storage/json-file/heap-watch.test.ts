@@ -48,13 +48,13 @@ describe("json-file heap watch", () => {
   });
 
   it("says how to raise the limit while the machine has memory, and where to move", () => {
-    const roomy = heapAdvice(3_000_000, 2 * GB, 16 * GB, 0.7);
+    const roomy = heapAdvice(10_000_000, 2 * GB, 16 * GB, 0.7);
     assert.match(roomy as string, /NODE_OPTIONS=--max-old-space-size=12288/);
     assert.match(roomy as string, /postgres backend/);
-    const tight = heapAdvice(3_000_000, 2 * GB, 2.5 * GB, 0.7);
+    const tight = heapAdvice(10_000_000, 2 * GB, 2.5 * GB, 0.7);
     assert.doesNotMatch(tight as string, /max-old-space-size/);
     assert.match(tight as string, /no memory to spare/);
-    assert.equal(heapAdvice(1_000_000, 2 * GB, 16 * GB, 0.7), undefined);
+    assert.equal(heapAdvice(5_000_000, 2 * GB, 16 * GB, 0.7), undefined);
   });
 
   it("is fed by the status store: at start and as statuses are added", async () => {

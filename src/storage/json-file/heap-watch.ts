@@ -9,8 +9,12 @@ import { getLogger } from "@logtape/logtape";
 
 const logger = getLogger(["wren", "storage"]);
 
-/** Heap a status costs with its indexes (measured: docs/PERFORMANCE.md, "Scale"). */
-export const HEAP_BYTES_PER_STATUS = 700;
+/**
+ * Memory a status costs with its indexes: 140–190 bytes measured with realistic statuses, heap
+ * and array buffers together (docs/PERFORMANCE.md, "Status memory: a table of columns", ADR
+ * 37). The columns are array buffers, outside the heap limit: counting them warns early.
+ */
+export const HEAP_BYTES_PER_STATUS = 200;
 /** Shares of the heap limit at which the estimate is reported, once each per run. */
 export const WARN_SHARES = [0.7, 0.9] as const;
 

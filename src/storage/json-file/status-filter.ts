@@ -1,34 +1,32 @@
-// StatusFilter as a predicate over status summaries (no body read), applied while walking an id list so a page
-// still holds `limit` matching statuses.
+// StatusFilter as a predicate over status-table rows (no body read), applied while walking a
+// list so a page still holds `limit` matching statuses.
 
 import type { PublicFilter, StatusFilter } from "../ports.ts";
-import { isReplyToOthers } from "./status-indexes.ts";
-import type { StatusSummary } from "./status-summary.ts";
+import type { TableColumns } from "./status-table.ts";
+
+type RowTest = (row: number) => boolean;
 
 /** undefined when the filter lets everything through (the walk can skip the lookups). */
 export function statusPredicate(
+  table: TableColumns,
   filter: StatusFilter = {},
-): ((s: StatusSummary) => boolean) | undefined {
-  const tests: ((s: StatusSummary) => boolean)[] = [];
-  if (filter.excludeReplies) tests.push((s) => !isReplyToOthers(s));
-  if (filter.excludeReblogs) tests.push((s) => s.reblogOfId === null);
-  if (filter.onlyMedia) tests.push(hasMedia);
+): RowTest | undefined {
+  const tests: RowTest[] = [];
+  if (filter.excludeReplies) tests.push((row) => !table.isReplyToOthers(row));
+  if (filter.excludeReblogs) tests.push((row) => !table.isReblog(row));
+  if (filter.onlyMedia) tests.push((row) => table.hasMedia(row));
   if (filter.tagged !== undefined) {
     const tag = filter.tagged.toLowerCase();
-    tests.push((s) => s.tags.some((t) => t.toLowerCase() === tag));
+    tests.push((row) => table.tagsOf(row).some((t) => t.toLowerCase() === tag));
   }
   if (filter.visibilities !== undefined) {
-    const allowed = new Set(filter.visibilities);
-    tests.push((s) => allowed.has(s.visibility));
+    const allowed = new Set<string>(filter.visibilities);
+    tests.push((row) => allowed.has(table.visibilityOf(row)));
   }
   if (tests.length === 0) return undefined;
-  return (s) => tests.every((test) => test(s));
+  return (row) => tests.every((test) => test(row));
 }
 
-export function publicPredicate(filter: PublicFilter): ((s: StatusSummary) => boolean) | undefined {
-  return filter.onlyMedia ? hasMedia : undefined;
-}
-
-function hasMedia(s: StatusSummary): boolean {
-  return s.hasMedia;
+export function publicPredicate(table: TableColumns, filter: PublicFilter): RowTest | undefined {
+  return filter.onlyMedia ? (row) => table.hasMedia(row) : undefined;
 }

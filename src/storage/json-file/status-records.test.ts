@@ -14,6 +14,7 @@ import { StatusIndexes } from "./status-indexes.ts";
 import { StatusRecords } from "./status-records.ts";
 import { openStatusStore } from "./status-store.ts";
 import { type StatusSummary, summarize } from "./status-summary.ts";
+import { StatusTable } from "./status-table.ts";
 
 describe("json-file status bodies", () => {
   let dir: string;
@@ -103,10 +104,10 @@ describe("json-file status bodies", () => {
     const filed: string[] = [];
     const reader = new DurableWriter();
     const records = await StatusRecords.open(dir, reader, {
-      onChange: (previous, next) => {
-        assert.equal(previous, undefined);
-        filed.push((next as StatusSummary).id);
-      },
+      listen: (table) => ({
+        leave: () => assert.fail("nothing leaves during a load"),
+        enter: (row) => filed.push(table.idOf(row)),
+      }),
     });
     const ascending = [...ids].sort(compareIds);
     assert.equal(records.loadedFrom, "missing");
@@ -122,27 +123,32 @@ describe("json-file status bodies", () => {
 
 describe("StatusIndexes uri index built after the load", () => {
   it("answers like an index built during the load, also for changes made while it builds", async () => {
-    const indexes = new StatusIndexes();
-    indexes.deferUris();
-    const all = new Map<string, StatusSummary>();
+    const table = new StatusTable();
+    const indexes = new StatusIndexes(table);
+    indexes.beginLoad();
     const set = (s: StatusSummary) => {
-      indexes.update(all.get(s.id), s);
-      all.set(s.id, s);
+      const row = table.rowOf(s.id);
+      if (row >= 0) indexes.leave(row);
+      indexes.enter(table.write(row, s));
+    };
+    const find = async (uri: string) => {
+      const row = await indexes.findByUri(uri);
+      return row < 0 ? undefined : table.idOf(row);
     };
     const summary = (n: number, uri = `https://x.test/s/${n}`) =>
       summarize(makeStatus({ id: String(n), accountId: "1", uri }));
     for (let n = 1; n <= 50_000; n++) set(summary(n));
-    indexes.buildUris(all.values());
+    indexes.endLoad();
     // Made while the first slice has run and the rest waits: one already indexed, one not yet,
     // and a new status.
     set(summary(5, "https://x.test/moved/5"));
     set(summary(45_000, "https://x.test/moved/45000"));
     set(summary(60_000));
-    assert.equal(await indexes.findByUri("https://x.test/s/5"), undefined);
-    assert.equal(await indexes.findByUri("https://x.test/moved/5"), "5");
-    assert.equal(await indexes.findByUri("https://x.test/s/45000"), undefined);
-    assert.equal(await indexes.findByUri("https://x.test/moved/45000"), "45000");
-    assert.equal(await indexes.findByUri("https://x.test/s/60000"), "60000");
-    assert.equal(await indexes.findByUri("https://x.test/s/49999"), "49999");
+    assert.equal(await find("https://x.test/s/5"), undefined);
+    assert.equal(await find("https://x.test/moved/5"), "5");
+    assert.equal(await find("https://x.test/s/45000"), undefined);
+    assert.equal(await find("https://x.test/moved/45000"), "45000");
+    assert.equal(await find("https://x.test/s/60000"), "60000");
+    assert.equal(await find("https://x.test/s/49999"), "49999");
   });
 });

@@ -1,5 +1,5 @@
 // The statuses of the json-file backend: one file per status (`statuses/<account_id>/<id>.json`)
-// as ever, but memory holds only a compact summary per status (status-summary.ts) plus a bounded
+// as ever, but memory holds only a compact row per status (status-table.ts) plus a bounded
 // cache of recently used bodies; other bodies are read from their files on demand. At start the
 // summaries come from the last snapshot when it is usable (status-snapshot.ts) plus the files
 // its journals name (status-journal.ts), otherwise from reading every file. Every status write
@@ -32,7 +32,8 @@ import {
   type SnapshotResult,
   writeSnapshot,
 } from "./status-snapshot.ts";
-import { type StatusSummary, StringPool, summarize } from "./status-summary.ts";
+import { type StatusSummary, summarize } from "./status-summary.ts";
+import { StatusTable } from "./status-table.ts";
 import { WriteOrder } from "./write-order.ts";
 import { sortYielding } from "./yielding-sort.ts";
 
@@ -56,8 +57,16 @@ export interface StatusRecordsOptions {
   checkpointEvery?: number;
   /** The heap limit and warnings (tests give a small fake limit). */
   heap?: HeapWatchOptions;
-  /** Called on every change of a status's summary, including once per status while loading. */
-  onChange(previous: StatusSummary | undefined, next: StatusSummary | undefined): void;
+  /** Made once the table exists: told of every change of a row, once per status while loading. */
+  listen(table: StatusTable): StatusListener;
+}
+
+/** What keeps indexes of the rows in step (StatusIndexes). */
+export interface StatusListener {
+  /** Before the row changes or goes: it still holds the status as it was. */
+  leave(row: number): void;
+  /** Once the row holds the status, new or changed. */
+  enter(row: number): void;
 }
 
 /** Enough for the recent statuses that timelines read over and over (~1–3 kB each). */
@@ -73,7 +82,8 @@ export class StatusRecords {
   readonly #dir: string;
   readonly #writer: DurableWriter;
   readonly #options: StatusRecordsOptions;
-  readonly #summaries = new Map<string, StatusSummary>();
+  #table: StatusTable;
+  #listener: StatusListener;
   readonly #bodies: LruCache<string, Status>;
   /** One read per body at a time: a page asked for by many clients at once reads it once. */
   readonly #reading = new Map<string, Promise<Status | undefined>>();
@@ -100,7 +110,10 @@ export class StatusRecords {
     writer: DurableWriter,
     options: StatusRecordsOptions,
     journal: number,
+    table: StatusTable,
   ) {
+    this.#table = table;
+    this.#listener = options.listen(table);
     this.#root = root;
     this.#journal = new JournalFile(root, journal);
     this.#heap = new HeapWatch(options.heap);
@@ -120,20 +133,21 @@ export class StatusRecords {
     // A new journal for this run, above the snapshot's and every existing one: a journal a
     // crash cut is never appended to again, and the next start replays this one.
     const last = Math.max(snapshot.ok ? snapshot.journal : 0, ...(await journalNumbers(root)));
-    const records = new StatusRecords(root, writer, kept, last + 1);
+    const table = snapshot.ok ? snapshot.table : new StatusTable();
+    const records = new StatusRecords(root, writer, kept, last + 1, table);
     if (snapshot.ok) {
       records.#loadedFrom = "snapshot";
-      for (const summary of snapshot.summaries) records.#add(summary, undefined);
+      for (const row of table.rows()) records.#listener.enter(row);
       await records.#reread(snapshot.changed);
       records.#stale = snapshot.changed.size > 0;
     } else {
       records.#loadedFrom = snapshot.reason;
       await records.#scan();
-      logSnapshotUnused(join(root, SNAPSHOT_FILE), snapshot.reason, records.#summaries.size);
+      logSnapshotUnused(join(root, SNAPSHOT_FILE), snapshot.reason, table.size);
       // So that the next start after a crash does not read every file again (a few are cheap).
       if (records.#filesRead >= MIN_CHECKPOINT_EVERY) records.#checkpointSoon();
     }
-    records.#heap.check(records.#summaries.size);
+    records.#heap.check(table.size);
     return records;
   }
 
@@ -147,18 +161,26 @@ export class StatusRecords {
     return this.#loadedFrom;
   }
 
-  summary(id: string): StatusSummary | undefined {
-    return this.#summaries.get(id);
+  /** The rows: read them synchronously (a row may hold another status after an await). */
+  get table(): StatusTable {
+    return this.#table;
   }
 
-  summaries(): IterableIterator<StatusSummary> {
-    return this.#summaries.values();
+  /** The status's summary (allocates one: for tests and single statuses). */
+  summary(id: string): StatusSummary | undefined {
+    const row = this.#table.rowOf(id);
+    return row < 0 ? undefined : this.#table.summary(row);
+  }
+
+  /** Every summary, in row order (made one by one). */
+  *summaries(): Generator<StatusSummary> {
+    for (const row of this.#table.rows()) yield this.#table.summary(row);
   }
 
   /** The status (deeply frozen); a body read back after eviction may be a new object. */
   get(id: string): Promise<Status | undefined> | Status | undefined {
     // Answers from memory synchronously: a timeline page of cached bodies costs no promise each.
-    if (!this.#summaries.has(id)) return undefined;
+    if (this.#table.rowOf(id) < 0) return undefined;
     const cached = this.#bodies.get(id);
     if (cached !== undefined) return cached;
     let reading = this.#reading.get(id);
@@ -203,8 +225,8 @@ export class StatusRecords {
     const json = `${JSON.stringify(status, null, 2)}\n`;
     const value = deepFreeze(JSON.parse(json) as Status);
     const file = safeFileOf(spec, value);
-    const current = this.#summaries.get(value.id);
-    if (current !== undefined && current.accountId !== value.accountId) {
+    const current = this.#table.rowOf(value.id);
+    if (current >= 0 && this.#table.accountOf(current) !== value.accountId) {
       // Moving the file would leave two files for one id behind a crash.
       throw new Error(`Record ${value.id} of statuses cannot move to ${file}`);
     }
@@ -214,26 +236,24 @@ export class StatusRecords {
       () => this.#writer.write(join(this.#dir, file), json),
       () => {
         this.#bodies.set(value.id, value);
-        this.#add(summarize(value), this.#summaries.get(value.id));
+        this.#set(this.#table.rowOf(value.id), summarize(value));
       },
     );
     this.#checkpointIfDue();
   }
 
   async #remove(id: string): Promise<boolean> {
-    const current = this.#summaries.get(id);
-    if (current === undefined) return false;
-    const file = `${current.accountId}/${id}.json`;
+    const current = this.#table.rowOf(id);
+    if (current < 0) return false;
+    const file = `${this.#table.accountOf(current)}/${id}.json`;
     await this.#journaled(
       id,
       file,
       () => this.#writer.remove(join(this.#dir, file)),
       () => {
-        const previous = this.#summaries.get(id);
         this.#bodies.delete(id);
-        if (previous === undefined) return;
-        this.#summaries.delete(id);
-        this.#options.onChange(previous, undefined);
+        const row = this.#table.rowOf(id);
+        if (row >= 0) this.#drop(row);
       },
     );
     this.#checkpointIfDue();
@@ -291,7 +311,7 @@ export class StatusRecords {
   #checkpointIfDue(): void {
     const every =
       this.#options.checkpointEvery ??
-      Math.max(MIN_CHECKPOINT_EVERY, Math.floor(this.#summaries.size / 20));
+      Math.max(MIN_CHECKPOINT_EVERY, Math.floor(this.#table.size / 20));
     if (this.#journal.lines >= every) this.#checkpointSoon();
   }
 
@@ -321,7 +341,9 @@ export class StatusRecords {
     const fresh = new JournalFile(this.#root, old.number + 1);
     this.#journal = fresh;
     const carried = new Set([...this.#inFlight.keys(), ...this.#unsure]);
-    const summaries = [...this.#summaries.values()];
+    // A copy of the columns (about 60 bytes a status, for the time of the write): the rows
+    // change under a snapshot being written.
+    const summaries = this.#table.copy();
     // From here on only writes journaled in `fresh` are missing from the snapshot.
     this.#stale = carried.size > 0;
     try {
@@ -360,11 +382,18 @@ export class StatusRecords {
     await this.#journal.close();
   }
 
-  #add(next: StatusSummary, previous: StatusSummary | undefined): void {
-    const added = previous === undefined;
-    this.#summaries.set(next.id, next);
-    this.#options.onChange(previous, next);
-    if (added) this.#heap.check(this.#summaries.size);
+  /** Writes the summary into the status's row (-1: a new one) and tells the listener. */
+  #set(row: number, next: StatusSummary): void {
+    const table = this.#table;
+    if (row >= 0) this.#listener.leave(row);
+    this.#listener.enter(table.write(row, next));
+    if (row < 0) this.#heap.check(table.size);
+  }
+
+  /** Takes the row out of the indexes and the table. */
+  #drop(row: number): void {
+    this.#listener.leave(row);
+    this.#table.remove(row);
   }
 
   /**
@@ -372,17 +401,21 @@ export class StatusRecords {
    * is moved aside and its status left out, as in a full scan (quarantine.ts).
    */
   async #reread(changed: ReadonlySet<string>): Promise<void> {
-    const pool = new StringPool();
+    const table = this.#table;
+    // The status's row in force now (another name of the same id may have changed it meanwhile).
+    const current = (id: string) => {
+      const row = table.rowOf(id);
+      return row < 0 ? undefined : { row, id, accountId: table.accountOf(row) };
+    };
     await forEachLimit([...changed], 64, async (name) => {
       const file = `${name}.json`;
       const path = join(this.#dir, file);
       this.#filesRead++;
       const id = name.slice(name.indexOf("/") + 1);
-      const previous = this.#summaries.get(id);
       const dropPrevious = () => {
+        const previous = current(id);
         if (previous !== undefined && `${previous.accountId}/${id}` === name) {
-          this.#summaries.delete(id);
-          this.#options.onChange(previous, undefined);
+          this.#drop(previous.row);
         }
       };
       try {
@@ -390,9 +423,15 @@ export class StatusRecords {
         // Journaled but never written (a crash came first), or removed behind our back.
         if (bytes === undefined) return dropPrevious();
         // The same id in another account's folder is a second file for one status.
-        const clash = (record: Status) =>
-          previous !== undefined && previous.accountId !== record.accountId ? previous : undefined;
-        this.#load(path, file, bytes, pool, clash, (summary) => this.#add(summary, previous));
+        const clash = (record: Status) => {
+          const previous = current(record.id);
+          return previous !== undefined && previous.accountId !== record.accountId
+            ? previous
+            : undefined;
+        };
+        this.#load(path, file, bytes, clash, (summary) =>
+          this.#set(table.rowOf(summary.id), summary),
+        );
       } catch (error) {
         if (!isDamage(error)) throw error;
         dropPrevious();
@@ -410,8 +449,7 @@ export class StatusRecords {
     path: string,
     file: string,
     bytes: Buffer,
-    pool: StringPool,
-    clash: (record: Status) => StatusSummary | undefined,
+    clash: (record: Status) => { id: string; accountId: string } | undefined,
     keep: (summary: StatusSummary) => void,
   ): void {
     const record = parseRecordFile(spec, path, file, bytes);
@@ -422,21 +460,25 @@ export class StatusRecords {
     }
     let summary: StatusSummary;
     try {
-      summary = summarize(record, pool);
+      summary = summarize(record);
+      keep(summary);
     } catch (error) {
       throw new DamagedRecordError(path, `not a status (${error})`, { cause: error });
     }
-    keep(summary);
     noteLoaded(this.#writer, spec.folder, file, record);
   }
 
   async #readBody(id: string): Promise<Status | undefined> {
+    const table = this.#table;
     for (;;) {
-      const summary = this.#summaries.get(id);
+      const row = table.rowOf(id);
       // Removed (the retention sweep) while being read.
-      if (summary === undefined) return undefined;
-      const file = `${summary.accountId}/${id}.json`;
+      if (row < 0) return undefined;
+      const stamp = table.stampOf(row);
+      const file = `${table.accountOf(row)}/${id}.json`;
       const path = join(this.#dir, file);
+      // The same row, not written since: what was read is the version in force.
+      const unchanged = () => table.rowOf(id) === row && table.stampOf(row) === stamp;
       let record: Status;
       try {
         record = parseRecordFile(spec, path, file, await readFile(path));
@@ -445,13 +487,13 @@ export class StatusRecords {
         // Only the file of the summary still in force, and with no write of it under way (its
         // rename could land between our read and a move aside, which would take the good file).
         if ((!gone && !isDamage(error)) || this.#order.busy(id)) throw error;
-        if (this.#summaries.get(id) !== summary) continue;
-        await this.#dropDamaged(summary, path, error, gone);
+        if (!unchanged()) continue;
+        await this.#dropDamaged(row, path, error, gone);
         return undefined;
       }
-      // A put that landed during the read made a new summary (and cached its body): what was
+      // A put that landed during the read wrote the row again (and cached its body): what was
       // read may be the old version, so it must not be cached over the new one.
-      if (this.#summaries.get(id) === summary) {
+      if (unchanged()) {
         const body = deepFreeze(record);
         this.#bodies.set(id, body);
         return body;
@@ -466,15 +508,9 @@ export class StatusRecords {
    * snapshot still listed it: the status leaves memory, so timelines skip it and its URL
    * answers 404, and the file is moved aside (quarantine.ts).
    */
-  async #dropDamaged(
-    summary: StatusSummary,
-    path: string,
-    error: unknown,
-    gone: boolean,
-  ): Promise<void> {
-    this.#summaries.delete(summary.id);
+  async #dropDamaged(row: number, path: string, error: unknown, gone: boolean): Promise<void> {
+    this.#drop(row);
     this.#writer.noteVisibleChange();
-    this.#options.onChange(summary, undefined);
     if (gone) {
       logger.error("Status file {path} has vanished; the status is left out", { path });
       return;
@@ -485,36 +521,32 @@ export class StatusRecords {
   /**
    * Reads every status file (no snapshot to trust); bodies are not kept. A damaged file is
    * moved aside and its status left out (quarantine.ts). The files come in directory order;
-   * the summaries are filed in id order once all are read, so every id list is built already
-   * sorted and the snapshots that follow find them in order too: otherwise the first read of
-   * the public timeline and every snapshot would sort up to a million ids on the event loop.
+   * the summaries are written to the table in id order once all are read, so every list is
+   * built already sorted and the snapshots that follow find them in order too: otherwise the
+   * first read of the public timeline and every snapshot would sort up to a million rows on
+   * the event loop.
    */
   async #scan(): Promise<void> {
     const files = await listRecordFiles(this.#dir, spec.depth);
-    const pool = new StringPool();
+    const read = new Map<string, StatusSummary>();
     const keep = (summary: StatusSummary) => {
       // In the map at once: it finds a second file for the same id (the clash check).
-      this.#summaries.set(summary.id, summary);
-      this.#heap.check(this.#summaries.size);
+      read.set(summary.id, summary);
+      this.#heap.check(read.size);
     };
     await forEachLimit(files, 64, async (file) => {
       const path = join(this.#dir, file);
       this.#filesRead++;
       try {
         const bytes = await readFile(path);
-        this.#load(path, file, bytes, pool, (record) => this.#summaries.get(record.id), keep);
+        this.#load(path, file, bytes, (record) => read.get(record.id), keep);
       } catch (error) {
         if (!isDamage(error)) throw error;
         await reportDamage(this.#writer, this.#root, path, error);
       }
     });
-    const ordered = await sortYielding([...this.#summaries.values()], (x, y) =>
-      compareIds(x.id, y.id),
-    );
-    this.#summaries.clear();
-    for (const summary of ordered) {
-      this.#summaries.set(summary.id, summary);
-      this.#options.onChange(undefined, summary);
-    }
+    const ordered = await sortYielding([...read.values()], (x, y) => compareIds(x.id, y.id));
+    read.clear();
+    for (const summary of ordered) this.#set(-1, summary);
   }
 }

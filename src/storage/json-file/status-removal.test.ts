@@ -21,7 +21,10 @@ describe("json-file status removal", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const open = (writer: DurableWriter) => StatusRecords.open(dir, writer, { onChange() {} });
+  const open = (writer: DurableWriter) =>
+    StatusRecords.open(dir, writer, {
+      listen: () => ({ leave() {}, enter() {} }),
+    });
   const count = (records: StatusRecords) => [...records.summaries()].length;
   const files = async () => {
     let total = 0;

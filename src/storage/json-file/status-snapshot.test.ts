@@ -300,7 +300,7 @@ describe("status snapshot order", () => {
       const read = await readSnapshot(root);
       assert.ok(read.ok);
       assert.deepEqual(
-        read.summaries.map((s) => s.id),
+        [...read.table.rows()].map((row) => read.table.idOf(row)),
         ["5", "10", "99", "905", "1000", "117674928927932416"],
       );
     } finally {
@@ -321,11 +321,12 @@ describe("status snapshot order", () => {
       );
       const read = await readSnapshot(root);
       assert.ok(read.ok);
+      const rows = [...read.table.rows()];
       assert.deepEqual(
-        read.summaries.map((s) => s.id),
+        rows.map((row) => read.table.idOf(row)),
         Array.from({ length: count }, (_, n) => String(n + 1)),
       );
-      assert.equal(read.summaries[41]?.accountId, String(42 % 7));
+      assert.equal(read.table.accountOf(rows[41] as number), String(42 % 7));
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -20,7 +20,8 @@ import { compareIds } from "../../domain/ids.ts";
 import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { ignoreCode, TEMP_SUFFIX } from "./durable-writer.ts";
 import { readJournals } from "./status-journal.ts";
-import { NO_TAGS, type StatusSummary, StringPool } from "./status-summary.ts";
+import { NO_TAGS, type StatusSummary } from "./status-summary.ts";
+import { StatusTable, TableColumns } from "./status-table.ts";
 import { syncDir } from "./sync-dir.ts";
 import { sortYielding } from "./yielding-sort.ts";
 
@@ -62,25 +63,25 @@ function encode(s: StatusSummary): string {
   return JSON.stringify(line);
 }
 
-function decode(line: Line, pool: StringPool): StatusSummary {
+function decode(line: Line): StatusSummary {
   const [id, accountId, uri, visibility, flags, inReplyToId, inReplyToAccountId, reblogOfId, tags] =
     line;
   if (typeof id !== "string" || typeof accountId !== "string" || !Array.isArray(tags)) {
     throw new Error("malformed entry");
   }
-  return Object.freeze({
+  return {
     id,
-    accountId: pool.get(accountId),
+    accountId,
     uri,
-    visibility: pool.get(visibility),
+    visibility,
     local: (flags & LOCAL) !== 0,
     deleted: (flags & DELETED) !== 0,
     hasMedia: (flags & HAS_MEDIA) !== 0,
     inReplyToId,
-    inReplyToAccountId: pool.get(inReplyToAccountId),
+    inReplyToAccountId,
     reblogOfId,
-    tags: tags.length === 0 ? NO_TAGS : Object.freeze(tags.map((t) => pool.get(t))),
-  });
+    tags: tags.length === 0 ? NO_TAGS : tags,
+  };
 }
 
 /** Modification times (ns) of `statuses/` and of each account folder in it, by name. */
@@ -118,13 +119,13 @@ function explainedTimes(
 
 /**
  * Writes the snapshot crash-safely (temporary file, fsync, rename, fsync of the directory).
- * `summaries` must be taken after the writes that may still change a status file were named in
+ * `summaries` (a copy of the table's columns, or summaries in any order) must be taken after the writes that may still change a status file were named in
  * journal `journal` or later, and the folder times are read here, after that too: any change of
  * a folder after them is then a journaled write.
  */
 export async function writeSnapshot(
   root: string,
-  summaries: Iterable<StatusSummary>,
+  summaries: TableColumns | readonly StatusSummary[],
   journal = 0,
 ): Promise<void> {
   const path = join(root, SNAPSHOT_FILE);
@@ -146,7 +147,10 @@ export async function writeSnapshot(
       // of a million-entry timeline does not have to sort it. Sorted in slices: after a start
       // that read every file they come in directory order, and one sort of a million would
       // hold every request for seconds.
-      const ordered = await sortYielding([...summaries], (x, y) => compareIds(x.id, y.id));
+      const ordered =
+        summaries instanceof TableColumns
+          ? await summaries.inIdOrder()
+          : await sortYielding([...summaries], (x, y) => compareIds(x.id, y.id));
       for (const summary of ordered) {
         chunk += `${encode(summary)}\n`;
         count++;
@@ -170,7 +174,8 @@ export async function writeSnapshot(
 export type SnapshotResult =
   | {
       ok: true;
-      summaries: StatusSummary[];
+      /** The summaries, in the rows of a table (in id order when written by this code). */
+      table: StatusTable;
       /** The status files (`<account_id>/<status_id>`) that may differ from the summaries. */
       changed: ReadonlySet<string>;
       /** The first journal that goes with it: a new run journals to a higher number. */
@@ -218,20 +223,24 @@ export async function readSnapshot(root: string): Promise<SnapshotResult> {
   if (!explainedTimes(folders, await folderTimes(join(root, "statuses")), changed)) {
     return { ok: false, reason: "stale" };
   }
-  const pool = new StringPool();
-  const summaries: StatusSummary[] = [];
+  const table = new StatusTable();
   try {
     // About a megabyte of lines per JSON.parse, as one array: a million parses of one short
     // line each cost more than the parsing itself.
     for (let at = headerEnd + 1; at < trailerStart; ) {
       const next = data.indexOf(10, Math.min(at + (1 << 20), trailerStart - 1));
       const lines = data.toString("utf8", at, next).replaceAll("\n", ",");
-      for (const line of JSON.parse(`[${lines}]`) as Line[]) summaries.push(decode(line, pool));
+      for (const line of JSON.parse(`[${lines}]`) as Line[]) {
+        const summary = decode(line);
+        // A second line for one id would leave a row no index files: the file is damaged.
+        if (table.rowOf(summary.id) >= 0) throw new Error("duplicate id");
+        table.write(-1, summary);
+      }
       at = next + 1;
     }
   } catch {
     return { ok: false, reason: "corrupt" };
   }
-  if (summaries.length !== trailer.count) return { ok: false, reason: "corrupt" };
-  return { ok: true, summaries, changed, journal: journal as number };
+  if (table.size !== trailer.count) return { ok: false, reason: "corrupt" };
+  return { ok: true, table, changed, journal: journal as number };
 }

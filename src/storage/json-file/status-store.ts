@@ -1,19 +1,17 @@
 // Statuses: `statuses/<account_id>/<status_id>.json`, one file each, the `deleted` flag kept in
-// the file. In memory: a summary of every status (deleted ones too, so they can answer 404/410)
-// and the sorted id lists of StatusIndexes (per author, public, per hashtag, replies, reblogs),
-// which serve every list and count without scanning; bodies are read through StatusRecords'
-// bounded cache only for the page that is returned.
+// the file. In memory: a row of the status table for every status (deleted ones too, so they can
+// answer 404/410) and the sorted row lists of StatusIndexes (per author, public, per hashtag,
+// replies, reblogs), which serve every list and count without scanning; bodies are read through
+// StatusRecords' bounded cache only for the page that is returned.
 
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { IdPage, PublicFilter, StatusStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
-import { mergePage } from "./id-merge.ts";
+import { mergeRuns } from "./id-merge.ts";
 import { forEachLimit } from "./parallel.ts";
-import type { SortedIds } from "./sorted-ids.ts";
 import { publicPredicate, statusPredicate } from "./status-filter.ts";
-import { listKey, type Origin, StatusIndexes } from "./status-indexes.ts";
+import { bound, listKey, type Origin, type Run, StatusIndexes } from "./status-indexes.ts";
 import { StatusRecords, type StatusRecordsOptions } from "./status-records.ts";
-import type { StatusSummary } from "./status-summary.ts";
 
 /** The port plus what only the backend itself uses. */
 export interface JsonFileStatusStore extends StatusStore {
@@ -30,27 +28,36 @@ export interface JsonFileStatusStore extends StatusStore {
 export async function openStatusStore(
   root: string,
   writer: DurableWriter,
-  options: Omit<StatusRecordsOptions, "onChange"> = {},
+  options: Omit<StatusRecordsOptions, "listen"> = {},
 ): Promise<JsonFileStatusStore> {
-  const indexes = new StatusIndexes();
-  indexes.deferUris();
+  let made: StatusIndexes | undefined;
   const records = await StatusRecords.open(root, writer, {
     ...options,
-    onChange: (previous, next) => indexes.update(previous, next),
+    listen: (table) => {
+      made = new StatusIndexes(table);
+      made.beginLoad();
+      return made;
+    },
   });
-  indexes.buildUris(records.summaries());
+  const indexes = made as StatusIndexes;
+  indexes.endLoad();
+  const table = records.table;
 
-  const lists = (keys: Iterable<string>): SortedIds[] => {
-    const found: SortedIds[] = [];
-    for (const key of keys) {
-      const list = indexes.list(key);
-      if (list) found.push(list);
-    }
-    return found;
+  /** The rows of the window over the runs, newest first, rows a test rejects skipped. */
+  const window = (runs: Run[], page: IdPage, test?: (row: number) => boolean): number[] => {
+    const cut = runs.map((run) => bound(table, run, page));
+    const items = cut.map(({ rows, lo, hi }) => ({ items: rows, lo, hi }));
+    const compare = (a: number, b: number) => table.compare(a, b);
+    return mergeRuns(items, page.minId !== undefined, page.limit, compare, test);
   };
-  /** Walks the lists with a predicate on the summaries (no body read until the page is cut). */
-  const walk = (keys: Iterable<string>, page: IdPage, test?: (s: StatusSummary) => boolean) =>
-    mergePage(lists(keys), page, test && ((id) => test(records.summary(id) as StatusSummary)));
+  /** Walks the lists with a predicate on the rows (no body read until the page is cut). */
+  const walk = (keys: Iterable<string>, page: IdPage, test?: (row: number) => boolean) =>
+    window(indexes.runs(keys), page, test);
+  /** The ids of rows just found (synchronously: a row may hold another status after an await). */
+  const idsOf = (rows: readonly number[]) => rows.map((row) => table.idOf(row));
+  /** Every id of a run, oldest first. */
+  const all = ({ rows, lo, hi }: Run) =>
+    Array.from(rows.subarray(lo, hi), (row) => table.idOf(row));
   // Cached bodies are taken synchronously (a timeline page costs no promise per status); only
   // cold ones are read, at most 64 at a time (a thread's replies can be thousands of files).
   const read = async (ids: readonly string[]): Promise<(Status | undefined)[]> => {
@@ -70,11 +77,10 @@ export async function openStatusStore(
   };
   const load = async (ids: readonly string[]): Promise<Status[]> =>
     (await read(ids)).filter((s) => s !== undefined);
-  const entries = (ids: readonly string[]): TimelineEntry[] =>
-    ids.map((id) => ({
-      account_id: (records.summary(id) as StatusSummary).accountId,
-      status_id: id,
-    }));
+  const entries = (rows: readonly number[]): TimelineEntry[] =>
+    rows.map((row) => ({ account_id: table.accountOf(row), status_id: table.idOf(row) }));
+  /** The name of the author's list (one that is never filed when the author has no row). */
+  const byAuthor = (accountId: string) => listKey.account(table.accountIndex(accountId));
   const origins = (filter: PublicFilter): Origin[] =>
     filter.origin === "all" ? ["local", "remote"] : [filter.origin];
 
@@ -96,20 +102,20 @@ export async function openStatusStore(
       return found;
     },
     async findByUri(uri) {
-      const id = await indexes.findByUri(uri);
-      return id === undefined ? undefined : records.get(id);
+      const row = await indexes.findByUri(uri);
+      return row < 0 ? undefined : records.get(table.idOf(row));
     },
     put(status) {
       return records.put(status);
     },
     listByAccount(accountId, page, filter) {
-      return load(walk([listKey.account(accountId)], page, statusPredicate(filter)));
+      return load(idsOf(walk([byAuthor(accountId)], page, statusPredicate(table, filter))));
     },
     async countByAccount(accountId) {
-      return indexes.count(listKey.account(accountId));
+      return indexes.count(byAuthor(accountId));
     },
     async accountFacts(accountIds) {
-      const newestIds = accountIds.map((id) => walk([listKey.account(id)], { limit: 1 })[0]);
+      const newestIds = accountIds.map((id) => idsOf(walk([byAuthor(id)], { limit: 1 }))[0]);
       const newest = await read(newestIds.flatMap((id) => (id === undefined ? [] : [id])));
       const createdAt = new Map(newest.flatMap((s) => (s ? [[s.id, s.createdAt] as const] : [])));
       return new Map(
@@ -118,7 +124,7 @@ export async function openStatusStore(
           return [
             id,
             {
-              count: indexes.count(listKey.account(id)),
+              count: indexes.count(byAuthor(id)),
               lastStatusAt: newestId === undefined ? null : (createdAt.get(newestId) ?? null),
             },
           ];
@@ -129,48 +135,42 @@ export async function openStatusStore(
       return indexes.localCount;
     },
     async listEntriesByAccounts(accountIds, page) {
-      const keys = new Set(accountIds.map(listKey.account));
+      const keys = new Set(accountIds.map(byAuthor));
       return entries(walk(keys, page));
     },
     async listPublicEntries(page, filter) {
       const keys = origins(filter).map(listKey.public);
-      return entries(walk(keys, page, publicPredicate(filter)));
+      return entries(walk(keys, page, publicPredicate(table, filter)));
     },
     async listTagEntries(tag, page, filter) {
       const keys = origins(filter).map((origin) => listKey.tag(origin, tag));
-      return entries(walk(keys, page, publicPredicate(filter)));
+      return entries(walk(keys, page, publicPredicate(table, filter)));
     },
     listReplies(statusId) {
-      return load(indexes.list(listKey.replies(statusId))?.ascending() ?? []);
+      return load(all(indexes.replies(statusId)));
     },
     async countReplies(statusId) {
-      return indexes.count(listKey.replies(statusId));
+      const { lo, hi } = indexes.replies(statusId);
+      return hi - lo;
     },
     async findReblog(accountId, statusId) {
-      const id = indexes.findReblog(accountId, statusId);
-      return id === undefined ? undefined : records.get(id);
+      const row = indexes.findReblog(accountId, statusId);
+      return row < 0 ? undefined : records.get(table.idOf(row));
     },
     listReblogs(statusId, page) {
-      return load(indexes.list(listKey.reblogs(statusId))?.page(page) ?? []);
+      return load(idsOf(window([indexes.reblogs(statusId)], page)));
     },
     async countReblogs(statusId) {
-      return indexes.count(listKey.reblogs(statusId));
+      const { lo, hi } = indexes.reblogs(statusId);
+      return hi - lo;
     },
     async interactionCounts(statusIds) {
-      return new Map(
-        statusIds.map((id) => [
-          id,
-          {
-            replies: indexes.count(listKey.replies(id)),
-            reblogs: indexes.count(listKey.reblogs(id)),
-          },
-        ]),
-      );
+      return new Map(statusIds.map((id) => [id, indexes.interactions(id)]));
     },
     async findReblogs(accountId, statusIds) {
       const reblogIds = statusIds.flatMap((id) => {
-        const reblogId = indexes.findReblog(accountId, id);
-        return reblogId === undefined ? [] : [[id, reblogId] as const];
+        const row = indexes.findReblog(accountId, id);
+        return row < 0 ? [] : [[id, table.idOf(row)] as const];
       });
       const reblogs = await read(reblogIds.map(([, reblogId]) => reblogId));
       const found = new Map<string, Status>();
@@ -181,10 +181,10 @@ export async function openStatusStore(
       return found;
     },
     listDeleted(page) {
-      return load(indexes.list(listKey.deleted())?.page(page) ?? []);
+      return load(idsOf(walk([listKey.deleted()], page)));
     },
     listRemote(page) {
-      return load(indexes.list(listKey.remote())?.page(page) ?? []);
+      return load(idsOf(walk([listKey.remote()], page)));
     },
     delete(id) {
       return records.remove(id);

@@ -1,6 +1,8 @@
-// The compact in-memory entry of one status: only the fields that the status indexes, the list
-// filters and timeline entries need. At a million statuses, keeping every full record in memory
-// cost about 1.8 GB; bodies are read from their files on demand instead (status-records.ts).
+// The fields of one status that the status indexes, the list filters and timeline entries need:
+// what the status table (status-table.ts) keeps in memory per status, in columns, and what the
+// snapshot holds per line. At a million statuses, keeping every full record in memory cost about
+// 1.8 GB; bodies are read from their files on demand instead (status-records.ts). Objects of
+// this type are made only for a write, a snapshot line or a test, never kept.
 
 import type { Visibility } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
@@ -23,35 +25,18 @@ export interface StatusSummary {
 
 export const NO_TAGS: readonly string[] = Object.freeze([]);
 
-/**
- * Shares equal strings that repeat across many statuses (account ids, visibilities): a million
- * summaries would otherwise hold a million copies of a hundred author ids.
- */
-export class StringPool {
-  readonly #strings = new Map<string, string>();
-
-  get<S extends string | null>(value: S): S {
-    if (value === null) return value;
-    const known = this.#strings.get(value);
-    if (known !== undefined) return known as S;
-    this.#strings.set(value, value);
-    return value;
-  }
-}
-
-export function summarize(s: Status, pool?: StringPool): StatusSummary {
-  const shared = <S extends string | null>(v: S): S => (pool ? pool.get(v) : v);
-  return Object.freeze({
+export function summarize(s: Status): StatusSummary {
+  return {
     id: s.id,
-    accountId: shared(s.accountId),
+    accountId: s.accountId,
     uri: s.uri,
-    visibility: shared(s.visibility),
+    visibility: s.visibility,
     local: s.local,
     deleted: s.deleted,
     hasMedia: s.mediaIds.length > 0,
     inReplyToId: s.inReplyToId,
-    inReplyToAccountId: shared(s.inReplyToAccountId),
+    inReplyToAccountId: s.inReplyToAccountId,
     reblogOfId: s.reblogOfId,
-    tags: s.tags.length === 0 ? NO_TAGS : Object.freeze(s.tags.map(shared)),
-  });
+    tags: s.tags.length === 0 ? NO_TAGS : s.tags,
+  };
 }
