@@ -114,8 +114,8 @@ export function createInProcessCoordination(kv: KvStore): InProcessCoordination 
     },
     async spend(key, limit, windowMs, now) {
       await loadBudget(key, now);
-      // From here to the save, no await: the check and the spend are one step (a spend that
-      // loaded the budget may resume after others have spent from it, so read it again here).
+      // From here on, no await: the check and the spend are one step (a spend that loaded the
+      // budget may resume after others have spent from it, so read it again here).
       const kept = budgets.get(key);
       const window = kept && kept.resetAt > now ? kept : { used: 0, resetAt: now + windowMs };
       if (window.used >= limit) return { ...window, allowed: false };
