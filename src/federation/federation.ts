@@ -2,8 +2,14 @@
 // settings DESIGN §5 asks for. main.ts hands `fetch` to the HTTP layer, which calls it before
 // its own routes; whatever Fedify does not own (or a browser asking for HTML) goes on to Hono.
 
-import { type Context, createFederation, type Federation, type Message } from "@fedify/fedify";
-import { getLogger } from "@logtape/logtape";
+import {
+  CircuitBreaker,
+  type Context,
+  createFederation,
+  type Federation,
+  type Message,
+} from "@fedify/fedify";
+import { getUserAgent } from "@fedify/vocab-runtime";
 import type { ServiceContext } from "../services/context.ts";
 import { registerActor } from "./actor.ts";
 import { registerCollections } from "./collections/index.ts";
@@ -18,18 +24,19 @@ import { createJobMessageQueue } from "./message-queue.ts";
 import { registerNodeInfo } from "./nodeinfo.ts";
 import { nodeInfo20 } from "./nodeinfo-2-0.ts";
 import { goneStatusResponse, registerObjects } from "./objects.ts";
+import { createMessageDelivery } from "./outbox/deliver-message.ts";
 import {
   DEFAULT_DELIVERY_TIMING,
   type DeliveryTiming,
   outboxCircuitBreaker,
   outboxRetryPolicy,
 } from "./outbox/delivery-policy.ts";
-import { registerOutboxFailureHandler } from "./outbox/failures.ts";
 import { CIRCUIT_KV_PREFIX, createHeldDeliveries } from "./outbox/held-deliveries.ts";
 import { subscribeOutbox } from "./outbox/index.ts";
+import { createSigningKeys } from "./outbox/signing-keys.ts";
 import { registerQuoteStamps } from "./quotes/stamps.ts";
 import { routePath } from "./route-path.ts";
-import { isPublicDestination, remoteFetchOptions } from "./safe-fetch.ts";
+import { keepAliveAgents, remoteFetchOptions } from "./safe-fetch.ts";
 import { canonicalWebFingerSubject } from "./webfinger-subject.ts";
 
 export type FederationFetch = (
@@ -44,8 +51,6 @@ export interface WrenFederation {
   /** Runs one queued federation task (the job runner's handler for FEDERATION_TASK_JOB). */
   runTask(message: Message): Promise<void>;
 }
-
-const logger = getLogger(["wren", "federation", "outbox"]);
 
 export interface WrenFederationOptions {
   /** Lets Fedify fetch private and loopback addresses (tests with several local instances). */
@@ -62,6 +67,9 @@ export function createWrenFederation(
   const timing = options.delivery ?? DEFAULT_DELIVERY_TIMING;
   const held = createHeldDeliveries(ctx.jobs, kv, timing.firstRetryMs);
   const queue = createJobMessageQueue(ctx.jobs, ctx.clock, held);
+  const circuitBreaker = outboxCircuitBreaker(timing, held);
+  const retryPolicy = outboxRetryPolicy(timing);
+  const allowPrivateAddress = options.allowPrivateAddress ?? false;
   const federation = createFederation<ServiceContext>({
     kv,
     // URLs and handles come from the configured public URL, never from the request's Host.
@@ -70,11 +78,11 @@ export function createWrenFederation(
     // bytes and time, unless private addresses are allowed (tests of local instances only).
     ...remoteFetchOptions({
       publicUrl: ctx.settings.publicUrl,
-      allowPrivateAddress: options.allowPrivateAddress ?? false,
+      allowPrivateAddress,
       kv,
     }),
-    outboxRetryPolicy: outboxRetryPolicy(timing),
-    circuitBreaker: outboxCircuitBreaker(timing, held),
+    outboxRetryPolicy: retryPolicy,
+    circuitBreaker,
     // Pinned: held-deliveries.ts reads the circuit state there.
     kvPrefixes: { circuitBreaker: CIRCUIT_KV_PREFIX },
     // Fan-out, deliveries and inbox processing all go through Wren's durable job queue; the job
@@ -92,9 +100,23 @@ export function createWrenFederation(
   registerObjects(federation);
   registerQuoteStamps(federation);
   registerCollections(federation);
-  registerOutboxFailureHandler(federation);
   // Local acts (domain events) become deliveries to peers; see outbox/index.ts.
   subscribeOutbox(federation, ctx);
+
+  // Queued deliveries are sent by Wren (outbox/deliver-message.ts, ADR 0040), on the circuit
+  // state Fedify's breaker keeps (same entries, same options).
+  const deliver = createMessageDelivery({
+    circuit: new CircuitBreaker({ kv, prefix: CIRCUIT_KV_PREFIX, options: circuitBreaker }),
+    retryPolicy,
+    queue,
+    keys: createSigningKeys(),
+    transport: {
+      // A fan-out reaches each server once; steady traffic to big servers reuses connections.
+      agents: keepAliveAgents({ maxSockets: 8, idleMs: 15_000 }),
+      userAgent: getUserAgent({ software: "Wren", url: new URL(ctx.settings.publicUrl) }),
+      allowPrivateAddress,
+    },
+  });
 
   // The signer gate's context, built once: it needs the loaders and the data, nothing of the
   // request, and each new context builds its document loaders anew.
@@ -134,18 +156,7 @@ export function createWrenFederation(
       return canonicalWebFingerSubject(request, response, ctx.settings);
     },
     async runTask(message) {
-      // Fedify delivers with the global fetch, outside the address guard: an actor whose inbox
-      // names a private address (this machine, the LAN, a cloud metadata service) gets nothing.
-      if (
-        message.type === "outbox" &&
-        !options.allowPrivateAddress &&
-        !(await isPublicDestination(message.inbox))
-      ) {
-        logger.warn("Dropped a delivery to {inbox}: not a public address", {
-          inbox: message.inbox,
-        });
-        return;
-      }
+      if (message.type === "outbox") return deliver(message);
       return runWithSigner(message, () => federation.processQueuedTask(ctx, message));
     },
   };

@@ -1,8 +1,9 @@
 // Fedify's MessageQueue on Wren's durable job queue: every fan-out, delivery and inbox task is
 // a job record, so queued work survives crashes and restarts (Fedify's in-process queue would
-// lose it). Jobs of this type are run by the job runner, which hands the message back to
-// Fedify (`processQueuedTask`); Fedify's own retry policies decide the next attempt and
-// re-enqueue with a delay, which becomes the job's run time on Wren's clock. Deliveries that
+// lose it). Jobs of this type are run by the job runner, which hands fan-out and inbox messages
+// back to Fedify (`processQueuedTask`) and sends deliveries itself (outbox/deliver-message.ts);
+// both re-enqueue a failed one with a delay from the retry policy, which becomes the job's run
+// time on Wren's clock. Deliveries that
 // Fedify's circuit breaker holds are scheduled and grouped by outbox/held-deliveries.ts.
 
 import type { MessageQueue, MessageQueueEnqueueOptions } from "@fedify/fedify";

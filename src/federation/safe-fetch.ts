@@ -55,6 +55,14 @@ export interface SafeFetchOptions {
    * pooled connection to a host is always one that was made to an address checked for it.
    */
   agents?: SafeFetchAgents;
+  /**
+   * Answer with the status and headers only (an empty body): the body is read and dropped, so a
+   * kept-alive connection can serve the next request, and a large one (over `maxBytes`) closes
+   * the connection instead of failing the request. For deliveries, where only the status counts.
+   */
+  discardBody?: boolean;
+  /** false: a redirect is the answer, not followed (a POST that must not land elsewhere). */
+  followRedirects?: boolean;
 }
 
 /** Connection pools for safeFetch (SafeFetchOptions.agents). */
@@ -91,6 +99,17 @@ export class SafeFetchError extends Error {
   }
 }
 
+/**
+ * The guard refused the host's address (private, loopback…): unlike a failed connection this
+ * will not change by trying again, so deliveries drop instead of retrying.
+ */
+export class AddressRefusedError extends SafeFetchError {
+  constructor(url: string) {
+    super(url, "not a public address");
+    this.name = "AddressRefusedError";
+  }
+}
+
 const systemResolver: HostResolver = (hostname) => dnsLookup(hostname, { all: true });
 
 /** The checked address to connect to for `url`, or a SafeFetchError. */
@@ -101,7 +120,7 @@ async function publicAddressOf(
 ): Promise<{ address: string; family: number }> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (isIP(hostname) !== 0) {
-    if (!allowed(hostname)) throw new SafeFetchError(url.href, "not a public address");
+    if (!allowed(hostname)) throw new AddressRefusedError(url.href);
     return { address: hostname, family: isIP(hostname) };
   }
   // Names that mean this machine are refused without a lookup; a caller with its own address
@@ -110,7 +129,7 @@ async function publicAddressOf(
     allowed === isPublicAddress &&
     (hostname === "localhost" || hostname.endsWith(".localhost"))
   ) {
-    throw new SafeFetchError(url.href, "not a public address");
+    throw new AddressRefusedError(url.href);
   }
   let addresses: { address: string; family: number }[];
   try {
@@ -122,34 +141,9 @@ async function publicAddressOf(
   // Every address must be public: a name with one private address among public ones could be
   // steered to it by whoever controls its DNS.
   for (const { address } of addresses) {
-    if (!allowed(address)) throw new SafeFetchError(url.href, "not a public address");
+    if (!allowed(address)) throw new AddressRefusedError(url.href);
   }
   return addresses[0] as { address: string; family: number };
-}
-
-/**
- * Whether `url` names a public host (every address it resolves to is public): for requests that
- * leave through a client Wren does not control, such as Fedify's deliveries with the global fetch.
- * A name could still be re-pointed between this check and the connection; this keeps out every
- * inbox that is private when it is checked.
- */
-export async function isPublicDestination(
-  url: string,
-  resolveHost: HostResolver = systemResolver,
-): Promise<boolean> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return false;
-  try {
-    await publicAddressOf(parsed, resolveHost, isPublicAddress);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function headersOf(message: IncomingMessage): Headers {
@@ -161,18 +155,25 @@ function headersOf(message: IncomingMessage): Headers {
   return headers;
 }
 
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+}
+
 /** One hop: the request sent to the pinned address, the response with its body capped. */
 function send(
-  request: Request,
-  body: Uint8Array | null,
+  url: URL,
+  request: { method: string; headers: Record<string, string>; body: Uint8Array | null },
   pinned: { address: string; family: number },
-  options: { maxBytes: number; signal: AbortSignal; agents: SafeFetchAgents | undefined },
-): Promise<{ status: number; headers: Headers; body: Uint8Array }> {
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  options: {
+    maxBytes: number;
+    signal: AbortSignal;
+    agents: SafeFetchAgents | undefined;
+    discardBody: boolean;
+  },
+): Promise<Answer> {
+  const { headers, body } = request;
   // Answers the connection's name lookup with the address already checked.
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
     if (lookupOptions.all) callback(null, [pinned]);
@@ -190,7 +191,7 @@ function send(
         new SafeFetchError(url.href, options.signal.aborted ? "timed out or aborted" : reason),
       );
     };
-    const done = (answer: { status: number; headers: Headers; body: Uint8Array }) => {
+    const done = (answer: Answer) => {
       if (settled) return;
       settled = true;
       resolve(answer);
@@ -214,6 +215,16 @@ function send(
         res.on("error", (error) => fail(error.message));
         res.on("aborted", () => fail("response aborted"));
         const declared = Number(res.headers["content-length"]);
+        if (options.discardBody) {
+          done({ status, headers: responseHeaders, body: new Uint8Array() });
+          if (Number.isFinite(declared) && declared > options.maxBytes) res.destroy();
+          let drained = 0;
+          res.on("data", (chunk: Buffer) => {
+            drained += chunk.length;
+            if (drained > options.maxBytes) res.destroy();
+          });
+          return;
+        }
         if (Number.isFinite(declared) && declared > options.maxBytes) {
           fail(tooLarge);
           res.destroy();
@@ -241,7 +252,17 @@ function send(
         );
       },
     );
-    req.on("error", (error) => fail(`request failed: ${error.message}`));
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the server closed just as it was reused: nothing was answered,
+      // so the request goes again, once, on a connection of its own (not counted as a failure).
+      const stale = error.code === "ECONNRESET" || error.code === "EPIPE";
+      if (!settled && req.reusedSocket && stale && !options.signal.aborted) {
+        settled = true;
+        resolve(send(url, request, pinned, { ...options, agents: undefined }));
+        return;
+      }
+      fail(`request failed: ${error.message}`);
+    });
     if (body) req.end(body);
     else req.end();
   });
@@ -278,13 +299,19 @@ export async function safeFetch(
       ...(body ? { body } : {}),
     });
     if (options.prepare) request = await options.prepare(request);
-    const answer = await send(request, body, pinned, {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const answer = await send(current, { method: request.method, headers, body }, pinned, {
       maxBytes,
       signal,
       agents: options.agents,
+      discardBody: options.discardBody ?? false,
     });
     const location = answer.headers.get("location");
-    if (answer.status >= 300 && answer.status < 400 && location !== null) {
+    const follow = options.followRedirects ?? true;
+    if (follow && answer.status >= 300 && answer.status < 400 && location !== null) {
       if (hop >= maxRedirects) throw new SafeFetchError(current.href, "too many redirects");
       let next: URL;
       try {
@@ -308,6 +335,35 @@ export async function safeFetch(
     Object.defineProperty(response, "url", { value: current.href });
     return response;
   }
+}
+
+/**
+ * One request under the guard, without redirects or Fetch API objects: the name checked, the
+ * connection made to the checked address, the answer's status and headers (its body dropped).
+ * For deliveries, which are many and need nothing else; throws SafeFetchError as safeFetch does.
+ */
+export async function guardedSend(
+  url: URL,
+  request: { method: string; headers: Record<string, string>; body: Uint8Array | null },
+  options: Omit<SafeFetchOptions, "prepare" | "maxRedirects" | "discardBody" | "followRedirects">,
+): Promise<{ status: number; headers: Headers }> {
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new SafeFetchError(url.href, `unsupported protocol ${url.protocol}`);
+  }
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const pinned = await publicAddressOf(
+    url,
+    options.resolveHost ?? systemResolver,
+    options.isAllowedAddress ?? isPublicAddress,
+  );
+  const answer = await send(url, request, pinned, {
+    maxBytes: options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes,
+    signal,
+    agents: options.agents,
+    discardBody: true,
+  });
+  return { status: answer.status, headers: answer.headers };
 }
 
 // ---- Fedify document loaders -------------------------------------------------------------

@@ -38,8 +38,14 @@ function hostOf(url: string): string | null {
   }
 }
 
-/** Whether deliveries may go to this account: remote, alive, and on no blocked domain. */
-async function deliverable(ctx: ServiceContext, account: Account): Promise<boolean> {
+/**
+ * Whether deliveries may go to this account: remote, alive, and on no blocked domain.
+ * `blocked` answers per host, asked once per host for a whole fan-out (its followers share few).
+ */
+async function deliverable(
+  blocked: (host: string) => Promise<boolean>,
+  account: Account,
+): Promise<boolean> {
   if (isLocal(account) || account.suspended || !account.remote) return false;
   const hosts = new Set<string | null>([
     account.domain,
@@ -47,7 +53,7 @@ async function deliverable(ctx: ServiceContext, account: Account): Promise<boole
     account.remote.sharedInbox === null ? account.domain : hostOf(account.remote.sharedInbox),
   ]);
   if (hosts.has(null)) return false;
-  for (const host of hosts) if (await isDomainBlocked(ctx, host as string)) return false;
+  for (const host of hosts) if (await blocked(host as string)) return false;
   return true;
 }
 
@@ -75,8 +81,17 @@ export function createOutbox(federation: Federation<ServiceContext>, ctx: Servic
   ): Promise<void> {
     const unique = [...new Map(recipients.map((a) => [a.id, a])).values()];
     const targets: Recipient[] = [];
+    const answers = new Map<string, Promise<boolean>>();
+    const blocked = (host: string) => {
+      let answer = answers.get(host);
+      if (!answer) {
+        answer = isDomainBlocked(ctx, host);
+        answers.set(host, answer);
+      }
+      return answer;
+    };
     for (const account of unique) {
-      if (!(await deliverable(ctx, account))) continue;
+      if (!(await deliverable(blocked, account))) continue;
       const recipient = toRecipient(account);
       if (recipient) targets.push(recipient);
     }
