@@ -46,7 +46,12 @@ describe("a peer answering 503 for a while", () => {
     }
     const waiting = await queuedDeliveries(server);
     assert.equal(waiting.length, POSTS, "every delivery waits, for a retry or held");
-    assert.equal(await circuitState(server, peer.host), "open");
+    // Open, or already probing again: the probe window here is 50 ms of real time, which the
+    // time between a failure and the look that follows it can outlast on a loaded machine.
+    assert.ok(
+      ["open", "half-open"].includes((await circuitState(server, peer.host)) ?? "closed"),
+      "the circuit is open",
+    );
 
     peer.failWith(null);
     // The probe delay runs on the system clock (Fedify's): let it pass.
