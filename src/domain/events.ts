@@ -49,10 +49,12 @@ export type DomainEvent =
   | { type: "account.moved"; account: Account; target: Account }
   /** Someone signed up (the API or the web page); the staff are told. */
   | { type: "account.signed_up"; account: Account }
-  /** A moderator suspended the account (local: its actor is deleted on other servers). */
+  /** A moderator suspended the account (local: other servers get its actor, flagged). */
   | { type: "account.suspended"; account: Account }
   /** A moderator lifted the suspension. */
   | { type: "account.unsuspended"; account: Account }
+  /** A suspended account's data was deleted, for good (local: its actor is deleted elsewhere). */
+  | { type: "account.data_deleted"; account: Account }
   | { type: "poll.voted"; poll: Poll; voterId: string; choices: number[] }
   | { type: "poll.expired"; poll: Poll }
   /** A local user filed a report (received Flags publish nothing: they go nowhere else). */

@@ -8,7 +8,7 @@ import {
   toActor,
 } from "../serialization/activitypub/actor.ts";
 import { toInstanceActor } from "../serialization/activitypub/instance-actor.ts";
-import { findListedLocalAccount } from "../services/accounts/listed-account.ts";
+import { findServedLocalActor } from "../services/accounts/listed-account.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { loadAccountView } from "../views/account-view.ts";
 import { instanceActorIdentifier } from "./instance-actor.ts";
@@ -18,9 +18,12 @@ import { apUrls } from "./urls.ts";
 /** The key store's id for the instance actor's pairs (account ids are all digits). */
 const INSTANCE_KEYS_ID = "instance";
 
-/** A sign-up still pending has no actor and no WebFinger yet. */
+/**
+ * A sign-up still pending has no actor and no WebFinger yet; an account suspended here keeps
+ * both, flagged, until its data is deleted.
+ */
 async function localAccount(ctx: ServiceContext, username: string) {
-  return findListedLocalAccount(ctx, username);
+  return findServedLocalActor(ctx, username);
 }
 
 /**
@@ -81,8 +84,8 @@ export function registerActor(federation: Federation<ServiceContext>, keys: Acto
       if (identifier === instanceActorIdentifier(fctx.data.settings)) {
         return keys.pairsOf(INSTANCE_KEYS_ID);
       }
-      // A suspended account still signs (its actor Delete goes out after the suspension); a
-      // sign-up still pending has no keys yet.
+      // A suspended account still signs, also once its data is deleted (its actor Delete goes
+      // out after the deletion); a sign-up still pending has no keys yet.
       const account = await fctx.data.storage.accounts.findByUsername(identifier, null);
       if (!account) return [];
       const signs = account.suspended || (await localAccount(fctx.data, identifier)) !== undefined;

@@ -12,6 +12,7 @@
 
 import type { Federation, RequestContext } from "@fedify/fedify";
 import { Activity, Object as ApObject, Tombstone } from "@fedify/vocab";
+import { isLocallySuspended } from "../domain/account.ts";
 import type { Status } from "../domain/status.ts";
 import { toTombstone } from "../serialization/activitypub/to-note.ts";
 import type { ServiceContext } from "../services/context.ts";
@@ -90,8 +91,9 @@ export function registerObjects(federation: Federation<ServiceContext>): void {
 const ACTOR_ROUTE = /^\/users\/([^/]+)$/;
 
 /**
- * A local actor our moderators suspended answers 410 with a Tombstone, as Mastodon's does, so
- * that peers drop it (they also got its Delete); restored, it answers again.
+ * A local actor whose data was deleted (after its suspension) answers 410 with a Tombstone, as
+ * Mastodon's permanently unavailable accounts do, so that peers drop it (they also got its
+ * Delete). While the suspension can still be lifted, the actor is served, flagged (actor.ts).
  */
 async function goneActorResponse(ctx: ServiceContext, request: Request): Promise<Response | null> {
   const match = ACTOR_ROUTE.exec(routePath(request));
@@ -103,7 +105,7 @@ async function goneActorResponse(ctx: ServiceContext, request: Request): Promise
     return null;
   }
   const account = await ctx.storage.accounts.findByUsername(username, null);
-  if (!account?.suspended) return null;
+  if (!account?.suspended || isLocallySuspended(account)) return null;
   const body = await new Tombstone({ id: new URL(account.uri) }).toJsonLd();
   return new Response(request.method === "HEAD" ? null : JSON.stringify(body), {
     status: 410,

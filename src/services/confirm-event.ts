@@ -2,6 +2,7 @@
 // never happened. Each event type that is recorded that way says here how to tell, and brings the
 // event's record up to date from storage, so that listeners act on what is stored now.
 
+import { isLocallySuspended } from "../domain/account.ts";
 import type { DomainEvent } from "../domain/events.ts";
 import type { Storage } from "../storage/ports.ts";
 
@@ -126,6 +127,12 @@ export async function confirmEvent(
       // Still this suspension (a lift and a new one have their own events).
       const stored = await storage.accounts.get(event.account.id);
       if (!stored?.suspended || stored.suspendedAt !== event.account.suspendedAt) return undefined;
+      return { ...event, account: stored };
+    }
+    case "account.data_deleted": {
+      // Deleted for good: nothing lifts that, so the record still says so.
+      const stored = await storage.accounts.get(event.account.id);
+      if (!stored?.suspended || isLocallySuspended(stored)) return undefined;
       return { ...event, account: stored };
     }
     case "account.unsuspended": {

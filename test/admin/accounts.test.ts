@@ -261,7 +261,7 @@ describe("the admin API's accounts", () => {
     assert.equal(other.status, 422);
   });
 
-  it("suspends: hidden, tokens refused, actor gone; unsuspends; deletes the data", async () => {
+  it("suspends: hidden, tokens refused, actor flagged; unsuspends; deletes the data, and the actor is gone", async () => {
     const victim = await createUserWithToken(server, "victim");
     const post = (await call(victim, "POST", "/api/v1/statuses", { status: "mine" })).body;
     await ok(victim, "PATCH", "/api/v1/accounts/update_credentials", {
@@ -297,11 +297,17 @@ describe("the admin API's accounts", () => {
       404,
     );
     assert.equal((await call(alice, "GET", `/api/v1/statuses/${post.id}`)).status, 404);
+    // Its actor is still served, flagged and emptied, as Mastodon's until the data is deleted.
     const actor = await server.request("/users/victim", {
       headers: { accept: "application/activity+json" },
     });
-    assert.equal(actor.status, 410);
-    await actor.body?.cancel();
+    assert.equal(actor.status, 200);
+    const document = (await actor.json()) as Json;
+    assert.equal(document.suspended, true);
+    assert.equal(document.name, "victim");
+    assert.equal(document.summary, "");
+    assert.equal(document.icon, undefined);
+    assert.equal(document.publicKey?.id, `${victim.account.uri}#main-key`);
     assert.deepEqual(ids(await ok(mod, "GET", `${V2}?status=suspended`)), ["victim"]);
 
     // Within the grace period everything comes back.
@@ -338,5 +344,11 @@ describe("the admin API's accounts", () => {
     const stored = await server.wren.ctx.storage.statuses.get(post.id);
     assert.equal(stored?.deleted, true);
     assert.equal((await call(mod, "POST", `${V1}/${victim.account.id}/unsuspend`)).status, 403);
+    // Deleted for good: the actor is gone.
+    const gone = await server.request("/users/victim", {
+      headers: { accept: "application/activity+json" },
+    });
+    assert.equal(gone.status, 410);
+    assert.equal(((await gone.json()) as Json).type, "Tombstone");
   });
 });

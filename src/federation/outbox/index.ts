@@ -58,10 +58,14 @@ async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
     case "account.updated":
       return sendProfileUpdate(outbox, event.account);
     case "account.suspended":
-      return sendActorDelete(outbox, event.account);
-    case "account.unsuspended":
-      // Back: peers that kept the record learn the profile again (Mastodon sends an Update).
+      // Its followers' servers get the actor flagged `suspended` (Mastodon's
+      // SuspendAccountService sends an Update); the Delete waits for the data's deletion.
       return sendProfileUpdate(outbox, event.account);
+    case "account.unsuspended":
+      // Back: peers learn the profile again (Mastodon sends an Update).
+      return sendProfileUpdate(outbox, event.account);
+    case "account.data_deleted":
+      return sendActorDelete(outbox, event.account);
     case "account.moved":
       return sendMove(outbox, event.account, event.target);
     case "poll.voted":

@@ -49,9 +49,9 @@ export async function sendMove(outbox: Outbox, account: Account, target: Account
 }
 
 /**
- * A local account was suspended: its actor is deleted on every server we know (Mastodon sends
- * its Delete to all known inboxes), so they drop its posts and follows. Signed with its keys,
- * which the keys dispatcher keeps serving while the account is suspended.
+ * A suspended local account's data was deleted: its actor is deleted on every server we know
+ * (Mastodon's DeleteAccountService sends its Delete to all known inboxes), so they drop its posts
+ * and follows. Signed with its keys, which the keys dispatcher keeps serving for it.
  */
 export async function sendActorDelete(outbox: Outbox, account: Account): Promise<void> {
   if (!isLocal(account)) return;

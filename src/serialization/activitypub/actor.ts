@@ -63,26 +63,34 @@ export function toActor(
   urls: ApUrls,
 ): Person | Service | Group {
   const { account } = view;
-  const moved = movedToOf(account);
+  // Suspended by our moderators, it is still served (peers learn of the suspension from it and
+  // from the Update that carries it, and a lifted suspension restores it), but as Mastodon's
+  // ActorSerializer serves an unavailable account: flagged, named by its username, its profile,
+  // images, fields, emojis, aliases and move left out.
+  const suspended = account.suspended === true;
+  const moved = suspended ? null : movedToOf(account);
   const values = {
     id: new URL(account.uri),
     preferredUsername: account.username,
-    name: account.displayName,
-    summary: account.noteHtml,
+    name: suspended ? account.username : account.displayName,
+    summary: suspended ? "" : account.noteHtml,
     url: new URL(account.url),
     // Mastodon publishes only the day an account was made.
     published: Temporal.Instant.from(`${account.createdAt.slice(0, 10)}T00:00:00Z`),
-    manuallyApprovesFollowers: account.locked,
-    discoverable: account.discoverable,
-    indexable: account.indexable,
+    manuallyApprovesFollowers: !suspended && account.locked,
+    discoverable: !suspended && account.discoverable,
+    indexable: !suspended && account.indexable,
     memorial: false,
+    ...(suspended ? { suspended: true } : {}),
     ...actorEndpoints(links, keys),
-    icon: toImage(account.avatar, urls),
-    image: toImage(account.header, urls),
-    attachments: account.fields.map((f) => new PropertyValue({ name: f.name, value: f.valueHtml })),
-    tags: view.emojis.map((emoji) => toEmoji(emoji, urls)),
+    icon: suspended ? null : toImage(account.avatar, urls),
+    image: suspended ? null : toImage(account.header, urls),
+    attachments: suspended
+      ? []
+      : account.fields.map((f) => new PropertyValue({ name: f.name, value: f.valueHtml })),
+    tags: suspended ? [] : view.emojis.map((emoji) => toEmoji(emoji, urls)),
     // alsoKnownAs and movedTo: what a server checks before following a Move to or from here.
-    aliases: aliasesOf(account).map((uri) => new URL(uri)),
+    aliases: suspended ? [] : aliasesOf(account).map((uri) => new URL(uri)),
     successor: moved === null ? null : new URL(moved),
   };
   if (account.group) return new Group(values);

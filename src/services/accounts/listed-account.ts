@@ -1,12 +1,12 @@
 // A local account whose sign-up is still pending (waiting for approval, or for its address to be
 // confirmed) does not exist to anyone else yet, as on Mastodon (check_account_approval and
 // check_account_confirmation): its profile, actor, WebFinger and API entity answer 404. Nor, for
-// listings, search and the web profile, does a suspended account, local or remote (its actor
-// answers 410: federation/objects.ts). The client API's account entity is the exception
+// listings, search and the web profile, does a suspended account, local or remote (a local one's
+// actor stays served, flagged, until its data is deleted: findServedLocalActor). The client API's account entity is the exception
 // (`shownAccount`): as Mastodon's, it answers a suspended account with `suspended: true` and its
 // profile emptied (serialization/mastodon/account.ts), so apps can say what happened to it.
 
-import type { Account } from "../../domain/account.ts";
+import { type Account, isLocallySuspended } from "../../domain/account.ts";
 import { isApproved, isConfirmed, type User } from "../../domain/user.ts";
 import type { ServiceContext } from "../context.ts";
 
@@ -72,4 +72,18 @@ export async function findListedLocalAccount(
   username: string,
 ): Promise<Account | undefined> {
   return listedAccount(ctx, await ctx.storage.accounts.findByUsername(username, null));
+}
+
+/**
+ * The local account of that name whose actor and WebFinger answer: a listed one, or one our
+ * moderators suspended whose data is not yet deleted (served flagged, as Mastodon serves an
+ * account until it is permanently unavailable; the actor then answers 410: federation/objects.ts).
+ */
+export async function findServedLocalActor(
+  ctx: ServiceContext,
+  username: string,
+): Promise<Account | undefined> {
+  const account = await ctx.storage.accounts.findByUsername(username, null);
+  if (!account || (account.suspended && !isLocallySuspended(account))) return undefined;
+  return signedUp(await ctx.storage.users.get(account.id)) ? account : undefined;
 }

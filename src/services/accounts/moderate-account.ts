@@ -253,9 +253,16 @@ export async function deleteAccountData(
       if (token.revokedAt === null) await ctx.storage.tokens.put({ ...token, revokedAt: now });
     }
   }
-  // Deleted for good: no longer reversible.
-  const gone: Account = { ...account, suspensionOrigin: "remote" };
-  await putAccount(ctx, gone);
+  // Deleted for good: no longer reversible. A local actor's Delete goes out with the record
+  // (to every server we know: its followers are gone by now).
+  const gone: Account = {
+    ...account,
+    suspensionOrigin: "remote",
+    updatedAt: ctx.clock.now().toISOString(),
+  };
+  await publishAround(ctx.events, { type: "account.data_deleted", account: gone }, () =>
+    ctx.storage.accounts.put(gone),
+  );
   return { ...target, account: gone };
 }
 
