@@ -155,6 +155,25 @@ describe("inbound conversion of real-world documents", () => {
       assert.equal(body.following_count, 12);
     });
 
+    it("keeps our moderators' marks (limited, sensitive) when the profile is refreshed", async () => {
+      const ctx = server.wren.ctx;
+      const draft = await actorToDraft(
+        await actor(fixtures.pleromaPerson, {
+          id: "https://pleroma.example/users/marked",
+          preferredUsername: "marked",
+        }),
+      );
+      assert.ok(draft);
+      const stored = await upsertRemoteAccount(ctx, draft);
+      const at = "2026-01-02T03:04:05.000Z";
+      await ctx.storage.accounts.put({ ...stored, silencedAt: at, sensitizedAt: at });
+      const refreshed = await upsertRemoteAccount(ctx, { ...draft, displayName: "New name" });
+      assert.equal(refreshed.displayName, "New name");
+      assert.equal(refreshed.silencedAt, at);
+      assert.equal(refreshed.sensitizedAt, at);
+      assert.equal((await ctx.storage.accounts.get(stored.id))?.silencedAt, at);
+    });
+
     it("never revives an account its server deleted", async () => {
       const ctx = server.wren.ctx;
       const draft = await actorToDraft(

@@ -38,6 +38,9 @@ function merged(
     createdAt: current?.createdAt ?? published ?? now,
     updatedAt: now,
     remote: { ...draft.remote, fetchedAt: now },
+    // Our moderators' marks are ours, not the document's: a refresh keeps them.
+    ...(current?.silencedAt === undefined ? {} : { silencedAt: current.silencedAt }),
+    ...(current?.sensitizedAt === undefined ? {} : { sensitizedAt: current.sensitizedAt }),
   };
 }
 
