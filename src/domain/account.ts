@@ -90,6 +90,12 @@ export interface Account {
    * domain, so lifting the block lifts the suspension (an actor Delete never is lifted).
    */
   suspendedByDomainBlock?: string;
+  /**
+   * Only for remote accounts whose own actor document says `suspended` (its server suspended
+   * it, as Mastodon's Update of a suspended actor says): a later document without the flag
+   * lifts the suspension, as Mastodon's remote-origin suspensions are lifted.
+   */
+  suspendedByItsServer?: true;
 }
 
 /** Mastodon's rule for local usernames. */
@@ -126,6 +132,14 @@ export function acctOf(account: Account): string {
 /** Suspended by our moderators (not deleted by its server): unsuspending restores it. */
 export function isLocallySuspended(account: Account): boolean {
   return account.suspended === true && account.suspensionOrigin === "local";
+}
+
+/**
+ * Suspended for good or by us: the account is shut out (its activities refused, its record never
+ * refreshed). One its own server flagged is not: its server may lift the flag.
+ */
+export function isShutOut(account: Account): boolean {
+  return account.suspended === true && account.suspendedByItsServer !== true;
 }
 
 export function isSilenced(account: Account): boolean {

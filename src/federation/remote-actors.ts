@@ -6,7 +6,7 @@
 import type { Context } from "@fedify/fedify";
 import { type Actor, isActor } from "@fedify/vocab";
 import { getLogger } from "@logtape/logtape";
-import { type Account, isLocal } from "../domain/account.ts";
+import { type Account, isLocal, isShutOut } from "../domain/account.ts";
 import { actorToDraft } from "../serialization/activitypub/from-actor.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { isDomainBlocked } from "../services/domain-blocks/domain-blocks.ts";
@@ -132,6 +132,9 @@ async function storeActor(
   return account;
 }
 
+/** A record kept fresh, unless its server flagged it suspended (refreshed, never returned). */
+const shown = (known: Account) => (known.suspended ? undefined : known);
+
 export interface EnsureOptions {
   /** Fetch (or take the given document) even when the stored record is fresh. */
   refresh?: boolean;
@@ -163,8 +166,8 @@ export async function ensureRemoteAccount(
       if (isOurs(ctx, lookup)) return undefined;
       if (await isDomainBlocked(ctx, lookup.host)) return undefined;
       const known = await ctx.storage.accounts.findByUri(lookup.href);
-      if (known?.suspended || (known && isLocal(known))) return undefined;
-      if (known && !options.refresh && !isStale(ctx, known)) return known;
+      if (known && (isShutOut(known) || isLocal(known))) return undefined;
+      if (known && !options.refresh && !isStale(ctx, known)) return shown(known);
       const fetched = given ?? (await fetchObject(fctx, lookup));
       if (!isActor(fetched)) return known;
       return (await storeActor(fctx, fetched, known)) ?? undefined;
@@ -176,8 +179,8 @@ export async function ensureRemoteAccount(
     const found = await fetchObject(fctx, lookup);
     if (!isActor(found) || !found.id) return undefined;
     const known = await ctx.storage.accounts.findByUri(found.id.href);
-    if (known?.suspended || (known && isLocal(known))) return undefined;
-    if (known && !options.refresh && !isStale(ctx, known)) return known;
+    if (known && (isShutOut(known) || isLocal(known))) return undefined;
+    if (known && !options.refresh && !isStale(ctx, known)) return shown(known);
     return storeActor(fctx, found, known);
   } catch (error) {
     // A record that could not be read or stored is not an unreachable actor: an inbox task

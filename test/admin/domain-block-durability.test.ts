@@ -117,6 +117,23 @@ describe("domain block effects are durable with the block", () => {
     await suspendedNow(remote.id, undefined);
   });
 
+  it("takes over an account its own server had flagged suspended: lifting restores it", async () => {
+    const ctx = server.wren.ctx;
+    const remote = await followedRemote("zed", "flagged.example");
+    const flagged = { ...remote, suspended: true, suspendedByItsServer: true as const };
+    await ctx.storage.accounts.put(flagged);
+    await blockDomain(ctx, "flagged.example", { severity: "suspend" });
+    await settles(async () => {
+      const stored = await ctx.storage.accounts.get(remote.id);
+      assert.equal(stored?.suspendedByDomainBlock, "flagged.example");
+      assert.equal(stored?.suspendedByItsServer, undefined);
+    });
+    // Purged as the block's own (its follow ends with it).
+    assert.equal(await ctx.storage.follows.get(alice.account.id, remote.id), undefined);
+    assert.equal(await unblockDomain(ctx, "flagged.example"), true);
+    assert.equal((await ctx.storage.accounts.get(remote.id))?.suspended, undefined);
+  });
+
   it("a lift job does nothing while the domain is still suspended", async () => {
     const ctx = server.wren.ctx;
     const remote = await followedRemote("xia", "still.example");

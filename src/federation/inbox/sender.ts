@@ -4,7 +4,7 @@
 // by the activity's actor; the rules here are the rest of issue 6's defence list.
 
 import type { InboxContext } from "@fedify/fedify";
-import type { Activity, Object as APObject } from "@fedify/vocab";
+import { type Activity, type Object as APObject, Delete, Update } from "@fedify/vocab";
 import { type Account, isLocal } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../../services/context.ts";
@@ -26,6 +26,8 @@ export interface SenderOptions {
  * The remote account that sent the activity, or undefined when it must be ignored: no actor,
  * an activity id on another origin than its actor (it could then vouch for objects of that
  * origin), a blocked domain, a local or suspended (deleted) account, or an unreachable actor.
+ * An account its own server flagged suspended is heard only about itself: an Update of its
+ * actor (the flag lifted, or not) or its Delete.
  */
 export async function senderOf(
   fctx: InboxCtx,
@@ -38,12 +40,17 @@ export async function senderOf(
   if (activity.id !== null && activity.id.origin !== actorId.origin) return undefined;
   if (await isDomainBlocked(ctx, actorId.host)) return undefined;
   const known = await ctx.storage.accounts.findByUri(actorId.href);
+  if (known?.suspendedByItsServer) return isAboutItself(activity, actorId) ? known : undefined;
   if (known && (isLocal(known) || known.suspended)) return undefined;
   if (options.knownOnly) return known;
   const account = await ensureRemoteAccount(fctx, actorId);
   if (!account || isLocal(account) || account.suspended) return undefined;
   return account;
 }
+
+const isAboutItself = (activity: Activity, actorId: URL) =>
+  (activity instanceof Update || activity instanceof Delete) &&
+  activity.objectId?.href === actorId.href;
 
 /** Is the URL one of ours (an id this instance minted)? */
 export function isLocalUri(ctx: ServiceContext, id: URL | string): boolean {

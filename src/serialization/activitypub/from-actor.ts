@@ -79,6 +79,7 @@ export async function actorToDraft(actor: Actor): Promise<RemoteAccountDraft | n
     group: actor instanceof Group,
     discoverable: actor.discoverable === true,
     indexable: actor.indexable === true,
+    suspended: actor.suspended === true,
     publishedAt: isoOf(actor.published),
     emojis,
     remote: {

@@ -100,9 +100,11 @@ export async function purgeSuspendedDomain(ctx: ServiceContext, domain: string):
   await severDomain(ctx, covers(domain));
   let purged = 0;
   for (const account of await accountsUnder(ctx, domain)) {
-    if (!account.suspended) {
+    if (!account.suspended || account.suspendedByItsServer) {
+      // One its server had flagged is the block's now: lifting the block restores it.
+      const { suspendedByItsServer: _f, ...unflagged } = account;
       await ctx.storage.accounts.put({
-        ...account,
+        ...unflagged,
         suspended: true,
         suspendedByDomainBlock: domain,
         updatedAt: ctx.clock.now().toISOString(),

@@ -32,6 +32,8 @@ export interface RemoteAccountDraft {
   group: boolean;
   discoverable: boolean;
   indexable: boolean;
+  /** Its server says it suspended the actor (Mastodon's `suspended` on the actor). */
+  suspended: boolean;
   /** The actor's `published` (ISO), if given. */
   publishedAt: string | null;
   emojis: RemoteEmojiDraft[];

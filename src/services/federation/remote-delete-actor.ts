@@ -12,9 +12,11 @@ import { deleteStatus } from "../statuses/delete-status.ts";
 
 export async function deleteRemoteActor(ctx: ServiceContext, account: Account): Promise<void> {
   if (account.domain === null) return;
-  if (!account.suspended) {
+  if (!account.suspended || account.suspendedByItsServer) {
+    // Deleted for good: a flag its server set before no longer matters.
+    const { suspendedByItsServer: _f, ...unflagged } = account;
     await ctx.storage.accounts.put({
-      ...account,
+      ...unflagged,
       suspended: true,
       updatedAt: ctx.clock.now().toISOString(),
     });

@@ -1,8 +1,9 @@
 // Stores what a remote actor document says about its actor: creates the account record that
 // stands for it (DESIGN §1) or refreshes it, keeping its id so every edge and status stays
-// attached. An account its server deleted (`suspended`) is never revived by a later document.
+// attached. An account its server deleted (`suspended`) is never revived by a later document;
+// one its server flagged `suspended` is suspended here too, until a document without the flag.
 
-import type { Account } from "../../domain/account.ts";
+import { type Account, isShutOut } from "../../domain/account.ts";
 import type { ServiceContext } from "../context.ts";
 import { rejectsMedia } from "../domain-blocks/domain-blocks.ts";
 import { publishAround } from "../events.ts";
@@ -44,6 +45,19 @@ function merged(
   };
 }
 
+/**
+ * Suspended as its server says (Mastodon's remote-origin suspension): since the first document
+ * that said so. A document without the flag gives the record without these fields: lifted.
+ */
+function suspendedByItsServer(
+  account: Account,
+  current: Account | undefined,
+  now: string,
+): Account {
+  const since = current?.suspendedByItsServer ? current.suspendedAt : undefined;
+  return { ...account, suspended: true, suspendedAt: since ?? now, suspendedByItsServer: true };
+}
+
 /** What clients would see change (fetchedAt alone is not a change). */
 function profileChanged(before: Account, after: Account): boolean {
   const strip = (a: Account) => ({ ...a, updatedAt: "", remote: { ...a.remote, fetchedAt: "" } });
@@ -53,7 +67,7 @@ function profileChanged(before: Account, after: Account): boolean {
 /**
  * Creates or refreshes the record of a remote actor. Found by its id, else by its
  * `username@domain` (the same server re-publishing an actor under a new id). Returns the stored
- * record; a suspended one is returned unchanged.
+ * record; one shut out (deleted by its server, suspended by us) is returned unchanged.
  */
 export async function upsertRemoteAccount(
   ctx: ServiceContext,
@@ -66,9 +80,10 @@ export async function upsertRemoteAccount(
     const current =
       (await ctx.storage.accounts.findByUri(draft.uri)) ??
       (await ctx.storage.accounts.findByUsername(draft.username, draft.domain));
-    if (current?.suspended) return current;
+    if (current && isShutOut(current)) return current;
     const now = ctx.clock.now().toISOString();
-    const merging = merged(ctx, draft, current, now);
+    const document = merged(ctx, draft, current, now);
+    const merging = draft.suspended ? suspendedByItsServer(document, current, now) : document;
     // A domain block with reject_media: no avatar or header of its accounts is shown.
     const account = (await rejectsMedia(ctx, draft.domain))
       ? { ...merging, avatar: null, header: null }
