@@ -154,7 +154,7 @@ export async function openJsonFileStorage(
       collections: openCollectionStore(root, writer),
       filters: openFilterStore(root, writer),
       conversations: openConversationStore(root, writer),
-      jobs: openJobStore(root, writer),
+      jobs: openJobStore(root, writer, { readOnlyOpen: inspect !== undefined }),
       media: openMediaStore(root, writer),
       kv: openKvStore(root, writer),
     };
@@ -182,6 +182,7 @@ export async function openJsonFileStorage(
             await ready.statuses.closeWrites();
             await coordination.close();
             await writer.close();
+            await ready.jobs.closeJournal();
             // Every status write is durable now and no new one is accepted: the snapshot
             // describes the files exactly (ADR 6). An inspection writes nothing.
             if (!inspect) await ready.statuses.checkpoint();
