@@ -195,10 +195,15 @@ export class JobJournal {
     this.#push({ line: `-${id}` });
   }
 
+  /** Resolves once every line asked for so far is in the file (removals unsynced). */
+  async flush(): Promise<void> {
+    while (this.#draining) await this.#draining;
+  }
+
   /** Writes what is pending, fsyncs what was written without it, and closes the file. */
   async close(): Promise<void> {
     this.#closed = true;
-    while (this.#draining) await this.#draining;
+    await this.flush();
     try {
       if (this.#unsynced) await this.#handle?.datasync();
     } finally {
