@@ -186,7 +186,8 @@ export async function openJobStore(
     async putAround(job, write) {
       validRunAt(job);
       const stored = writes.run(job.id, async () => {
-        await putInJournal(job);
+        // A new job (the case of every caller); one already in a file stays there.
+        await (records.peek(job.id) ? records.put(job) : putInJournal(job));
         leases.delete(job.id);
       });
       const written = writer.gates.run(stored, async () => write());
