@@ -67,6 +67,19 @@ describe("json-file job store and its journal", () => {
     }
   });
 
+  it("dumps the journal's jobs with the job files, by id", async () => {
+    const storage = await openJsonFileStorage(dir);
+    try {
+      await storage.jobs.put(makeJob({ id: "11" }));
+      await storage.jobs.putAround(makeJob({ id: "10" }), async () => {});
+      const dumped: unknown[] = [];
+      for await (const { kind, record } of storage.dump()) if (kind === "jobs") dumped.push(record);
+      assert.deepEqual(dumped, [makeJob({ id: "10" }), makeJob({ id: "11" })]);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it("changes nothing a write makes when its job cannot be journaled", async () => {
     const storage = await openJsonFileStorage(dir);
     try {
