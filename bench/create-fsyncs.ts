@@ -14,7 +14,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
-import { cpuMilliseconds, runLoad, startWrenServer } from "./lib/processes.ts";
+import { cpuTimes, runLoad, startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { median } from "./lib/stats.ts";
@@ -35,6 +35,8 @@ const CALLS = ["fsync", "fdatasync", "rename", "unlink", "openat"] as const;
 interface Figures {
   rps: number;
   cpuPerCreate: number;
+  /** User CPU alone: the system part swings with other processes' disk traffic (fsync). */
+  userPerCreate: number;
   callsPerCreate: Record<string, number>;
 }
 
@@ -95,9 +97,12 @@ async function measure(tree: string): Promise<Figures> {
           ...(probe.body === undefined ? {} : { body: probe.body }),
         });
       await load(2); // warm-up: the optimising compiler's first work
-      const before = await cpuMilliseconds(pid);
+      const before = await cpuTimes(pid);
       const result = await load(seconds);
-      const spent = (await cpuMilliseconds(pid)) - before;
+      const after = await cpuTimes(pid);
+      const user = after.user - before.user;
+      const spent = user + after.system - before.system;
+      const created = Math.max(result.requests - result.non2xx, 1);
       const file = join(traceDir, "strace.txt");
       const stop = await traceThreads(pid, file);
       const traced = await load(seconds);
@@ -106,7 +111,8 @@ async function measure(tree: string): Promise<Figures> {
       const creates = Math.max(traced.requests - traced.non2xx, 1);
       return {
         rps: result.rps,
-        cpuPerCreate: (spent * 1000) / Math.max(result.requests - result.non2xx, 1),
+        cpuPerCreate: (spent * 1000) / created,
+        userPerCreate: (user * 1000) / created,
         callsPerCreate: Object.fromEntries(CALLS.map((c) => [c, (calls[c] ?? 0) / creates])),
       };
     } finally {
@@ -131,7 +137,8 @@ for (let round = 0; round < rounds; round++) {
     const calls = CALLS.map((c) => `${c} ${figures.callsPerCreate[c]?.toFixed(2)}`).join(", ");
     process.stdout.write(
       `round ${round + 1} ${tree}: ${Math.round(figures.rps)} creates/s, ` +
-        `${Math.round(figures.cpuPerCreate)} µs CPU/create; per create: ${calls}\n`,
+        `${Math.round(figures.cpuPerCreate)} µs CPU/create ` +
+        `(${Math.round(figures.userPerCreate)} µs user); per create: ${calls}\n`,
     );
   }
 }
@@ -145,6 +152,8 @@ for (const [tree, list] of byTree) {
     `median ${tree}: ${Math.round(median(list.map((f) => f.rps)))} creates/s ` +
       `(${Math.round(median(ratios) * 100)}% of the raw loop, same round), ` +
       `CPU/create ${Math.round(Math.min(...list.map((f) => f.cpuPerCreate)))} µs least, ` +
-      `${Math.round(median(list.map((f) => f.cpuPerCreate)))} µs median; per create: ${calls}\n`,
+      `${Math.round(median(list.map((f) => f.cpuPerCreate)))} µs median, user CPU/create ` +
+      `${Math.round(Math.min(...list.map((f) => f.userPerCreate)))} µs least, ` +
+      `${Math.round(median(list.map((f) => f.userPerCreate)))} µs median; per create: ${calls}\n`,
   );
 }
