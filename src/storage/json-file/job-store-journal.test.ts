@@ -67,6 +67,22 @@ describe("json-file job store and its journal", () => {
     }
   });
 
+  it("keeps a job put around a write in its file when it already has one", async () => {
+    const storage = await openJsonFileStorage(dir);
+    try {
+      await storage.jobs.put(makeJob({ id: "10" }));
+      const again = makeJob({ id: "10", attempts: 2 });
+      const status = makeStatus({ id: "20", accountId: "1" });
+      await storage.jobs.putAround(again, () => storage.statuses.put(status));
+      assert.deepEqual(await jobFiles(), ["10.json"]);
+      assert.deepEqual(await journaledIds(), []);
+      assert.deepEqual(await storage.jobs.get("10"), again);
+      assert.equal((await storage.statuses.get("20"))?.id, "20");
+    } finally {
+      await storage.close();
+    }
+  });
+
   it("dumps the journal's jobs with the job files, by id", async () => {
     const storage = await openJsonFileStorage(dir);
     try {

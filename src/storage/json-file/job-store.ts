@@ -1,4 +1,4 @@
-// Background jobs: `jobs/<recordid>.json`, one file each, removed when the job is done; and the
+// Background jobs: `jobs/<job_id>.json`, one file each, removed when the job is done; and the
 // records of events written around their write (putAround), which live in the job journal
 // instead (job-journal.ts, ADR 0044): one group-committed line, fsynced while the write's own
 // first steps run, and removed lazily. A job stays where it was first stored: later writes of a
@@ -185,9 +185,14 @@ export async function openJobStore(
     // waits for the line to be durable (write-gate.ts), so no change is ever without its job.
     async putAround(job, write) {
       validRunAt(job);
+      // Every caller gives a new job. One already in a file stays there, stored first: the gate
+      // below must never wait for the durable writer, whose batch would wait for the gate.
+      if (records.peek(job.id)) {
+        await put(job);
+        return write();
+      }
       const stored = writes.run(job.id, async () => {
-        // A new job (the case of every caller); one already in a file stays there.
-        await (records.peek(job.id) ? records.put(job) : putInJournal(job));
+        await putInJournal(job);
         leases.delete(job.id);
       });
       const written = writer.gates.run(stored, async () => write());

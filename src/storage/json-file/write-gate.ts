@@ -3,7 +3,8 @@
 // record is appended to the job journal while the write it announces goes ahead, so the record's
 // fsync and the write's first steps (the status journal's line) overlap; only the write's
 // changes of files wait for it. The scope follows the write's async calls (AsyncLocalStorage),
-// as the PostgreSQL outbox's does.
+// as the PostgreSQL outbox's does. A gate must never wait for the durable writer itself: the
+// batch that holds a gated change waits for the gate, and would wait for ever.
 
 import { AsyncLocalStorage } from "node:async_hooks";
 
