@@ -7,14 +7,13 @@ import assert from "node:assert/strict";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
 import { openJsonFileStorage } from "./index.ts";
 import { SNAPSHOT_FILE } from "./status-snapshot.ts";
 import type { JsonFileStatusStore } from "./status-store.ts";
-import { spawnScript } from "./testing/child.ts";
+import { runUntilKilled } from "./testing/child.ts";
 import { COUNTER_ID, crashAccount, crashStatus } from "./testing/crash-records.ts";
 
 const WRITER = fileURLToPath(new URL("testing/crash-writer.ts", import.meta.url));
@@ -42,35 +41,14 @@ interface Acks {
 }
 
 /** Runs the writer until it has acknowledged about `target` writes, then SIGKILLs it. */
-async function runAndKill(dir: string, target: number, acks: Acks): Promise<void> {
-  const child = spawnScript(WRITER, [dir]);
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-    child.on("exit", (_code, signal) => resolve(signal)),
-  );
-  let count = 0;
-  // A writer that stalls before `target` acks must not hang the test run.
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  // Read every line up to the end of the pipe: lines printed between our kill() and the
-  // child's death were acknowledged too.
-  for await (const line of createInterface({ input: child.stdout })) {
+function runAndKill(dir: string, target: number, acks: Acks): Promise<void> {
+  return runUntilKilled(WRITER, [dir], target, (line) => {
     const [kind, value = ""] = line.split(" ");
     if (kind === "account") acks.accounts.push(value);
     else if (kind === "status") acks.statuses.push(value);
     else if (kind === "deleted") acks.deleted.push(value);
     else if (kind === "counter") acks.counter = Math.max(acks.counter, Number(value));
-    // Kill a random moment later, so it lands anywhere in a batch, not just after an ack.
-    if (kind !== "ready" && ++count === target) {
-      setTimeout(() => child.kill("SIGKILL"), Math.random() * 20);
-    }
-  }
-  const signal = await exited;
-  clearTimeout(timer);
-  assert.equal(signal, "SIGKILL", `the writer died on its own: ${stderr}`);
-  assert.ok(count >= target, `the writer stopped after ${count} acks: ${stderr}`);
+  });
 }
 
 /** Every file under `dir`: record files must parse; temp files are the only other leftovers. */

@@ -2,7 +2,8 @@
 // layout of DESIGN §4), one kind after the other. Files are named by their record's dump key
 // (`<id>.json`, `<account>/<id>.json`), so a kind is listed in order by sorting file names and
 // reading the files one by one; only the key–value entries and markers, whose names are hashes,
-// are read first and sorted in memory (both are small).
+// are read first and sorted in memory (both are small). Jobs are the `jobs/` files and the job
+// journal's live jobs (ADR 0044), merged by id.
 
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
@@ -14,6 +15,7 @@ import {
   type RecordKind,
 } from "../../domain/record-dump.ts";
 import { ignoreCode } from "./durable-writer.ts";
+import { readJobJournals } from "./job-journal.ts";
 
 const FOLDERS: Record<RecordKind, string> = {
   accounts: "accounts",
@@ -94,8 +96,16 @@ export async function* dumpDataDirectory(root: string): AsyncGenerator<DumpedRec
       for (const { record } of keyed) yield { kind, record };
       continue;
     }
-    const keyed = files.map((path) => ({ key: basename(path, ".json"), path }));
+    const keyed: { key: string; read: () => Promise<object> }[] = files.map((path) => ({
+      key: basename(path, ".json"),
+      read: () => readRecord(path),
+    }));
+    if (kind === "jobs") {
+      for (const [id, job] of (await readJobJournals(root)).jobs) {
+        keyed.push({ key: id, read: async () => job });
+      }
+    }
     keyed.sort((a, b) => compareDumpKeys(a.key, b.key));
-    for (const { path } of keyed) yield { kind, record: await readRecord(path) };
+    for (const { read } of keyed) yield { kind, record: await read() };
   }
 }

@@ -15,6 +15,10 @@
 // writes are acknowledged (a write answered with an error must not be applied, and memory must
 // match the disk) and the failure is logged as an error: they may not survive a power cut. A
 // disk that fails like this usually turns read-only next, and later writes are refused.
+//
+// A write requested inside `gates.run(gate, …)` (write-gate.ts) is held in its batch until its
+// gate resolves, and fails with the gate's failure: an event's record is durable before the
+// change it announces. A later write of the same path merged into that op waits with it.
 
 import { mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
@@ -23,6 +27,7 @@ import { cannotStore } from "../../domain/errors.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { forEachLimit } from "./parallel.ts";
 import type { WriteFaults } from "./write-faults.ts";
+import { WriteGates } from "./write-gate.ts";
 
 const logger = getLogger(["wren", "storage"]);
 
@@ -48,10 +53,14 @@ interface PendingOp {
   /** The new content, or null to remove the file. */
   data: string | null;
   waiters: Waiter[];
+  /** What must be durable before this change is made (write-gate.ts). */
+  gates: Promise<void>[];
 }
 
 export class DurableWriter {
   readonly stats: DurableWriterStats = { batches: 0, fileSyncs: 0, dirSyncs: 0 };
+  /** Holds the changes requested inside a gate's scope until the gate resolves. */
+  readonly gates = new WriteGates();
   // Map order is first-request order; a later request for the same path replaces the content
   // of the pending op in place (last one wins) and adds its waiter.
   #pending = new Map<string, PendingOp>();
@@ -108,12 +117,15 @@ export class DurableWriter {
   #enqueue(path: string, data: string | null): Promise<void> {
     if (this.#closed) return Promise.reject(new Error(`Storage is closed; cannot write ${path}`));
     const { promise, resolve, reject } = Promise.withResolvers<void>();
+    const gate = this.gates.current();
     const op = this.#pending.get(path);
     if (op) {
       op.data = data;
       op.waiters.push({ resolve, reject });
+      if (gate) op.gates.push(gate);
     } else {
-      this.#pending.set(path, { path, data, waiters: [{ resolve, reject }] });
+      const gates = gate ? [gate] : [];
+      this.#pending.set(path, { path, data, waiters: [{ resolve, reject }], gates });
     }
     if (!this.#draining) {
       this.#draining = true;
@@ -141,7 +153,15 @@ export class DurableWriter {
     const failures = new Map<PendingOp, unknown>();
     const dirsToSync = new Set<string>();
 
+    // Usually resolved already: the gate's fsync began before the change was asked for.
+    await Promise.all(
+      batch
+        .filter((op) => op.gates.length > 0)
+        .map((op) => Promise.all(op.gates).catch((error) => failures.set(op, error))),
+    );
+
     await forEachLimit(batch, this.#concurrency, async (op) => {
+      if (failures.has(op)) return;
       try {
         const dir = dirname(op.path);
         this.#faults?.check(op.data === null ? "remove" : "write", op.path);

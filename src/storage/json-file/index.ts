@@ -42,6 +42,7 @@ import { DurableWriter, removeLeftoverTempFiles } from "./durable-writer.ts";
 import { openEdgeStore } from "./edge-store.ts";
 import { openFilterStore } from "./filter-store.ts";
 import { openIdempotencyStore } from "./idempotency-store.ts";
+import type { JobJournalOptions } from "./job-journal.ts";
 import { openJobStore } from "./job-store.ts";
 import { openKvStore } from "./kv-store.ts";
 import { openListStore } from "./list-store.ts";
@@ -78,6 +79,8 @@ export interface JsonFileOptions {
   inspect?: LoadInspector;
   /** Tests and benchmarks only: the status records' snapshot cadence and heap watch. */
   statuses?: Pick<StatusRecordsOptions, "checkpointEvery" | "heap">;
+  /** Tests only: the job journal's compaction cadence. */
+  jobJournal?: Pick<JobJournalOptions, "compactAfter">;
 }
 
 /** Opens (creating if needed) the data directory `dir`; throws if another process holds it. */
@@ -154,7 +157,10 @@ export async function openJsonFileStorage(
       collections: openCollectionStore(root, writer),
       filters: openFilterStore(root, writer),
       conversations: openConversationStore(root, writer),
-      jobs: openJobStore(root, writer),
+      jobs: openJobStore(root, writer, {
+        ...options.jobJournal,
+        readOnlyOpen: inspect !== undefined,
+      }),
       media: openMediaStore(root, writer),
       kv: openKvStore(root, writer),
     };
@@ -182,6 +188,7 @@ export async function openJsonFileStorage(
             await ready.statuses.closeWrites();
             await coordination.close();
             await writer.close();
+            await ready.jobs.closeJournal();
             // Every status write is durable now and no new one is accepted: the snapshot
             // describes the files exactly (ADR 6). An inspection writes nothing.
             if (!inspect) await ready.statuses.checkpoint();

@@ -1,18 +1,25 @@
-// Background jobs: `jobs/<job_id>.json`, one file each, removed when the job is done. In memory:
-// the waiting (unfailed) jobs ordered by due time then id, so claim() reads the front of the list
-// and nextRunAt() its first entry without scanning; and the failed jobs, most recent failure
-// first, for operators; and the waiting jobs of each group, for advanceGroup. Writes of one job
-// are serialized, so a group's move and the runner's removal of a finished job never interleave.
+// Background jobs: `jobs/<job_id>.json`, one file each, removed when the job is done; and the
+// records of events written around their write (putAround), which live in the job journal
+// instead (job-journal.ts, ADR 0044): one group-committed line, fsynced while the write's own
+// first steps run, and removed lazily. A job stays where it was first stored: later writes of a
+// journal job (a retry, a group's move) are journal lines too. In memory: the waiting (unfailed)
+// jobs ordered by due time then id, so claim() reads the front of the list and nextRunAt() its
+// first entry without scanning; and the failed jobs, most recent failure first, for operators;
+// and the waiting jobs of each group, for advanceGroup. Writes of one job are serialized, so a
+// group's move and the runner's removal of a finished job never interleave.
 //
 // Claims (leases) live in memory only. One process holds a data directory (the lock file), so a
 // lease outlives its holder only when the process dies, and then the lock proves the holder gone:
 // a restarted process starts with no leases and takes its predecessor's unfinished jobs at once
-// (they run again, as after any crash: handlers are idempotent).
+// (they run again, as after any crash: handlers are idempotent). The journal relies on the same
+// lock: one process appends to it.
 
+import { deepFreeze } from "../../domain/deep-freeze.ts";
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
 import type { JobStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
+import { JobJournal, type JobJournalOptions } from "./job-journal.ts";
 import { KeyedQueue } from "./keyed-queue.ts";
 import { RecordCollection } from "./record-collection.ts";
 import { SortedList } from "./sorted-list.ts";
@@ -45,7 +52,17 @@ const millis = (iso: string | null) => {
   return Number.isNaN(ms) ? 0 : ms;
 };
 
-export async function openJobStore(root: string, writer: DurableWriter): Promise<JobStore> {
+/** The port plus what only the backend itself uses. */
+export interface JsonFileJobStore extends JobStore {
+  /** Writes the journal's pending removals durably and closes it (at the storage's close). */
+  closeJournal(): Promise<void>;
+}
+
+export async function openJobStore(
+  root: string,
+  writer: DurableWriter,
+  options: JobJournalOptions = {},
+): Promise<JsonFileJobStore> {
   const waiting = new SortedList<Entry>(byTime);
   const failed = new SortedList<Entry>(byTime);
   const groups = new Map<string, Set<string>>();
@@ -81,6 +98,19 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
     job.failedAt === null
       ? [waiting, { at: millis(job.runAt), id: job.id }]
       : [failed, { at: millis(job.failedAt), id: job.id }];
+  /** Keeps the lists in step with the job visible under an id. */
+  const reindex = (previous: Job | undefined, next: Job | undefined) => {
+    if (previous) {
+      const [list, entry] = entryOf(previous);
+      list.delete(entry);
+      grouped(previous, "delete");
+    }
+    if (next) {
+      const [list, entry] = entryOf(next);
+      list.add(entry);
+      grouped(next, "add");
+    }
+  };
   const records = await RecordCollection.load<Job>(
     root,
     {
@@ -90,45 +120,92 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       outsideVersion: true,
       keyOf: (j) => j.id,
       fileOf: (j) => `${j.id}.json`,
-      onChange(previous, next) {
-        if (previous) {
-          const [list, entry] = entryOf(previous);
-          list.delete(entry);
-          grouped(previous, "delete");
-        }
-        if (next) {
-          const [list, entry] = entryOf(next);
-          list.add(entry);
-          grouped(next, "add");
-        }
-      },
+      onChange: reindex,
     },
     writer,
   );
+  /** The journal's jobs (frozen), by id. */
+  const journaled = new Map<string, Job>();
+  const { journal, jobs: replayed } = await JobJournal.open(root, options);
+  for (const [id, job] of replayed) {
+    // Never both by construction; a file beside a journal line would be an older Wren's.
+    if (records.peek(id)) continue;
+    const frozen = deepFreeze(job);
+    journaled.set(id, frozen);
+    reindex(undefined, frozen);
+  }
 
-  async function put(job: Job): Promise<void> {
+  const peek = (id: string): Job | undefined => records.peek(id) ?? journaled.get(id);
+
+  /** Appends the job to the journal; it shows once durable. Under the job's write queue. */
+  async function putInJournal(job: Job): Promise<void> {
+    // Exactly what a restart reads back, detached from the caller's object.
+    const value = deepFreeze(JSON.parse(JSON.stringify(job)) as Job);
+    await journal.append(value);
+    const previous = journaled.get(value.id);
+    journaled.set(value.id, value);
+    reindex(previous, value);
+  }
+
+  /** Stores the job where it lives (a new one: a file). Under the job's write queue. */
+  function store(job: Job): Promise<void> {
+    return journaled.has(job.id) ? putInJournal(job) : records.put(job);
+  }
+
+  /** Removes the job; a journal job at once, its line written lazily (job-journal.ts). */
+  function unstore(id: string): Promise<boolean> {
+    const job = journaled.get(id);
+    if (job === undefined) return records.remove(id);
+    journaled.delete(id);
+    reindex(job, undefined);
+    journal.remove(id);
+    return Promise.resolve(true);
+  }
+
+  const validRunAt = (job: Job) => {
     if (Number.isNaN(Date.parse(job.runAt))) {
       throw new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`);
     }
+  };
+
+  async function put(job: Job): Promise<void> {
+    validRunAt(job);
     await writes.run(job.id, async () => {
-      await records.put(job);
+      await store(job);
       leases.delete(job.id);
     });
   }
 
   return {
     async get(id) {
-      return records.get(id);
+      return peek(id);
     },
     put,
-    // The job first: a file of its own, written before the write begins.
+    // The job's journal line is appended while the write runs; every file the write changes
+    // waits for the line to be durable (write-gate.ts), so no change is ever without its job.
     async putAround(job, write) {
-      await put(job);
-      return write();
+      validRunAt(job);
+      // Every caller gives a new job. One already in a file stays there, stored first: the gate
+      // below must never wait for the durable writer, whose batch would wait for the gate.
+      if (records.peek(job.id)) {
+        await put(job);
+        return write();
+      }
+      const stored = writes.run(job.id, async () => {
+        await putInJournal(job);
+        leases.delete(job.id);
+      });
+      const written = writer.gates.run(stored, async () => write());
+      // The job is kept whatever the write did (it may have changed something before failing);
+      // the write's failure is the one told, else the job's.
+      const [result, record] = await Promise.allSettled([written, stored]);
+      if (result.status === "rejected") throw result.reason;
+      if (record.status === "rejected") throw record.reason;
+      return result.value;
     },
     delete(id) {
       return writes.run(id, async () => {
-        const removed = await records.remove(id);
+        const removed = await unstore(id);
         leases.delete(id);
         return removed;
       });
@@ -142,7 +219,7 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
         if (taken.length >= limit || entry.at > cutoff) break;
         const lease = leases.get(entry.id);
         if (lease && lease.until > cutoff) continue;
-        const job = records.get(entry.id);
+        const job = peek(entry.id);
         if (!job) continue;
         leases.set(entry.id, { owner, until, iso: leaseUntil });
         taken.push(job);
@@ -160,13 +237,11 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       });
     },
     complete(id, owner) {
-      return asOwner(id, owner, () => records.remove(id));
+      return asOwner(id, owner, () => unstore(id));
     },
-    reschedule(job, owner) {
-      if (Number.isNaN(Date.parse(job.runAt))) {
-        return Promise.reject(new Error(`Job ${job.id} has an invalid runAt: ${job.runAt}`));
-      }
-      return asOwner(job.id, owner, () => records.put(job));
+    async reschedule(job, owner) {
+      validRunAt(job);
+      return asOwner(job.id, owner, () => store(job));
     },
     async due(now, limit) {
       const cutoff = Date.parse(now);
@@ -174,14 +249,14 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       return waiting
         .view()
         .slice(0, Math.min(end, Math.max(0, limit)))
-        .flatMap((e) => records.get(e.id) ?? []);
+        .flatMap((e) => peek(e.id) ?? []);
     },
     async nextRunAt() {
       // Leased jobs are few (the ones running), so both walks are short.
       let next: { at: number; iso: string } | undefined;
       for (const entry of waiting.view()) {
         if (leases.has(entry.id)) continue;
-        next = { at: entry.at, iso: (records.peek(entry.id) as Job).runAt };
+        next = { at: entry.at, iso: (peek(entry.id) as Job).runAt };
         break;
       }
       for (const lease of leases.values()) {
@@ -197,10 +272,10 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
         [...(groups.get(group) ?? [])].map((id) =>
           writes.run(id, async () => {
             // Read under the job's queue: a removal queued before this move has happened.
-            const job = records.peek(id);
+            const job = peek(id);
             if (!job || job.failedAt !== null || millis(job.runAt) <= at) return false;
             if (leases.has(id)) return false;
-            await records.put({ ...job, runAt });
+            await store({ ...job, runAt });
             return true;
           }),
         ),
@@ -216,7 +291,7 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       return all
         .slice(Math.max(0, all.length - Math.max(0, limit)))
         .reverse()
-        .flatMap((e) => records.get(e.id) ?? []);
+        .flatMap((e) => peek(e.id) ?? []);
     },
     async deleteFailedBefore(before, limit) {
       const cutoff = parseTime(before, "deleteFailedBefore");
@@ -229,13 +304,14 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       for (const id of old) {
         const gone = await writes.run(id, async () => {
           // Read under the job's queue: an operator may have retried it meanwhile.
-          const job = records.peek(id);
+          const job = peek(id);
           if (!job || job.failedAt === null || millis(job.failedAt) >= cutoff) return false;
-          return records.remove(id);
+          return unstore(id);
         });
         if (gone) removed++;
       }
       return removed;
     },
+    closeJournal: () => journal.close(),
   };
 }

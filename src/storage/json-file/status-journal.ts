@@ -9,20 +9,19 @@
 // obsolete. Each run appends to a new number, so a line torn by a crash is only ever at the end
 // of a journal that nothing appends to again.
 
-import { open, readdir, readFile, rm } from "node:fs/promises";
+import { type open, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
-import { syncDir } from "./sync-dir.ts";
+import { openForAppend } from "./sync-dir.ts";
 
 const PREFIX = "statuses.journal.";
 const LINE = /^[A-Za-z0-9_-]{1,200}\/[A-Za-z0-9_-]{1,200}$/;
 
-/** The journal numbers present in `root`, ascending. */
-export async function journalNumbers(root: string): Promise<number[]> {
+/** The numbers of the journals (`<prefix><n>`; the status journals by default) in `root`. */
+export async function journalNumbers(root: string, prefix = PREFIX): Promise<number[]> {
   const names = await readdir(root);
   return names
-    .filter((n) => n.startsWith(PREFIX) && /^\d{1,15}$/.test(n.slice(PREFIX.length)))
-    .map((n) => Number(n.slice(PREFIX.length)))
+    .filter((n) => n.startsWith(prefix) && /^\d{1,15}$/.test(n.slice(prefix.length)))
+    .map((n) => Number(n.slice(prefix.length)))
     .sort((a, b) => a - b);
 }
 
@@ -92,17 +91,7 @@ export class JournalFile {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0);
       try {
-        if (this.#handle === undefined) {
-          const handle = await open(this.#path, "a", PRIVATE_FILE_MODE);
-          try {
-            // A new file's name is durable only once its directory is synced.
-            await syncDir(this.#root);
-          } catch (error) {
-            await handle.close();
-            throw error;
-          }
-          this.#handle = handle;
-        }
+        this.#handle ??= await openForAppend(this.#root, this.#path);
         const text = batch.map((p) => `${p.line}\n`).join("");
         await this.#handle.appendFile(this.#newLine ? `\n${text}` : text);
         this.#newLine = false;

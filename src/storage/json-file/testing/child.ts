@@ -61,3 +61,38 @@ export function waitForLine(child: ChildProcessWithoutNullStreams, line: string)
     );
   });
 }
+
+/**
+ * Runs `node <file> ...args` (a writer printing one line per acknowledged write) until it has
+ * printed `target` lines after "ready", SIGKILLs it a random moment (up to 20 ms) later, so the
+ * kill lands anywhere in a batch, and hands every line to `onLine`, up to the end of the pipe:
+ * lines printed between the kill() and the child's death were acknowledged too.
+ */
+export async function runUntilKilled(
+  file: string,
+  args: string[],
+  target: number,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const child = spawnScript(file, args);
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.on("exit", (_code, signal) => resolve(signal)),
+  );
+  let count = 0;
+  // A writer that stalls before `target` acks must not hang the test run.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  for await (const line of createInterface({ input: child.stdout })) {
+    onLine(line);
+    if (line !== "ready" && ++count === target) {
+      setTimeout(() => child.kill("SIGKILL"), Math.random() * 20);
+    }
+  }
+  const signal = await exited;
+  clearTimeout(timer);
+  if (signal !== "SIGKILL") throw new Error(`the writer died on its own: ${stderr}`);
+  if (count < target) throw new Error(`the writer stopped after ${count} acks: ${stderr}`);
+}

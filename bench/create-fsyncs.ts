@@ -1,0 +1,159 @@
+// `node bench/create-fsyncs.ts [--tree DIR]… [--rounds N] [--seconds S] [--connections C]`:
+// status creation on the json-file backend, per created status: the server's CPU time, and its
+// fsync-family system calls, counted by strace attached to every thread of the server for the
+// load only (a second, separate load per round, since strace slows the server). Each round runs
+// every tree in turn (this checkout first, then each --tree, e.g. an older commit unpacked with
+// `git archive <commit> | tar -x -C DIR` and a link to node_modules) on freshly seeded data;
+// the figures are the median over the rounds, and for CPU also the least (interference only
+// ever adds CPU time). Also the raw durable write loop of the status
+// file's bytes (bench/lib/raw-writes.ts) once per round, the storage limit the bench compares
+// status creation with. Needs strace.
+
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../test/helpers/server.ts";
+import { cpuTimes, runLoad, startWrenServer } from "./lib/processes.ts";
+import { rawDurableWriteRate } from "./lib/raw-writes.ts";
+import { benchEnv, seed } from "./lib/seed.ts";
+import { median } from "./lib/stats.ts";
+import { writeProbes } from "./scenarios/writes.ts";
+
+const argv = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = argv.indexOf(name);
+  return at < 0 ? fallback : Number(argv[at + 1]);
+};
+const here = new URL("../", import.meta.url).pathname;
+const trees = [here, ...argv.flatMap((arg, i) => (argv[i - 1] === "--tree" ? [arg] : []))];
+const rounds = option("--rounds", 3);
+const seconds = option("--seconds", 5);
+const connections = option("--connections", 50);
+const CALLS = ["fsync", "fdatasync", "rename", "unlink", "openat"] as const;
+
+interface Figures {
+  rps: number;
+  cpuPerCreate: number;
+  /** User CPU alone: the system part swings with other processes' disk traffic (fsync). */
+  userPerCreate: number;
+  callsPerCreate: Record<string, number>;
+}
+
+/** strace -c's summary table: calls per system call. */
+function parseSummary(text: string): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    const fields = line.trim().split(/\s+/);
+    const name = fields.at(-1) as string;
+    if ((CALLS as readonly string[]).includes(name)) {
+      // `% time seconds usecs/call calls [errors] syscall`
+      calls[name] = Number(fields[3]);
+    }
+  }
+  return calls;
+}
+
+/** Attaches strace to every thread of `pid` until the returned stop is called. */
+async function traceThreads(pid: number, file: string): Promise<() => Promise<void>> {
+  const threads = await readdir(`/proc/${pid}/task`);
+  const args = ["-f", "-c", "-o", file, "-e", `trace=${CALLS.join(",")}`];
+  const strace = spawn("strace", [...args, ...threads.flatMap((t) => ["-p", t])], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  strace.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  // strace says it attached to each thread before tracing them.
+  await new Promise((r) => setTimeout(r, 500));
+  return () =>
+    new Promise((resolve, reject) => {
+      strace.once("exit", (code) =>
+        code === 0 || code === null ? resolve() : reject(new Error(`strace: ${stderr}`)),
+      );
+      strace.kill("SIGINT");
+    });
+}
+
+async function measure(tree: string): Promise<Figures> {
+  const dataDir = await mkdtemp(join(tmpdir(), "wren-create-fsyncs-"));
+  const traceDir = await mkdtemp(join(tmpdir(), "wren-create-strace-"));
+  try {
+    const env = benchEnv(dataDir, await freePort());
+    const seeded = await seed(env, { statuses: 200, authors: 20, ownStatuses: 10 });
+    const probe = writeProbes(seeded).find((p) => p.name === "create status");
+    if (!probe) throw new Error("no create status probe");
+    const wren = await startWrenServer(env, { tree });
+    try {
+      const pid = wren.process.pid as number;
+      const load = (duration: number) =>
+        runLoad({
+          url: `${env.WREN_PUBLIC_URL}${probe.path}`,
+          method: probe.method,
+          connections,
+          duration,
+          headers: probe.headers ?? {},
+          ...(probe.body === undefined ? {} : { body: probe.body }),
+        });
+      await load(2); // warm-up: the optimising compiler's first work
+      const before = await cpuTimes(pid);
+      const result = await load(seconds);
+      const after = await cpuTimes(pid);
+      const user = after.user - before.user;
+      const spent = user + after.system - before.system;
+      const created = Math.max(result.requests - result.non2xx, 1);
+      const file = join(traceDir, "strace.txt");
+      const stop = await traceThreads(pid, file);
+      const traced = await load(seconds);
+      await stop();
+      const calls = parseSummary(await readFile(file, "utf8"));
+      const creates = Math.max(traced.requests - traced.non2xx, 1);
+      return {
+        rps: result.rps,
+        cpuPerCreate: (spent * 1000) / created,
+        userPerCreate: (user * 1000) / created,
+        callsPerCreate: Object.fromEntries(CALLS.map((c) => [c, (calls[c] ?? 0) / creates])),
+      };
+    } finally {
+      // The load's last requests may still be in flight: answered before the stop.
+      await new Promise((r) => setTimeout(r, 1000));
+      await wren.stop();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(traceDir, { recursive: true, force: true });
+  }
+}
+
+const byTree = new Map<string, Figures[]>(trees.map((t) => [t, []]));
+const raw: number[] = [];
+const statusBytes = Buffer.alloc(1400, "x"); // about a status file of the probe's text
+for (let round = 0; round < rounds; round++) {
+  raw.push(await rawDurableWriteRate(statusBytes, { seconds, concurrency: connections }));
+  for (const tree of trees) {
+    const figures = await measure(tree);
+    byTree.get(tree)?.push(figures);
+    const calls = CALLS.map((c) => `${c} ${figures.callsPerCreate[c]?.toFixed(2)}`).join(", ");
+    process.stdout.write(
+      `round ${round + 1} ${tree}: ${Math.round(figures.rps)} creates/s, ` +
+        `${Math.round(figures.cpuPerCreate)} µs CPU/create ` +
+        `(${Math.round(figures.userPerCreate)} µs user); per create: ${calls}\n`,
+    );
+  }
+}
+process.stdout.write(`raw durable write loop: ${raw.map(Math.round).join(", ")}/s\n`);
+for (const [tree, list] of byTree) {
+  const calls = CALLS.map(
+    (c) => `${c} ${median(list.map((f) => f.callsPerCreate[c] ?? 0)).toFixed(2)}`,
+  ).join(", ");
+  const ratios = list.map((f, i) => f.rps / (raw[i] as number));
+  process.stdout.write(
+    `median ${tree}: ${Math.round(median(list.map((f) => f.rps)))} creates/s ` +
+      `(${Math.round(median(ratios) * 100)}% of the raw loop, same round), ` +
+      `CPU/create ${Math.round(Math.min(...list.map((f) => f.cpuPerCreate)))} µs least, ` +
+      `${Math.round(median(list.map((f) => f.cpuPerCreate)))} µs median, user CPU/create ` +
+      `${Math.round(Math.min(...list.map((f) => f.userPerCreate)))} µs least, ` +
+      `${Math.round(median(list.map((f) => f.userPerCreate)))} µs median; per create: ${calls}\n`,
+  );
+}

@@ -1,0 +1,119 @@
+// Where the json-file job store keeps its jobs (ADR 0044): the records written around a write
+// (putAround) in the job journal, other jobs in files; and a write around a job that cannot be
+// journaled changes nothing.
+
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { makeStatus } from "../contract/fixtures.ts";
+import { makeJob } from "../contract/fixtures-features.ts";
+import { openJsonFileStorage } from "./index.ts";
+import { readJobJournals } from "./job-journal.ts";
+
+const at = (minute: number) => `2025-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
+
+describe("json-file job store and its journal", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "wren-job-store-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const jobFiles = async () => (await readdir(join(dir, "jobs")).catch(() => [])).sort();
+  const journaledIds = async () => [...(await readJobJournals(dir)).jobs.keys()].sort();
+
+  it("journals a job put around a write, keeps it there, and files the others", async () => {
+    const storage = await openJsonFileStorage(dir);
+    await storage.jobs.putAround(makeJob({ id: "10", runAt: at(30) }), () =>
+      storage.statuses.put(makeStatus({ id: "20", accountId: "1" })),
+    );
+    await storage.jobs.put(makeJob({ id: "11", runAt: at(40) }));
+    assert.deepEqual(await jobFiles(), ["11.json"]);
+    assert.deepEqual(await journaledIds(), ["10"]);
+
+    // A retry of a journal job is a journal line too; its removal, lazy, one more.
+    const [claimed] = await storage.jobs.claim(at(30), 1, at(35), "runner");
+    assert.equal(claimed?.id, "10");
+    const retry = { ...makeJob({ id: "10" }), runAt: at(50), attempts: 1, lastError: "boom" };
+    assert.equal(await storage.jobs.reschedule(retry, "runner"), true);
+    assert.equal(await storage.jobs.advanceGroup("none", at(1)), 0);
+    assert.deepEqual(await jobFiles(), ["11.json"]);
+    assert.deepEqual((await readJobJournals(dir)).jobs.get("10"), retry);
+    await storage.jobs.putAround(makeJob({ id: "12", runAt: at(45) }), async () => "nothing");
+    assert.equal(await storage.jobs.delete("12"), true);
+    assert.equal(await storage.jobs.delete("12"), false);
+    assert.equal(await storage.jobs.get("12"), undefined);
+    await storage.close();
+    assert.deepEqual(await journaledIds(), ["10"]);
+
+    const reopened = await openJsonFileStorage(dir);
+    try {
+      assert.deepEqual(await reopened.jobs.get("10"), retry);
+      assert.equal(await reopened.jobs.nextRunAt(), at(40));
+      assert.deepEqual(
+        (await reopened.jobs.due(at(59), 10)).map((j) => j.id),
+        ["11", "10"],
+      );
+      const [again] = await reopened.jobs.claim(at(50), 1, at(55), "b");
+      assert.equal(again?.id, "11");
+      assert.equal(await reopened.jobs.complete("11", "b"), true);
+      assert.deepEqual(await jobFiles(), []);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it("keeps a job put around a write in its file when it already has one", async () => {
+    const storage = await openJsonFileStorage(dir);
+    try {
+      await storage.jobs.put(makeJob({ id: "10" }));
+      const again = makeJob({ id: "10", attempts: 2 });
+      const status = makeStatus({ id: "20", accountId: "1" });
+      await storage.jobs.putAround(again, () => storage.statuses.put(status));
+      assert.deepEqual(await jobFiles(), ["10.json"]);
+      assert.deepEqual(await journaledIds(), []);
+      assert.deepEqual(await storage.jobs.get("10"), again);
+      assert.equal((await storage.statuses.get("20"))?.id, "20");
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("dumps the journal's jobs with the job files, by id", async () => {
+    const storage = await openJsonFileStorage(dir);
+    try {
+      await storage.jobs.put(makeJob({ id: "11" }));
+      await storage.jobs.putAround(makeJob({ id: "10" }), async () => {});
+      const dumped: unknown[] = [];
+      for await (const { kind, record } of storage.dump()) if (kind === "jobs") dumped.push(record);
+      assert.deepEqual(dumped, [makeJob({ id: "10" }), makeJob({ id: "11" })]);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("changes nothing a write makes when its job cannot be journaled", async () => {
+    const storage = await openJsonFileStorage(dir);
+    try {
+      // The first append opens jobs.journal.1: a directory there makes it fail.
+      await mkdir(join(dir, "jobs.journal.1"));
+      const status = makeStatus({ id: "20", accountId: "1" });
+      await assert.rejects(
+        storage.jobs.putAround(makeJob({ id: "10" }), () => storage.statuses.put(status)),
+      );
+      assert.equal(await storage.statuses.get("20"), undefined);
+      assert.deepEqual(await readdir(join(dir, "statuses")).catch(() => []), []);
+      assert.equal(await storage.jobs.get("10"), undefined);
+      // Writes outside a job's scope go on as ever.
+      await storage.statuses.put(makeStatus({ id: "21", accountId: "1" }));
+      assert.equal((await storage.statuses.get("21"))?.id, "21");
+    } finally {
+      await rm(join(dir, "jobs.journal.1"), { recursive: true });
+      await storage.close();
+    }
+  });
+});
