@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Message } from "@fedify/fedify";
 import { serve } from "@hono/node-server";
+import { getLogger } from "@logtape/logtape";
 import { adminSocketPath } from "./admin/protocol.ts";
 import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
@@ -21,6 +22,7 @@ import { createPushSender } from "./federation/push-sender.ts";
 import { createRemoteResolver } from "./federation/resolver.ts";
 import { createHttp } from "./http/app.ts";
 import type { HttpLimits } from "./http/env.ts";
+import { trackInFlight } from "./http/in-flight.ts";
 import { attachWebSocketStreaming } from "./http/streaming/websocket.ts";
 import { createDurableQueue } from "./jobs/durable-queue.ts";
 import { registerJobHandlers } from "./jobs/handlers.ts";
@@ -45,6 +47,11 @@ import { ensurePurgeSweepScheduled } from "./services/statuses/purge-deleted-swe
 import { openJsonFileStorage, type WriteFaults } from "./storage/json-file/index.ts";
 import type { Storage } from "./storage/ports.ts";
 import { openPostgresStorage } from "./storage/postgres/index.ts";
+
+const logger = getLogger(["wren", "server"]);
+
+/** How long a shutdown waits for handlers whose clients hung up (a second signal stops at once). */
+const SHUTDOWN_DRAIN_LIMIT_MS = 30_000;
 
 export interface StartOptions {
   clock?: Clock;
@@ -327,12 +334,13 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     mediaDirectory: config.mediaDriver === "local" ? mediaDirectory(config) : null,
   });
 
+  const inFlight = trackInFlight(http.app.fetch);
   // Listening for streaming signals before serving: a stream opened at once misses nothing.
   if (serveHttp) await http.streaming.ready();
   const server = !serveHttp
     ? null
     : await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-        const listen = { fetch: http.app.fetch, hostname: config.host, port: config.port };
+        const listen = { fetch: inFlight.fetch, hostname: config.host, port: config.port };
         const s = serve(
           tls ? { ...listen, createServer: createHttpsServer, serverOptions: tls } : listen,
           () => resolve(s),
@@ -383,6 +391,12 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
           http.closeIdleConnections?.();
         });
         await Promise.all([httpClosed, admin?.close(), jobs.stop()]);
+        // A handler whose client hung up outlives its connection: let it finish its writes.
+        if (!(await inFlight.drained(SHUTDOWN_DRAIN_LIMIT_MS))) {
+          logger.warn("Stopping with requests still running after {seconds} s", {
+            seconds: SHUTDOWN_DRAIN_LIMIT_MS / 1000,
+          });
+        }
         await storage.close();
       })();
       return closing;
