@@ -8,6 +8,7 @@
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
+import { statusesCounted } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
@@ -15,6 +16,7 @@ import { jsonb } from "./jsonb.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
 import { createRowMemo } from "./row-memo.ts";
 import { rowId, rowIds } from "./rows.ts";
+import { authorSource, createStatusListMemo, PUBLIC_SOURCE } from "./status-list-memo.ts";
 
 interface DataRow {
   data: Status;
@@ -22,6 +24,16 @@ interface DataRow {
 
 /** The columns a status is read from as text (record-identities.ts). */
 type StatusRow = JsonRow;
+
+/** What a status write touches: its row, its author's lists and counters, its parents'. */
+type StatusParents = Pick<Status, "id" | "accountId" | "inReplyToId" | "reblogOfId">;
+
+interface ParentsRow {
+  id: string;
+  account_id: string;
+  in_reply_to_id: string | null;
+  reblog_of_id: string | null;
+}
 
 interface EntryRow {
   id: string;
@@ -54,8 +66,22 @@ export function createStatusStore(db: PgContext): StatusStore {
       select ${asText} from statuses where id = any(${keys}::int8[])`;
     return new Map(rows.map((row) => [row.key, record(row)]));
   };
-  /** This process's write to statuses `ids`: forgotten at once, and the version moves. */
-  const written = (ids: readonly string[]) => db.changes.rows("statuses", ids);
+  // Pages of an author's statuses and of the home and public timelines, kept alike and forgotten
+  // by author or as a whole public timeline (status-list-memo.ts, ADR 0042).
+  const lists = createStatusListMemo(db.changes);
+  /** A page's key: the list, and the page and filter asked for. */
+  const pageKey = (list: string, ...asked: unknown[]) => `${list}|${JSON.stringify(asked)}`;
+  /**
+   * This process's write to `statuses`: forgotten at once with the counters and lists they are
+   * in, and the version moves.
+   */
+  const written = (statuses: readonly StatusParents[]) => {
+    db.changes.rows(
+      "statuses",
+      statuses.map((s) => s.id),
+    );
+    statusesCounted(db.changes, statuses);
+  };
 
   /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
   const filterSql = (filter: StatusFilter = {}) => {
@@ -113,19 +139,21 @@ export function createStatusStore(db: PgContext): StatusStore {
           ${listedTags}::text[])`;
       carried?.settle(statement);
       await statement;
-      written([status.id]);
+      written([status]);
     },
 
     async listByAccount(accountId, page, filter) {
       const key = rowId(accountId);
       const window = idWindow(sql, page);
       if (key === undefined || window === undefined) return [];
-      const rows = await sql<StatusRow[]>`
-        select ${asText} from statuses
-        where account_id = ${key}::int8 and not deleted ${window.where}
-          ${filterSql(filter)}
-        order by id ${window.direction} limit ${window.limit}`;
-      return records(newestFirst(rows, page));
+      return lists.get(pageKey(`account ${key}`, page, filter), [authorSource(key)], async () => {
+        const rows = await sql<StatusRow[]>`
+          select ${asText} from statuses
+          where account_id = ${key}::int8 and not deleted ${window.where}
+            ${filterSql(filter)}
+          order by id ${window.direction} limit ${window.limit}`;
+        return records(newestFirst(rows, page));
+      });
     },
 
     // Per-author and per-status counts come from account_status_counts and status_counts,
@@ -160,28 +188,36 @@ export function createStatusStore(db: PgContext): StatusStore {
       const keys = rowIds(accountIds);
       const window = idWindow(sql, page);
       if (keys.length === 0 || window === undefined) return [];
-      // Each author gives at most a page from its own index range; the page is cut from those.
-      const rows = await sql<EntryRow[]>`
-        select s.id, s.account_id
-        from unnest(${keys}::int8[]) as a(id)
-        cross join lateral (
-          select id, account_id from statuses
-          where account_id = a.id and not deleted ${window.where}
-          order by id ${window.direction} limit ${window.limit}
-        ) s
-        order by s.id ${window.direction} limit ${window.limit}`;
-      return entries(newestFirst(rows, page));
+      return lists.get(
+        pageKey(`authors ${keys.join(",")}`, page),
+        keys.map(authorSource),
+        async () => {
+          // Each author gives at most a page from its own index range; the page is cut from those.
+          const rows = await sql<EntryRow[]>`
+          select s.id, s.account_id
+          from unnest(${keys}::int8[]) as a(id)
+          cross join lateral (
+            select id, account_id from statuses
+            where account_id = a.id and not deleted ${window.where}
+            order by id ${window.direction} limit ${window.limit}
+          ) s
+          order by s.id ${window.direction} limit ${window.limit}`;
+          return entries(newestFirst(rows, page));
+        },
+      );
     },
 
     async listPublicEntries(page, filter) {
       const window = idWindow(sql, page);
       if (window === undefined) return [];
-      const rows = await sql<EntryRow[]>`
-        select id, account_id from statuses
-        where public_timeline ${origin("local", filter)} ${window.where}
-          ${filter.onlyMedia ? sql`and has_media` : sql``}
-        order by id ${window.direction} limit ${window.limit}`;
-      return entries(newestFirst(rows, page));
+      return lists.get(pageKey("public", page, filter), [PUBLIC_SOURCE], async () => {
+        const rows = await sql<EntryRow[]>`
+          select id, account_id from statuses
+          where public_timeline ${origin("local", filter)} ${window.where}
+            ${filter.onlyMedia ? sql`and has_media` : sql``}
+          order by id ${window.direction} limit ${window.limit}`;
+        return entries(newestFirst(rows, page));
+      });
     },
 
     async listTagEntries(tag, page, filter) {
@@ -261,11 +297,21 @@ export function createStatusStore(db: PgContext): StatusStore {
       if (key === undefined) return false;
       const [, removed] = await sql.begin((tx) => [
         tx`delete from status_tags where status_id = ${key}::int8`,
-        tx`delete from statuses where id = ${key}::int8`,
+        tx<ParentsRow[]>`
+          delete from statuses where id = ${key}::int8
+          returning id::text, account_id::text, in_reply_to_id::text, reblog_of_id::text`,
       ]);
-      const gone = (removed?.count ?? 0) > 0;
-      if (gone) written([key]);
-      return gone;
+      const row = removed?.[0];
+      if (row === undefined) return false;
+      written([
+        {
+          id: row.id,
+          accountId: row.account_id,
+          inReplyToId: row.in_reply_to_id,
+          reblogOfId: row.reblog_of_id,
+        },
+      ]);
+      return true;
     },
 
     async countReblogs(statusId) {
