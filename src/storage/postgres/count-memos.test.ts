@@ -190,4 +190,30 @@ describe("postgres counter and list memos across processes", () => {
       await sql.end();
     }
   });
+
+  it("sees another process's preview cards and links to them", async () => {
+    const { a, b } = processes;
+    const link = ["wren", "statusCard", "500"];
+    const card = ["wren", "previewCard", "https://example.test/a,b|c"];
+    const values = async () => (await b.kv.getMany([link, card, ["other"]])).map((e) => e?.value);
+    assert.deepEqual(await values(), [undefined, undefined, undefined]);
+    await a.kv.set({ key: card, value: { url: "https://example.test/a,b|c" }, expiresAt: null });
+    await a.kv.set({ key: link, value: "https://example.test/a,b|c", expiresAt: null });
+    await a.kv.set({ key: ["other"], value: 1, expiresAt: null });
+    // The writer sees its own writes at once; the other process once notified.
+    assert.equal((await a.kv.get(link))?.value, "https://example.test/a,b|c");
+    await eventually(values, (v) => v[0] !== undefined && v[1] !== undefined && v[2] === 1);
+    assert.deepEqual((await b.kv.get(card))?.value, { url: "https://example.test/a,b|c" });
+
+    await a.kv.delete(link);
+    assert.equal(await a.kv.get(link), undefined);
+    await eventually(values, (v) => v[0] === undefined && v[1] !== undefined);
+    const sql = connectPostgres({ url: processes.database.url, poolMax: 1 });
+    try {
+      await sql`truncate kv`;
+      await eventually(values, (v) => v.every((value) => value === undefined));
+    } finally {
+      await sql.end();
+    }
+  });
 });

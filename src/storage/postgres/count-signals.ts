@@ -23,8 +23,22 @@ export const EDGE_COUNTS = "edge_counts";
 /** What of a status a write of it touches beyond its own row. */
 type Counted = Pick<Status, "accountId" | "inReplyToId" | "reblogOfId">;
 
-/** This process's write of statuses `written` (or their deletion), as it resolves. */
-export function statusesCounted(changes: Changes, written: readonly Counted[]): void {
+/** Whether a status is in the public timelines (the generated column of migration 0002). */
+export const inPublicTimeline = (s: Status) =>
+  s.visibility === "public" &&
+  s.reblogOfId === null &&
+  !s.deleted &&
+  (s.inReplyToId === null || s.inReplyToAccountId === s.accountId);
+
+/**
+ * This process's write of statuses `written` (or their deletion), as it resolves; `publicTouched`:
+ * whether one of them is or was in the public timelines (or might have been).
+ */
+export function statusesCounted(
+  changes: Changes,
+  written: readonly Counted[],
+  publicTouched: boolean,
+): void {
   const parents = written.flatMap((s) => [s.inReplyToId, s.reblogOfId]);
   changes.rows(
     STATUS_COUNTS,
@@ -33,8 +47,7 @@ export function statusesCounted(changes: Changes, written: readonly Counted[]): 
   const authors = [...new Set(written.map((s) => s.accountId))];
   changes.rows(ACCOUNT_STATUS_COUNTS, authors);
   changes.rows(STATUS_ACCOUNTS, authors);
-  // Whether the row was in the public timeline before is not known here: told always.
-  changes.bumpTable(PUBLIC_TIMELINE);
+  if (publicTouched) changes.bumpTable(PUBLIC_TIMELINE);
 }
 
 /** This process's write of an edge of `kind` between `accountId` and `targetId`. */

@@ -29,7 +29,11 @@ export function createRowMemo<T extends object>(
   changes: Changes,
   tables: string | readonly string[],
   capacity = CAPACITY,
-): RecordMemo<T> & { readonly size: number } {
+): RecordMemo<T> & {
+  readonly size: number;
+  /** What is kept of `key` now, without loading: a record, MISSING, or undefined (nothing). */
+  peek(key: string): T | typeof MISSING | undefined;
+} {
   let cache = new LruCache<string, T | typeof MISSING>(capacity);
   const loads = new Set<Load>();
 
@@ -78,6 +82,7 @@ export function createRowMemo<T extends object>(
     get size() {
       return cache.size;
     },
+    peek: (key) => cache.get(key),
     async get(key, load) {
       const kept = cache.get(key);
       if (kept !== undefined) return kept === MISSING ? undefined : kept;

@@ -8,12 +8,13 @@
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { statusesCounted } from "./count-signals.ts";
+import { inPublicTimeline, statusesCounted } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
+import { MISSING } from "./record-memo.ts";
 import { createRowMemo } from "./row-memo.ts";
 import { rowId, rowIds } from "./rows.ts";
 import { authorSource, createStatusListMemo, PUBLIC_SOURCE } from "./status-list-memo.ts";
@@ -33,6 +34,7 @@ interface ParentsRow {
   account_id: string;
   in_reply_to_id: string | null;
   reblog_of_id: string | null;
+  public_timeline: boolean;
 }
 
 interface EntryRow {
@@ -75,12 +77,12 @@ export function createStatusStore(db: PgContext): StatusStore {
    * This process's write to `statuses`: forgotten at once with the counters and lists they are
    * in, and the version moves.
    */
-  const written = (statuses: readonly StatusParents[]) => {
+  const written = (statuses: readonly StatusParents[], publicTouched: boolean) => {
     db.changes.rows(
       "statuses",
       statuses.map((s) => s.id),
     );
-    statusesCounted(db.changes, statuses);
+    statusesCounted(db.changes, statuses, publicTouched);
   };
 
   /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
@@ -129,6 +131,14 @@ export function createStatusStore(db: PgContext): StatusStore {
       // One statement (migration 0037's function: the row, then its tag rows, in the order a
       // transaction ran them), with the job the write carries if any (an event's record,
       // outbox.ts): one round trip, where a transaction cost three.
+      // Whether the public timelines change, forgotten here at once: the record kept of the status
+      // says whether it was in them (a deletion or edit reads it first). One not kept (a new
+      // status, mostly) counts as not: were it in them, the trigger's signal, heard back, still
+      // forgets them within the notification's trip, the memos' bound (ADR 0042).
+      const before = memo.peek(status.id);
+      const publicTouched =
+        inPublicTimeline(status) ||
+        (before !== undefined && before !== MISSING && inPublicTimeline(before));
       const carried = await db.outbox.take();
       const statement = sql`
         ${carried ? sql`with job as (${jobInsert(sql, carried.job)})` : sql``}
@@ -139,7 +149,7 @@ export function createStatusStore(db: PgContext): StatusStore {
           ${listedTags}::text[])`;
       carried?.settle(statement);
       await statement;
-      written([status]);
+      written([status], publicTouched);
     },
 
     async listByAccount(accountId, page, filter) {
@@ -299,18 +309,22 @@ export function createStatusStore(db: PgContext): StatusStore {
         tx`delete from status_tags where status_id = ${key}::int8`,
         tx<ParentsRow[]>`
           delete from statuses where id = ${key}::int8
-          returning id::text, account_id::text, in_reply_to_id::text, reblog_of_id::text`,
+          returning id::text, account_id::text, in_reply_to_id::text, reblog_of_id::text,
+            public_timeline`,
       ]);
       const row = removed?.[0];
       if (row === undefined) return false;
-      written([
-        {
-          id: row.id,
-          accountId: row.account_id,
-          inReplyToId: row.in_reply_to_id,
-          reblogOfId: row.reblog_of_id,
-        },
-      ]);
+      written(
+        [
+          {
+            id: row.id,
+            accountId: row.account_id,
+            inReplyToId: row.in_reply_to_id,
+            reblogOfId: row.reblog_of_id,
+          },
+        ],
+        row.public_timeline,
+      );
       return true;
     },
 

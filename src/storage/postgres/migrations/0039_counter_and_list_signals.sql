@@ -136,3 +136,36 @@ create trigger statuses_lists_changed_update after update on statuses
 create trigger statuses_lists_changed_delete after delete on statuses
   referencing old table as changed_rows
   for each statement execute function wren_notify_status_lists();
+
+-- The preview cards and the statuses' links to them (["wren", "previewCard", url] and
+-- ["wren", "statusCard", id] in kv), read for every page of statuses with links: their writes
+-- name the entry ("writer|kv_rows:<name>", the first 16 hex digits of the md5 of the key's
+-- segments joined by U+001F, kv-memo.ts), one notification per row, as cards are written once
+-- per fetched link. A truncation of kv names none. The other kv keys still write without one.
+create or replace function wren_notify_kv_row() returns trigger language plpgsql as $$
+declare
+  name text := '';
+begin
+  if tg_level = 'ROW' then
+    name := ':' || left(md5(array_to_string(
+      case when tg_op = 'DELETE' then old.key else new.key end, chr(31))), 16);
+  end if;
+  perform pg_notify(
+    'wren_changes',
+    coalesce(current_setting('application_name', true), '') || '|kv_rows' || name
+  );
+  return null;
+end;
+$$;
+
+create trigger kv_rows_changed_insert after insert on kv for each row
+  when (new.key[1:2] in (array['wren', 'previewCard'], array['wren', 'statusCard']))
+  execute function wren_notify_kv_row();
+create trigger kv_rows_changed_update after update on kv for each row
+  when (new.key[1:2] in (array['wren', 'previewCard'], array['wren', 'statusCard']))
+  execute function wren_notify_kv_row();
+create trigger kv_rows_changed_delete after delete on kv for each row
+  when (old.key[1:2] in (array['wren', 'previewCard'], array['wren', 'statusCard']))
+  execute function wren_notify_kv_row();
+create trigger kv_rows_changed_truncate after truncate on kv
+  for each statement execute function wren_notify_kv_row();
