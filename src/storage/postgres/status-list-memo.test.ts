@@ -95,4 +95,18 @@ describe("status list memo", () => {
       (record as { n: number }).n = 0;
     }, TypeError);
   });
+
+  it("keeps at most its capacity of sources, summed over the pages", async () => {
+    const memo = createStatusListMemo(createChanges(), 10, 3);
+    const load = counting();
+    await memo.get("a", [authorSource("1"), authorSource("2")], load.load);
+    await memo.get("b", [authorSource("3"), authorSource("4")], load.load);
+    assert.equal(memo.size, 1);
+    await memo.get("b", [authorSource("3"), authorSource("4")], load.load);
+    assert.equal(load.calls, 2);
+    // A page reading from more than all of it is not kept.
+    await memo.get("c", ["1", "2", "3", "4"].map(authorSource), load.load);
+    await memo.get("c", ["1", "2", "3", "4"].map(authorSource), load.load);
+    assert.equal(load.calls, 4);
+  });
 });

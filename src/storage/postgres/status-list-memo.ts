@@ -14,6 +14,11 @@ import { PUBLIC_TIMELINE, STATUS_ACCOUNTS } from "./count-signals.ts";
 
 /** Pages kept at most (the least recently used go first). */
 const CAPACITY = 5_000;
+/**
+ * What the pages were read from, summed, at most: a home page of an account following thousands
+ * names each of them, and the index of pages by source holds them all.
+ */
+const SOURCES_CAPACITY = 200_000;
 
 /** What a page was read from: the rows of author `id`, or those of the public timelines. */
 export const authorSource = (id: string) => `a${id}`;
@@ -40,9 +45,14 @@ export interface StatusListMemo {
   readonly size: number;
 }
 
-export function createStatusListMemo(changes: Changes, capacity = CAPACITY): StatusListMemo {
+export function createStatusListMemo(
+  changes: Changes,
+  capacity = CAPACITY,
+  sourcesCapacity = SOURCES_CAPACITY,
+): StatusListMemo {
   // In use order (a hit moves its page last): the first is the least recently used.
   const pages = new Map<string, Kept<object>>();
+  let sourcesKept = 0;
   const bySource = new Map<string, Set<string>>();
   const loads = new Set<Load>();
 
@@ -50,6 +60,7 @@ export function createStatusListMemo(changes: Changes, capacity = CAPACITY): Sta
     const kept = pages.get(key);
     if (!kept) return;
     pages.delete(key);
+    sourcesKept -= kept.sources.length;
     for (const source of kept.sources) {
       const keys = bySource.get(source);
       keys?.delete(key);
@@ -69,6 +80,7 @@ export function createStatusListMemo(changes: Changes, capacity = CAPACITY): Sta
   function forgetAll(): void {
     pages.clear();
     bySource.clear();
+    sourcesKept = 0;
     for (const load of loads) load.stale = true;
   }
 
@@ -85,14 +97,16 @@ export function createStatusListMemo(changes: Changes, capacity = CAPACITY): Sta
 
   function keep(key: string, kept: Kept<object>): void {
     drop(key);
+    if (kept.sources.length > sourcesCapacity) return;
     pages.set(key, kept);
+    sourcesKept += kept.sources.length;
     for (const source of kept.sources) {
       const keys = bySource.get(source) ?? new Set();
       bySource.set(source, keys);
       keys.add(key);
     }
     for (const oldest of pages.keys()) {
-      if (pages.size <= capacity) break;
+      if (pages.size <= capacity && sourcesKept <= sourcesCapacity) break;
       drop(oldest);
     }
   }

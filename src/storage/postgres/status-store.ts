@@ -5,6 +5,7 @@
 // walks each author's index for at most one page and merges those (as json-file merges its
 // per-author lists), so its cost grows with the page and the authors, not with the statuses.
 
+import { createHash } from "node:crypto";
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
@@ -73,6 +74,9 @@ export function createStatusStore(db: PgContext): StatusStore {
   const lists = createStatusListMemo(db.changes);
   /** A page's key: the list, and the page and filter asked for. */
   const pageKey = (list: string, ...asked: unknown[]) => `${list}|${JSON.stringify(asked)}`;
+  /** A home page's list: its authors, hashed (a key of thousands of ids would outweigh it). */
+  const authorsList = (keys: readonly string[]) =>
+    `authors ${createHash("sha256").update(keys.join(",")).digest("base64")}`;
   /**
    * This process's write to `statuses`: forgotten at once with the counters and lists they are
    * in, and the version moves.
@@ -198,12 +202,9 @@ export function createStatusStore(db: PgContext): StatusStore {
       const keys = rowIds(accountIds);
       const window = idWindow(sql, page);
       if (keys.length === 0 || window === undefined) return [];
-      return lists.get(
-        pageKey(`authors ${keys.join(",")}`, page),
-        keys.map(authorSource),
-        async () => {
-          // Each author gives at most a page from its own index range; the page is cut from those.
-          const rows = await sql<EntryRow[]>`
+      return lists.get(pageKey(authorsList(keys), page), keys.map(authorSource), async () => {
+        // Each author gives at most a page from its own index range; the page is cut from those.
+        const rows = await sql<EntryRow[]>`
           select s.id, s.account_id
           from unnest(${keys}::int8[]) as a(id)
           cross join lateral (
@@ -212,9 +213,8 @@ export function createStatusStore(db: PgContext): StatusStore {
             order by id ${window.direction} limit ${window.limit}
           ) s
           order by s.id ${window.direction} limit ${window.limit}`;
-          return entries(newestFirst(rows, page));
-        },
-      );
+        return entries(newestFirst(rows, page));
+      });
     },
 
     async listPublicEntries(page, filter) {
