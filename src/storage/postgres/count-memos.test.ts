@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { makeFavourite, makeFollow, makeStatus } from "../contract/fixtures.ts";
+import { makeEdge, makeFavourite, makeFollow, makeStatus } from "../contract/fixtures.ts";
 import type { Storage } from "../ports.ts";
 import { connectPostgres } from "./connect.ts";
 import { eventually, twoProcessesOnOneDatabase } from "./testing/hooks.ts";
@@ -60,7 +60,7 @@ describe("postgres counter and list memos across processes", () => {
       (c) => c?.replies === 1,
     );
 
-    await a.quotes.put({ id: "5", accountId: "103", targetId: "100", createdAt: "x" } as never);
+    await a.quotes.put(makeEdge({ id: "5", accountId: "103", targetId: "100" }));
     await eventually(
       () => statusCounts(b, "100"),
       (c) => c?.quotes === 1,
