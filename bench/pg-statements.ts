@@ -1,6 +1,9 @@
-// `node bench/pg-statements.ts [probe…]`: the SQL statements one request of each read and write
-// scenario sends to PostgreSQL, in order, read from the server's log (log_statement = all, set
-// on the bench database only). Where bench/pg-round-trips.ts says how many, this says which.
+// `node bench/pg-statements.ts [--after-write] [probe…]`: the SQL statements one request of each
+// read and write scenario sends to PostgreSQL, in order, read from the server's log
+// (log_statement = all, set on the bench database only). Where bench/pg-round-trips.ts says how
+// many, this says which. `--after-write`: the viewer posts a followers-only status between the
+// two requests of each probe (its statements not counted), so the request measured follows a
+// write, as under a steady stream of posts, instead of repeating one just answered.
 // Needs the local server's log at /var/log/postgresql/ (Debian's layout).
 
 import { mkdtemp, open, readdir, rm, stat } from "node:fs/promises";
@@ -15,7 +18,8 @@ import { benchEnv, seed } from "./lib/seed.ts";
 import { readProbes } from "./scenarios/reads.ts";
 import { writeProbes } from "./scenarios/writes.ts";
 
-const wanted = process.argv.slice(2);
+const afterWrite = process.argv.includes("--after-write");
+const wanted = process.argv.slice(2).filter((arg) => arg !== "--after-write");
 const logDir = "/var/log/postgresql";
 const logFile = join(logDir, (await readdir(logDir)).find((f) => f.endsWith(".log")) as string);
 const db = await benchDatabase(`wren_bench_statements_${process.pid}`);
@@ -62,6 +66,15 @@ try {
         if (!res.ok) throw new Error(`${probe.name}: ${res.status}`);
       };
       await request(0);
+      if (afterWrite) {
+        const res = await fetch(`${url}/api/v1/statuses`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${seeded.token}`, "content-type": "application/json" },
+          body: JSON.stringify({ status: "Between two reads", visibility: "private" }),
+        });
+        if (!res.ok) throw new Error(`the write between: ${res.status}`);
+        await res.arrayBuffer();
+      }
       await new Promise((r) => setTimeout(r, 500));
       const from = (await stat(logFile)).size;
       await request(1);

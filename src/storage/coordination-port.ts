@@ -23,6 +23,15 @@ export interface CounterHit {
   windowMs: number;
   /** The most the window may hold: past it, the later hits are left uncounted. */
   limit: number;
+  /**
+   * A rate limit's hit, which a storage shared by processes may count ahead (PostgreSQL,
+   * counter-reservations.ts): it may take several units of the window at once, never past
+   * `limit`, and answer this process's next hits of the key from them without asking. The
+   * window's `used` then counts units not yet handed out, so the limit is never exceeded and a
+   * caller may be refused by one process while another holds a few of its units. Only for hits
+   * of `amount` 1.
+   */
+  reservable?: boolean;
 }
 
 /**

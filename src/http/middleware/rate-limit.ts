@@ -209,6 +209,8 @@ export function rateLimitsInTurn(
         amount: 1,
         windowMs: options.windowSeconds * 1000,
         limit: options.requests,
+        // Shared counters may hand out units of the window they counted ahead (ADR 0042).
+        reservable: true,
       })),
       clock.now().getTime(),
     );

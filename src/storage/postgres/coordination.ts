@@ -3,6 +3,7 @@
 
 import type { Coordination } from "../ports.ts";
 import type { Sql } from "./connect.ts";
+import { reservingCountInTurn } from "./counter-reservations.ts";
 import { leaseIdSlot } from "./id-slot.ts";
 import { createLeaseLocks } from "./lease-locks.ts";
 import { createWindowCounters } from "./window-counters.ts";
@@ -15,11 +16,14 @@ export interface PgCoordination {
 
 export async function openCoordination(sql: Sql): Promise<PgCoordination> {
   const slot = await leaseIdSlot(sql);
+  const counters = createWindowCounters(sql);
   return {
     coordination: {
       exclusive: false,
       withLock: createLeaseLocks(sql),
-      ...createWindowCounters(sql),
+      ...counters,
+      // Rate limits' hits answered from units held by this process where exact (ADR 0042).
+      countInTurn: reservingCountInTurn(counters.countInTurn),
       idGenerator: (now) => slot.generator(now),
     },
     release: () => slot.release(),

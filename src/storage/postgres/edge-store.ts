@@ -9,6 +9,7 @@ import type { Edge } from "../../domain/relations.ts";
 import { KeyedQueue } from "../json-file/keyed-queue.ts";
 import type { EdgeKind, EdgeStore, IdPage } from "../ports.ts";
 import type { PgContext } from "./context.ts";
+import { edgeCounted } from "./count-signals.ts";
 import { idWindow } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
@@ -99,6 +100,7 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
         carried?.settle(statement);
         await statement;
         changes.bump("edges");
+        edgeCounted(changes, kind, edge.accountId, edge.targetId);
       });
     },
     delete(accountId, targetId) {
@@ -109,6 +111,7 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
           returning 1`;
         if (rows.length === 0) return false;
         changes.bump("edges");
+        edgeCounted(changes, kind, accountId, targetId);
         return true;
       });
     },

@@ -162,7 +162,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     ) as typeof stores;
     return {
       ...trackedStores,
-      joined: tracked(createJoinedReads(sql, stores), inFlight),
+      joined: tracked(createJoinedReads(db, stores), inFlight),
       broadcast,
       version: () => changes.version,
       dump: () => dumpDatabase(sql),

@@ -1,17 +1,79 @@
 // The joined reads (JoinedReads) on PostgreSQL: each one statement, where asking the stores in
 // turn cost a round trip per store (bench/pg-statements.ts lists what a request sends); the
-// token holder instead comes from the stores' record memos.
+// token holder instead comes from the stores' record memos, and the counters from memos kept
+// per process and forgotten row by row as the counter tables' change signals name them
+// (row-memo.ts, count-signals.ts, migration 0039, ADR 0042), as json-file answers them from memory.
 
 import type { Edge } from "../../domain/relations.ts";
-import type { JoinedReads, Storage } from "../ports.ts";
-import type { Sql } from "./connect.ts";
+import type { AccountCounts, JoinedReads, StatusCounts, Storage } from "../ports.ts";
+import type { PgContext } from "./context.ts";
+import {
+  ACCOUNT_STATUS_COUNTS,
+  EDGE_COUNTS,
+  edgeCountSignal,
+  STATUS_ACCOUNTS,
+  STATUS_COUNTS,
+} from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { EDGE_KINDS } from "./edge-store.ts";
+import { createRowMemo } from "./row-memo.ts";
 
 /** The stores whose records the token holder is made of (each memoised: record-memo.ts). */
 type HolderStores = Pick<Storage, "tokens" | "apps" | "accounts" | "users">;
 
-export function createJoinedReads(sql: Sql, stores: HolderStores): JoinedReads {
+export function createJoinedReads(db: PgContext, stores: HolderStores): JoinedReads {
+  const { sql, changes } = db;
+  // A status's counters are its status_counts row and its favourites' and quotes' edge counts.
+  const statusCounts = createRowMemo<StatusCounts>(changes, [
+    STATUS_COUNTS,
+    EDGE_COUNTS,
+    edgeCountSignal(EDGE_KINDS.favourites, "to"),
+    edgeCountSignal(EDGE_KINDS.quotes, "to"),
+  ]);
+  // An account's are its account_status_counts row, the creation time of the newest status it
+  // names (the author's status writes: STATUS_ACCOUNTS), and its follows' edge counts.
+  const accountCounts = createRowMemo<AccountCounts>(changes, [
+    ACCOUNT_STATUS_COUNTS,
+    STATUS_ACCOUNTS,
+    EDGE_COUNTS,
+    edgeCountSignal(EDGE_KINDS.follows, "to"),
+    edgeCountSignal(EDGE_KINDS.follows, "from"),
+  ]);
+
+  const loadStatusCounts = async (ids: string[]) => {
+    const rows = await statusCountRows(sql, ids, true);
+    const found = new Map(rows.map((r) => [r.id, r]));
+    return new Map(
+      ids.map((id) => {
+        const row = found.get(id);
+        const counts: StatusCounts = {
+          replies: row?.replies ?? 0,
+          reblogs: row?.reblogs ?? 0,
+          favourites: row?.favourites ?? 0,
+          quotes: row?.quotes ?? 0,
+        };
+        return [id, counts];
+      }),
+    );
+  };
+
+  const loadAccountCounts = async (ids: string[]) => {
+    const rows = await accountCountRows(sql, ids, true);
+    const found = new Map(rows.map((r) => [r.account_id, r]));
+    return new Map(
+      ids.map((id) => {
+        const row = found.get(id);
+        const counts: AccountCounts = {
+          statuses: row?.count ?? 0,
+          lastStatusAt: row?.last_at ?? null,
+          followers: row?.followers ?? 0,
+          following: row?.following ?? 0,
+        };
+        return [id, counts];
+      }),
+    );
+  };
+
   return {
     // From the stores' memos rather than one join: a signed-in request's token, app, account
     // and user are kept in this process until their tables change, so the usual request sends
@@ -53,42 +115,9 @@ export function createJoinedReads(sql: Sql, stores: HolderStores): JoinedReads {
       return answers as never;
     },
 
-    async statusCounts(statusIds) {
-      const rows = await statusCountRows(sql, statusIds, true);
-      const found = new Map(rows.map((r) => [r.id, r]));
-      return new Map(
-        statusIds.map((id) => {
-          const row = found.get(id);
-          return [
-            id,
-            {
-              replies: row?.replies ?? 0,
-              reblogs: row?.reblogs ?? 0,
-              favourites: row?.favourites ?? 0,
-              quotes: row?.quotes ?? 0,
-            },
-          ];
-        }),
-      );
-    },
+    // Ids that name no row (not a number) count nothing, as the statement answered for them.
+    statusCounts: (statusIds) => statusCounts.getMany(statusIds, loadStatusCounts),
 
-    async accountCounts(accountIds) {
-      const rows = await accountCountRows(sql, accountIds, true);
-      const found = new Map(rows.map((r) => [r.account_id, r]));
-      return new Map(
-        accountIds.map((id) => {
-          const row = found.get(id);
-          return [
-            id,
-            {
-              statuses: row?.count ?? 0,
-              lastStatusAt: row?.last_at ?? null,
-              followers: row?.followers ?? 0,
-              following: row?.following ?? 0,
-            },
-          ];
-        }),
-      );
-    },
+    accountCounts: (accountIds) => accountCounts.getMany(accountIds, loadAccountCounts),
   };
 }

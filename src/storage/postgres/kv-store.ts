@@ -8,11 +8,13 @@
 // text comparison once refused every update of Fedify's circuit-breaker state.
 //
 // Writes of one key from this process run one at a time, in call order, as in the json-file store.
+// The preview cards and the statuses' links to them are kept in this process (kv-memo.ts).
 
 import { KeyedQueue } from "../json-file/keyed-queue.ts";
 import type { KvEntry, KvStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
+import { createKvMemo, keptKey } from "./kv-memo.ts";
 
 interface KvRow {
   key: string[];
@@ -34,7 +36,16 @@ const entryOf = (row: KvRow): KvEntry => ({
 export function createKvStore(db: PgContext): KvStore {
   const { sql, changes } = db;
   const queue = new KeyedQueue();
-  const run = <T>(key: string[], task: () => Promise<T>) => queue.run(JSON.stringify(key), task);
+  const memo = createKvMemo(changes);
+  /** Runs a write of `key` in its turn; the memo forgets the key once it resolves. */
+  const run = <T>(key: string[], task: () => Promise<T>) =>
+    queue.run(JSON.stringify(key), async () => {
+      try {
+        return await task();
+      } finally {
+        memo.written([key]);
+      }
+    });
 
   const remove = async (key: string[]): Promise<boolean> => {
     const rows = await sql`delete from kv where key = ${key}::text[] returning 1`;
@@ -43,8 +54,22 @@ export function createKvStore(db: PgContext): KvStore {
     return true;
   };
 
+  const loadMany = async (keys: readonly (readonly string[])[]) => {
+    if (keys.length === 0) return [];
+    // PostgreSQL has no array of arrays of varying length: the keys travel as one JSON array
+    // and each is rebuilt as a text[], which the primary key's index then finds.
+    const rows = await sql<(KvRow & { ord: string })[]>`
+      select k.ord::text as ord, kv.key, kv.value, kv.expires_at
+      from jsonb_array_elements(${jsonb(sql, keys.map(checked))}) with ordinality as k(j, ord)
+      join kv on kv.key = array(select jsonb_array_elements_text(k.j))`;
+    const found: (KvEntry | undefined)[] = keys.map(() => undefined);
+    for (const row of rows) found[Number(row.ord) - 1] = entryOf(row);
+    return found;
+  };
+
   return {
     async get(key) {
+      if (keptKey(key)) return (await memo.getMany([key], loadMany))[0];
       const rows = await sql<KvRow[]>`
         select key, value, expires_at from kv where key = ${checked(key)}::text[]`;
       const row = rows[0];
@@ -52,15 +77,7 @@ export function createKvStore(db: PgContext): KvStore {
     },
     async getMany(keys) {
       if (keys.length === 0) return [];
-      // PostgreSQL has no array of arrays of varying length: the keys travel as one JSON array
-      // and each is rebuilt as a text[], which the primary key's index then finds.
-      const rows = await sql<(KvRow & { ord: string })[]>`
-        select k.ord::text as ord, kv.key, kv.value, kv.expires_at
-        from jsonb_array_elements(${jsonb(sql, keys.map(checked))}) with ordinality as k(j, ord)
-        join kv on kv.key = array(select jsonb_array_elements_text(k.j))`;
-      const found: (KvEntry | undefined)[] = keys.map(() => undefined);
-      for (const row of rows) found[Number(row.ord) - 1] = entryOf(row);
-      return found;
+      return memo.getMany(keys, loadMany);
     },
     set(entry) {
       const key = checked(entry.key);
@@ -134,10 +151,11 @@ export function createKvStore(db: PgContext): KvStore {
       return rows.map(entryOf);
     },
     async pruneExpired(now) {
-      const rows = await sql`
+      const rows = await sql<{ key: string[] }[]>`
         delete from kv where expires_at is not null and expires_at <= ${now}::timestamptz
-        returning 1`;
+        returning key`;
       if (rows.length > 0) changes.bump("kv");
+      memo.written(rows.map((r) => r.key));
       return rows.length;
     },
   };

@@ -21,15 +21,23 @@ interface Load {
   stale: Set<string> | "all";
 }
 
+/**
+ * `tables`: the tables (or named signals, changes.ts) whose row names are this memo's keys; a
+ * memo of values read from several tables by one key (a status's counters) watches them all.
+ */
 export function createRowMemo<T extends object>(
   changes: Changes,
-  table: string,
+  tables: string | readonly string[],
   capacity = CAPACITY,
-): RecordMemo<T> & { readonly size: number } {
+): RecordMemo<T> & {
+  readonly size: number;
+  /** What is kept of `key` now, without loading: a record, MISSING, or undefined (nothing). */
+  peek(key: string): T | typeof MISSING | undefined;
+} {
   let cache = new LruCache<string, T | typeof MISSING>(capacity);
   const loads = new Set<Load>();
 
-  changes.watchRows(table, (ids) => {
+  const forget = (ids: readonly string[] | undefined) => {
     if (ids === undefined) {
       cache = new LruCache(capacity);
       for (const load of loads) load.stale = "all";
@@ -40,7 +48,10 @@ export function createRowMemo<T extends object>(
       if (load.stale === "all") continue;
       for (const id of ids) if (load.keys.includes(id)) load.stale.add(id);
     }
-  });
+  };
+  for (const table of typeof tables === "string" ? [tables] : tables) {
+    changes.watchRows(table, forget);
+  }
 
   /** Runs `load` for `keys`, keeping what no write touched meanwhile. */
   async function loading<R>(
@@ -71,6 +82,7 @@ export function createRowMemo<T extends object>(
     get size() {
       return cache.size;
     },
+    peek: (key) => cache.get(key),
     async get(key, load) {
       const kept = cache.get(key);
       if (kept !== undefined) return kept === MISSING ? undefined : kept;

@@ -5,16 +5,20 @@
 // walks each author's index for at most one page and merges those (as json-file merges its
 // per-author lists), so its cost grows with the page and the authors, not with the statuses.
 
+import { createHash } from "node:crypto";
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
+import { inPublicTimeline, statusesCounted } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
+import { MISSING } from "./record-memo.ts";
 import { createRowMemo } from "./row-memo.ts";
 import { rowId, rowIds } from "./rows.ts";
+import { authorSource, createStatusListMemo, PUBLIC_SOURCE } from "./status-list-memo.ts";
 
 interface DataRow {
   data: Status;
@@ -22,6 +26,17 @@ interface DataRow {
 
 /** The columns a status is read from as text (record-identities.ts). */
 type StatusRow = JsonRow;
+
+/** What a status write touches: its row, its author's lists and counters, its parents'. */
+type StatusParents = Pick<Status, "id" | "accountId" | "inReplyToId" | "reblogOfId">;
+
+interface ParentsRow {
+  id: string;
+  account_id: string;
+  in_reply_to_id: string | null;
+  reblog_of_id: string | null;
+  public_timeline: boolean;
+}
 
 interface EntryRow {
   id: string;
@@ -54,8 +69,25 @@ export function createStatusStore(db: PgContext): StatusStore {
       select ${asText} from statuses where id = any(${keys}::int8[])`;
     return new Map(rows.map((row) => [row.key, record(row)]));
   };
-  /** This process's write to statuses `ids`: forgotten at once, and the version moves. */
-  const written = (ids: readonly string[]) => db.changes.rows("statuses", ids);
+  // Pages of an author's statuses and of the home and public timelines, kept alike and forgotten
+  // by author or as a whole public timeline (status-list-memo.ts, ADR 0042).
+  const lists = createStatusListMemo(db.changes);
+  /** A page's key: the list, and the page and filter asked for. */
+  const pageKey = (list: string, ...asked: unknown[]) => `${list}|${JSON.stringify(asked)}`;
+  /** A home page's list: its authors, hashed (a key of thousands of ids would outweigh it). */
+  const authorsList = (keys: readonly string[]) =>
+    `authors ${createHash("sha256").update(keys.join(",")).digest("base64")}`;
+  /**
+   * This process's write to `statuses`: forgotten at once with the counters and lists they are
+   * in, and the version moves.
+   */
+  const written = (statuses: readonly StatusParents[], publicTouched: boolean) => {
+    db.changes.rows(
+      "statuses",
+      statuses.map((s) => s.id),
+    );
+    statusesCounted(db.changes, statuses, publicTouched);
+  };
 
   /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
   const filterSql = (filter: StatusFilter = {}) => {
@@ -103,6 +135,14 @@ export function createStatusStore(db: PgContext): StatusStore {
       // One statement (migration 0037's function: the row, then its tag rows, in the order a
       // transaction ran them), with the job the write carries if any (an event's record,
       // outbox.ts): one round trip, where a transaction cost three.
+      // Whether the public timelines change, forgotten here at once: the record kept of the status
+      // says whether it was in them (a deletion or edit reads it first). One not kept (a new
+      // status, mostly) counts as not: were it in them, the trigger's signal, heard back, still
+      // forgets them within the notification's trip, the memos' bound (ADR 0042).
+      const before = memo.peek(status.id);
+      const publicTouched =
+        inPublicTimeline(status) ||
+        (before !== undefined && before !== MISSING && inPublicTimeline(before));
       const carried = await db.outbox.take();
       const statement = sql`
         ${carried ? sql`with job as (${jobInsert(sql, carried.job)})` : sql``}
@@ -113,19 +153,21 @@ export function createStatusStore(db: PgContext): StatusStore {
           ${listedTags}::text[])`;
       carried?.settle(statement);
       await statement;
-      written([status.id]);
+      written([status], publicTouched);
     },
 
     async listByAccount(accountId, page, filter) {
       const key = rowId(accountId);
       const window = idWindow(sql, page);
       if (key === undefined || window === undefined) return [];
-      const rows = await sql<StatusRow[]>`
-        select ${asText} from statuses
-        where account_id = ${key}::int8 and not deleted ${window.where}
-          ${filterSql(filter)}
-        order by id ${window.direction} limit ${window.limit}`;
-      return records(newestFirst(rows, page));
+      return lists.get(pageKey(`account ${key}`, page, filter), [authorSource(key)], async () => {
+        const rows = await sql<StatusRow[]>`
+          select ${asText} from statuses
+          where account_id = ${key}::int8 and not deleted ${window.where}
+            ${filterSql(filter)}
+          order by id ${window.direction} limit ${window.limit}`;
+        return records(newestFirst(rows, page));
+      });
     },
 
     // Per-author and per-status counts come from account_status_counts and status_counts,
@@ -160,28 +202,32 @@ export function createStatusStore(db: PgContext): StatusStore {
       const keys = rowIds(accountIds);
       const window = idWindow(sql, page);
       if (keys.length === 0 || window === undefined) return [];
-      // Each author gives at most a page from its own index range; the page is cut from those.
-      const rows = await sql<EntryRow[]>`
-        select s.id, s.account_id
-        from unnest(${keys}::int8[]) as a(id)
-        cross join lateral (
-          select id, account_id from statuses
-          where account_id = a.id and not deleted ${window.where}
-          order by id ${window.direction} limit ${window.limit}
-        ) s
-        order by s.id ${window.direction} limit ${window.limit}`;
-      return entries(newestFirst(rows, page));
+      return lists.get(pageKey(authorsList(keys), page), keys.map(authorSource), async () => {
+        // Each author gives at most a page from its own index range; the page is cut from those.
+        const rows = await sql<EntryRow[]>`
+          select s.id, s.account_id
+          from unnest(${keys}::int8[]) as a(id)
+          cross join lateral (
+            select id, account_id from statuses
+            where account_id = a.id and not deleted ${window.where}
+            order by id ${window.direction} limit ${window.limit}
+          ) s
+          order by s.id ${window.direction} limit ${window.limit}`;
+        return entries(newestFirst(rows, page));
+      });
     },
 
     async listPublicEntries(page, filter) {
       const window = idWindow(sql, page);
       if (window === undefined) return [];
-      const rows = await sql<EntryRow[]>`
-        select id, account_id from statuses
-        where public_timeline ${origin("local", filter)} ${window.where}
-          ${filter.onlyMedia ? sql`and has_media` : sql``}
-        order by id ${window.direction} limit ${window.limit}`;
-      return entries(newestFirst(rows, page));
+      return lists.get(pageKey("public", page, filter), [PUBLIC_SOURCE], async () => {
+        const rows = await sql<EntryRow[]>`
+          select id, account_id from statuses
+          where public_timeline ${origin("local", filter)} ${window.where}
+            ${filter.onlyMedia ? sql`and has_media` : sql``}
+          order by id ${window.direction} limit ${window.limit}`;
+        return entries(newestFirst(rows, page));
+      });
     },
 
     async listTagEntries(tag, page, filter) {
@@ -261,11 +307,25 @@ export function createStatusStore(db: PgContext): StatusStore {
       if (key === undefined) return false;
       const [, removed] = await sql.begin((tx) => [
         tx`delete from status_tags where status_id = ${key}::int8`,
-        tx`delete from statuses where id = ${key}::int8`,
+        tx<ParentsRow[]>`
+          delete from statuses where id = ${key}::int8
+          returning id::text, account_id::text, in_reply_to_id::text, reblog_of_id::text,
+            public_timeline`,
       ]);
-      const gone = (removed?.count ?? 0) > 0;
-      if (gone) written([key]);
-      return gone;
+      const row = removed?.[0];
+      if (row === undefined) return false;
+      written(
+        [
+          {
+            id: row.id,
+            accountId: row.account_id,
+            inReplyToId: row.in_reply_to_id,
+            reblogOfId: row.reblog_of_id,
+          },
+        ],
+        row.public_timeline,
+      );
+      return true;
     },
 
     async countReblogs(statusId) {

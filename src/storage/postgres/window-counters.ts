@@ -30,10 +30,18 @@ export function createWindowCounters(sql: Sql): WindowCounters {
   /** The window of a counted row. */
   const windowOf = (row: Row) => ({ used: Number(row.used), resetAt: Number(row.reset_at) });
 
-  /** What a hit does to its row: a finished window restarts at `now`; SET reads the old row. */
-  const onConflict = (now: number) => sql`
+  /**
+   * What a hit does to its row: a finished window restarts at `now`; SET reads the old row. A
+   * reservable hit (`limit` given) adds at most what the window has left, at least one unit.
+   */
+  const onConflict = (now: number, limit?: number) => sql`
     on conflict (key) do update set
-      used = case when c.reset_at <= ${now} then excluded.used else c.used + excluded.used end,
+      used = case when c.reset_at <= ${now} then excluded.used
+        else c.used + ${
+          limit === undefined
+            ? sql`excluded.used`
+            : sql`greatest(1, least(excluded.used, ${limit}::bigint - c.used))`
+        } end,
       reset_at = case when c.reset_at <= ${now} then excluded.reset_at else c.reset_at end
     returning used, reset_at`;
 
@@ -60,7 +68,7 @@ export function createWindowCounters(sql: Sql): WindowCounters {
   async function countInTurn(hits: readonly CounterHit[], now: number) {
     if (hits.length === 0) return [];
     // One hit (an anonymous request's only limit) needs no chain: the plain upsert.
-    if (hits.length === 1) {
+    if (hits.length === 1 && !hits[0]?.reservable) {
       const [hit] = hits as [CounterHit];
       return [await count(hit.key, hit.amount, hit.windowMs, now)];
     }
@@ -70,10 +78,12 @@ export function createWindowCounters(sql: Sql): WindowCounters {
       const guard = previous
         ? sql`where (select used from ${sql(`hit${i - 1}`)}) <= ${previous.limit}::bigint`
         : sql``;
+      // A new window takes at most the limit too (at least one unit).
+      const amount = hit.reservable ? Math.max(1, Math.min(hit.amount, hit.limit)) : hit.amount;
       return sql`${sql(`hit${i}`)} as (
         insert into coordination_counters as c (key, used, reset_at)
-        select ${hit.key}::text, ${hit.amount}::bigint, ${now + hit.windowMs}::bigint ${guard}
-        ${onConflict(now)}
+        select ${hit.key}::text, ${amount}::bigint, ${now + hit.windowMs}::bigint ${guard}
+        ${onConflict(now, hit.reservable ? hit.limit : undefined)}
       )`;
     });
     const results = hits.map(

@@ -1,0 +1,92 @@
+// Rate-limit hits counted ahead per process (counter-reservations.ts, ADR 0042), on a real
+// database with two processes: a lone process's counts are exact and most hits send no
+// statement (the shared row runs ahead of them); two processes never let a caller past the
+// limit, a small limit is counted exactly, and a refused hit stops the hits after it.
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { CounterHit, Storage } from "../ports.ts";
+import { connectPostgres } from "./connect.ts";
+import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
+
+const NOW = 1_800_000_000_000;
+const MINUTE = 60_000;
+
+const hit = (key: string, limit: number): CounterHit => ({
+  key,
+  amount: 1,
+  windowMs: MINUTE,
+  limit,
+  reservable: true,
+});
+
+/** Whether one more hit of `key` from `storage` is let through. */
+async function allowed(storage: Storage, key: string, limit: number): Promise<boolean> {
+  const [window] = await storage.coordination.countInTurn([hit(key, limit)], NOW + 1);
+  return window !== undefined && window.used <= limit;
+}
+
+describe("postgres rate-limit counts held per process", () => {
+  const processes = twoProcessesOnOneDatabase(2);
+
+  it("counts one process's hits exactly, most of them without a statement", async () => {
+    const { a } = processes;
+    const sql = connectPostgres({ url: processes.database.url, poolMax: 1 });
+    const shared = async () =>
+      Number((await sql<{ used: string }[]>`select used from coordination_counters`)[0]?.used);
+    try {
+      const used: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const [window] = await a.coordination.countInTurn([hit("rate:x", 1000)], NOW);
+        used.push(window?.used ?? -1);
+        // The first hit takes one unit; the second sixteen, handed out by the next fifteen.
+        if (i === 1) assert.equal(await shared(), 17);
+        if (i === 16) assert.equal(await shared(), 17);
+      }
+      assert.deepEqual(
+        used,
+        Array.from({ length: 40 }, (_, i) => i + 1),
+      );
+      assert.ok((await shared()) <= 1000);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("never lets a caller past its limit from two processes; a small one exactly", async () => {
+    const { a, b } = processes;
+    for (const limit of [6, 100]) {
+      const key = `rate:${limit}`;
+      let through = 0;
+      let refusals = 0;
+      for (let i = 0; refusals < 4; i++) {
+        if (await allowed(i % 2 === 0 ? a : b, key, limit)) through += 1;
+        else refusals += 1;
+      }
+      if (limit === 6) assert.equal(through, 6);
+      // At most 15 units held by the other process (of 100, at most 100/16 each time).
+      assert.ok(through <= limit && through >= limit - 15, `${through} of ${limit}`);
+    }
+  });
+
+  it("leaves the hits after a refused one uncounted, held units given back", async () => {
+    const { a } = processes;
+    // Units of rate:wide held by this process.
+    for (let i = 0; i < 3; i++) await a.coordination.countInTurn([hit("rate:wide", 1000)], NOW);
+    const [first] = await a.coordination.countInTurn([hit("rate:narrow", 1)], NOW);
+    assert.equal(first?.used, 1);
+    const refused = await a.coordination.countInTurn(
+      [hit("rate:narrow", 1), hit("rate:wide", 1000)],
+      NOW,
+    );
+    assert.deepEqual(
+      refused.map((w) => w.used),
+      [2],
+    );
+    const [wide] = await a.coordination.countInTurn([hit("rate:wide", 1000)], NOW);
+    assert.equal(wide?.used, 4);
+    // A finished window starts again from one.
+    const [later] = await a.coordination.countInTurn([hit("rate:wide", 1000)], NOW + MINUTE);
+    assert.equal(later?.used, 1);
+  });
+});

@@ -1,0 +1,118 @@
+// Rate-limit hits answered without a statement where that stays exact (ADR 0042): a reservable
+// hit (CounterHit.reservable) that goes to the shared counter asks for a few units of the
+// caller's window at once, as many as a sixteenth of what the window had left at the last
+// answer (at most 16; one near the limit, so a small limit is counted one by one). The upsert
+// adds at most what is left, at least the hit's own unit (window-counters.ts); this process
+// hands the rest out to its next hits of the key, in order, without asking.
+//
+// What holds across processes: the shared `used` counts every unit handed out or held, so the
+// limit is never exceeded. A caller may be refused by one process while others still hold
+// units of its window: at most 15 per other process, and never more than a sixteenth of what was
+// left when they took them. Held units die with the window (or the process): the caller loses at
+// most that many. The X-RateLimit headers a held unit answers with count the other processes'
+// hits only up to the last statement.
+
+import { LruCache } from "../../domain/lru-cache.ts";
+import type { CounterHit, CounterWindow } from "../ports.ts";
+
+/** The most units one statement takes for one key. */
+const MOST = 16;
+/** Keys whose units are held at most (the least recently used go first, with their units). */
+const CAPACITY = 50_000;
+
+/** The units held of a key's window, and the count the next one answers with. */
+interface Held {
+  resetAt: number;
+  left: number;
+  nextUsed: number;
+  /** The window's `used` at the last answer, for the size of the next take. */
+  seen: number;
+}
+
+type CountInTurn = (hits: readonly CounterHit[], now: number) => Promise<CounterWindow[]>;
+
+export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
+  const held = new LruCache<string, Held>(CAPACITY);
+
+  /** The units to ask for: a sixteenth of what was left at the last answer, 1 to MOST. */
+  const take = (hit: CounterHit, now: number) => {
+    const kept = held.get(hit.key);
+    if (!kept || kept.resetAt <= now) return 1;
+    return Math.max(1, Math.min(MOST, Math.floor((hit.limit - kept.seen) / MOST)));
+  };
+
+  const local = (hit: CounterHit, now: number) => {
+    if (!hit.reservable) return undefined;
+    const kept = held.get(hit.key);
+    return kept && kept.resetAt > now && kept.left > 0 ? kept : undefined;
+  };
+
+  return async (hits, now) => {
+    // The hits this process answers from held units, taken now (a concurrent request must not
+    // take them too); the others go in one statement, in order.
+    const plan = hits.map((hit) => {
+      const kept = local(hit, now);
+      if (kept === undefined) return undefined;
+      kept.left -= 1;
+      const window: CounterWindow = { used: kept.nextUsed, resetAt: kept.resetAt };
+      kept.nextUsed += 1;
+      return { kept, window };
+    });
+    const asked = hits.flatMap((hit, i) =>
+      plan[i] ? [] : [hit.reservable ? { ...hit, amount: take(hit, now) } : hit],
+    );
+    const answers = asked.length === 0 ? [] : await countInTurn(asked, now);
+    const windows: CounterWindow[] = [];
+    let next = 0;
+    let refused = false;
+    hits.forEach((hit, i) => {
+      const planned = plan[i];
+      if (refused) {
+        // A hit before it was refused: not counted, its unit given back.
+        if (planned) {
+          planned.kept.left += 1;
+          planned.kept.nextUsed -= 1;
+        }
+        return;
+      }
+      let window: CounterWindow | undefined = planned?.window;
+      if (window === undefined) {
+        const sent = asked[next];
+        const answer = answers[next];
+        next += 1;
+        if (sent === undefined || answer === undefined) {
+          refused = true;
+          return;
+        }
+        window = sent.reservable ? received(sent, answer, now) : answer;
+      }
+      windows.push(window);
+      if (window.used > hit.limit) refused = true;
+    });
+    return windows;
+  };
+
+  /**
+   * Keeps the units an answer gave beyond the hit's own; returns the hit's window. `hit.amount`
+   * units were asked for: below the limit, all were given; at it, maybe fewer (counted as one,
+   * the others lost rather than risk one too many); past it, one, refused.
+   */
+  function received(hit: CounterHit, answer: CounterWindow, now: number) {
+    const given = answer.used < hit.limit ? hit.amount : 1;
+    const used = answer.used - given + 1;
+    const kept = held.get(hit.key);
+    if (kept && kept.resetAt === answer.resetAt && kept.resetAt > now && kept.left > 0) {
+      // Another request of this process took units meanwhile: both are held.
+      kept.left += given - 1;
+      kept.seen = Math.max(kept.seen, answer.used);
+    } else {
+      held.set(hit.key, {
+        resetAt: answer.resetAt,
+        left: given - 1,
+        nextUsed: used + 1,
+        seen: answer.used,
+      });
+    }
+    return { used, resetAt: answer.resetAt };
+  }
+}
