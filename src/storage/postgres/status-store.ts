@@ -12,6 +12,7 @@ import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
+import { createReblogMemo } from "./reblog-memo.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
 import { createRowMemo } from "./row-memo.ts";
 import { rowId, rowIds } from "./rows.ts";
@@ -56,6 +57,8 @@ export function createStatusStore(db: PgContext): StatusStore {
   };
   /** This process's write to statuses `ids`: forgotten at once, and the version moves. */
   const written = (ids: readonly string[]) => db.changes.rows("statuses", ids);
+  // The viewers' boosts by original, kept until a write touches them (reblog-memo.ts).
+  const reblogs = createReblogMemo(db.changes);
 
   /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
   const filterSql = (filter: StatusFilter = {}) => {
@@ -114,6 +117,7 @@ export function createStatusStore(db: PgContext): StatusStore {
       carried?.settle(statement);
       await statement;
       written([status.id]);
+      if (status.reblogOfId !== null) reblogs.written(status.accountId, status.reblogOfId);
     },
 
     async listByAccount(accountId, page, filter) {
@@ -261,11 +265,15 @@ export function createStatusStore(db: PgContext): StatusStore {
       if (key === undefined) return false;
       const [, removed] = await sql.begin((tx) => [
         tx`delete from status_tags where status_id = ${key}::int8`,
-        tx`delete from statuses where id = ${key}::int8`,
+        tx<{ account_id: string; reblog_of_id: string | null }[]>`
+          delete from statuses where id = ${key}::int8
+          returning account_id::text, reblog_of_id::text`,
       ]);
-      const gone = (removed?.count ?? 0) > 0;
-      if (gone) written([key]);
-      return gone;
+      const [row] = removed ?? [];
+      if (row === undefined) return false;
+      written([key]);
+      if (row.reblog_of_id !== null) reblogs.written(row.account_id, row.reblog_of_id);
+      return true;
     },
 
     async countReblogs(statusId) {
@@ -291,18 +299,26 @@ export function createStatusStore(db: PgContext): StatusStore {
       const account = rowId(accountId);
       const keys = rowIds(statusIds);
       if (account === undefined || keys.length === 0) return new Map();
-      const rows = await sql<(DataRow & { original: string })[]>`
-        select distinct on (reblog_of_id) reblog_of_id as original, data from statuses
-        where account_id = ${account}::int8 and reblog_of_id = any(${keys}::int8[])
-          and not deleted
-        order by reblog_of_id, id desc`;
-      const found = new Map(rows.map((r) => [r.original, r.data]));
-      const reblogs = new Map<string, Status>();
+      const boosts = await reblogs.find(account, keys, async (missing) => {
+        const rows = await sql<{ original: string; id: string }[]>`
+          select distinct on (reblog_of_id) reblog_of_id::text as original, id::text from statuses
+          where account_id = ${account}::int8 and reblog_of_id = any(${missing}::int8[])
+            and not deleted
+          order by reblog_of_id, id desc`;
+        return new Map(rows.map((r) => [r.original, r.id]));
+      });
+      if (boosts.size === 0) return new Map();
+      // The boosts themselves from the row memo; each checked again, as the two memos hear of
+      // a write one after the other.
+      const found = await memo.getMany([...new Set(boosts.values())], loadMany);
+      const result = new Map<string, Status>();
       for (const id of statusIds) {
-        const reblog = found.get(id);
-        if (reblog) reblogs.set(id, reblog);
+        const boost = found.get(boosts.get(id) ?? "");
+        if (boost && !boost.deleted && boost.accountId === account && boost.reblogOfId === id) {
+          result.set(id, boost);
+        }
       }
-      return reblogs;
+      return result;
     },
   };
 }
