@@ -72,6 +72,20 @@ describe("edge memo on one connection", () => {
     );
   });
 
+  it("does not keep a list that a write to one of its pairs raced", async () => {
+    const changes = createChanges();
+    const memo = createEdgeMemo(raw.sql, changes);
+    const raced = await memo.targets("blocks", "1", async () => {
+      changes.rows("edges", [pairName("blocks", "1", "9")]);
+      return ["old"];
+    });
+    assert.deepEqual(raced, ["old"]);
+    assert.deepEqual(await memo.targets("blocks", "1", async () => ["new"]), ["new"]);
+    // A write to another account's list of the kind, or to another kind, leaves it.
+    changes.rows("edges", [pairName("blocks", "2", "1"), pairName("mutes", "1", "9")]);
+    assert.deepEqual(await memo.targets("blocks", "1", async () => assert.fail("asked")), ["new"]);
+  });
+
   it("does not keep a long list of targets", async () => {
     const changes = createChanges();
     const memo = createEdgeMemo(raw.sql, changes);
@@ -217,10 +231,10 @@ describe("postgres edge memo across processes", () => {
       // Sorted: the put that moves the id signals the pair it left (its delete) and the pair it
       // took (its insert) from one statement, in an order PostgreSQL does not promise.
       assert.deepEqual(heard.filter((h) => /^(edges|reblogs):/.test(h)).sort(), [
-        `edges:${pairName("follows", "1", AWKWARD)}`,
-        `edges:${pairName("follows", "1", AWKWARD)}`,
         "edges:favourites 1 300",
         "edges:follows 1 6",
+        `edges:${pairName("follows", "1", AWKWARD)}`,
+        `edges:${pairName("follows", "1", AWKWARD)}`,
         "reblogs:1 300",
       ]);
     } finally {
