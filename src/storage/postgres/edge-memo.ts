@@ -41,8 +41,8 @@ export interface EdgePair {
 }
 
 export interface EdgeMemo {
-  /** The edges of `pairs` that exist, by pairName; one statement for those not kept. */
-  find(pairs: readonly EdgePair[]): Promise<Map<string, Edge>>;
+  /** The edge of each of `pairs`, if any, in order; one statement for the pairs not kept. */
+  find(pairs: readonly EdgePair[]): Promise<(Edge | undefined)[]>;
   /** An account's targets of a kind (as `load` answers them), kept until one of them changes. */
   targets(kind: string, accountId: string, load: () => Promise<string[]>): Promise<string[]>;
   /** This process's write to the pairs `names`: forgotten at once, and the version moves. */
@@ -58,9 +58,10 @@ export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
   });
   return {
     async find(asked) {
-      const byName = new Map(asked.map((p) => [pairName(p.kind, p.accountId, p.targetId), p]));
-      if (byName.size === 0) return new Map();
-      return pairs.getMany([...byName.keys()], async (missing) => {
+      const names = asked.map((p) => pairName(p.kind, p.accountId, p.targetId));
+      const byName = new Map(names.map((name, i) => [name, asked[i] as EdgePair]));
+      if (byName.size === 0) return [];
+      const found = await pairs.getMany([...byName.keys()], async (missing) => {
         const wanted = missing.map((name) => byName.get(name) as EdgePair);
         // Each pair a primary-key lookup, whatever kinds and directions were asked together.
         const rows = await sql<
@@ -72,6 +73,7 @@ export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
               ${wanted.map((p) => p.accountId)}::text[], ${wanted.map((p) => p.targetId)}::text[]))`;
         return new Map(rows.map((r) => [pairName(r.kind, r.account_id, r.target_id), r.data]));
       });
+      return names.map((name) => found.get(name));
     },
     async targets(kind, accountId, load) {
       // A copy: the kept list is frozen, and callers may sort or extend theirs.

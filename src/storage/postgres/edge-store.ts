@@ -68,8 +68,8 @@ export function createEdgeStore<E extends Edge>(
 
   /** The edges of `pairs` that exist (kept or read: edge-memo.ts), by the other side's id. */
   async function found(pairs: EdgePair[], other: (edge: E) => string) {
-    const edges = await memo.find(pairs);
-    return new Map([...edges.values()].map((edge) => [other(edge as E), edge as E]));
+    const edges = (await memo.find(pairs)).filter((edge) => edge !== undefined) as E[];
+    return new Map(edges.map((edge) => [other(edge), edge]));
   }
 
   /** One page of the edges from an account or to a target, newest first. */

@@ -6,7 +6,7 @@ import type { Edge } from "../../domain/relations.ts";
 import type { JoinedReads, Storage } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
-import { type EdgeMemo, type EdgePair, pairName } from "./edge-memo.ts";
+import type { EdgeMemo, EdgePair } from "./edge-memo.ts";
 import { EDGE_KINDS } from "./edge-store.ts";
 
 /** The stores whose records the token holder is made of (each memoised: record-memo.ts). */
@@ -40,10 +40,11 @@ export function createJoinedReads(sql: Sql, stores: HolderStores, memo: EdgeMemo
         }),
       );
       const found = await memo.find(asked.flat());
+      let next = 0;
       return asked.map((pairs) => {
         const answer = new Map<string, Edge>();
         for (const p of pairs) {
-          const edge = found.get(pairName(p.kind, p.accountId, p.targetId));
+          const edge = found[next++];
           if (edge !== undefined) answer.set(p.other, edge);
         }
         return answer;
