@@ -4,7 +4,9 @@
 // 0018: the payload is "writer|table") and bumps them too. Kept answers are dropped on either, so
 // none outlives a write by more than the notification's trip. Statuses are written too often for
 // a memo emptied whole: their signal names the rows ("writer|statuses:id,id,…", migration 0037),
-// and a row memo (row-memo.ts) forgets just those.
+// and a row memo (row-memo.ts) forgets just those. So do edges ("writer|edges:kind account
+// target,…") and boosts ("writer|reblogs:account original,…"), migration 0038 (edge-memo.ts,
+// reblog-memo.ts).
 
 import type { Sql } from "./connect.ts";
 

@@ -4,12 +4,16 @@
 //
 // Changes of one pair from this process run one at a time, in call order (as in the json-file
 // store); between processes the database's row locks settle them.
+//
+// The lookups of pairs and the lists of an account's targets are kept in this process until a
+// write names them (edge-memo.ts); `get`, read before writes, and the pages always ask.
 
 import type { Edge } from "../../domain/relations.ts";
 import { KeyedQueue } from "../json-file/keyed-queue.ts";
 import type { EdgeKind, EdgeStore, IdPage } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { edgeCounted } from "./count-signals.ts";
+import { type EdgeMemo, type EdgePair, pairName } from "./edge-memo.ts";
 import { idWindow } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
@@ -46,7 +50,11 @@ function countsOf(keys: readonly string[], rows: readonly { key: string; n: stri
   return counts;
 }
 
-export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): EdgeStore<E> {
+export function createEdgeStore<E extends Edge>(
+  db: PgContext,
+  kind: string,
+  memo: EdgeMemo,
+): EdgeStore<E> {
   const { sql, changes } = db;
   const queue = new KeyedQueue();
 
@@ -57,6 +65,12 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
       select id as key, n from edge_counts
       where kind = ${kind} and side = ${side} and id = any(${ids as string[]}::text[])`;
     return countsOf(ids, rows);
+  }
+
+  /** The edges of `pairs` that exist (kept or read: edge-memo.ts), by the other side's id. */
+  async function found(pairs: EdgePair[], other: (edge: E) => string) {
+    const edges = (await memo.find(pairs)).filter((edge) => edge !== undefined) as E[];
+    return new Map(edges.map((edge) => [other(edge), edge]));
   }
 
   /** One page of the edges from an account or to a target, newest first. */
@@ -85,21 +99,28 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
         // The edge's id names one edge of the kind (the json-file store files edges by id): an
         // id put again with another pair moves the edge there. A job the write carries (an
         // event's record, outbox.ts) is stored by the same statement.
+        // The pair it moved from comes back, to be forgotten with the pair written.
         const carried = await db.outbox.take();
-        const statement = sql`
+        const statement = sql<{ account_id: string; target_id: string }[]>`
           with ${carried ? sql`job as (${jobInsert(sql, carried.job)}),` : sql``} moved as (
             delete from edges
             where kind = ${kind} and id = ${edge.id}::bigint
               and (account_id, target_id) <> (${edge.accountId}::text, ${edge.targetId}::text)
+            returning account_id, target_id
+          ), put as (
+            insert into edges (kind, account_id, target_id, id, data)
+            values (${kind}, ${edge.accountId}, ${edge.targetId}, ${edge.id}::bigint,
+              ${jsonb(sql, edge)})
+            on conflict (kind, account_id, target_id)
+            do update set id = excluded.id, data = excluded.data
           )
-          insert into edges (kind, account_id, target_id, id, data)
-          values (${kind}, ${edge.accountId}, ${edge.targetId}, ${edge.id}::bigint,
-            ${jsonb(sql, edge)})
-          on conflict (kind, account_id, target_id)
-          do update set id = excluded.id, data = excluded.data`;
+          select account_id, target_id from moved`;
         carried?.settle(statement);
-        await statement;
-        changes.bump("edges");
+        const moved = await statement;
+        memo.written([
+          pairName(kind, edge.accountId, edge.targetId),
+          ...moved.map((r) => pairName(kind, r.account_id, r.target_id)),
+        ]);
         edgeCounted(changes, kind, edge.accountId, edge.targetId);
       });
     },
@@ -110,7 +131,7 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
           where kind = ${kind} and account_id = ${accountId} and target_id = ${targetId}
           returning 1`;
         if (rows.length === 0) return false;
-        changes.bump("edges");
+        memo.written([pairName(kind, accountId, targetId)]);
         edgeCounted(changes, kind, accountId, targetId);
         return true;
       });
@@ -127,28 +148,23 @@ export function createEdgeStore<E extends Edge>(db: PgContext, kind: string): Ed
     },
     countFromMany: (accountIds) => counted("from", accountIds),
     countToMany: (targetIds) => counted("to", targetIds),
-    async findFrom(accountId, targetIds) {
-      if (targetIds.length === 0) return new Map();
-      const rows = await sql<{ data: E }[]>`
-        select data from edges
-        where kind = ${kind} and account_id = ${accountId}
-          and target_id = any(${targetIds as string[]}::text[])`;
-      return new Map(rows.map((r) => [r.data.targetId, r.data]));
-    },
-    async findTo(targetId, accountIds) {
-      if (accountIds.length === 0) return new Map();
-      const rows = await sql<{ data: E }[]>`
-        select data from edges
-        where kind = ${kind} and target_id = ${targetId}
-          and account_id = any(${accountIds as string[]}::text[])`;
-      return new Map(rows.map((r) => [r.data.accountId, r.data]));
-    },
-    async allTargetsFrom(accountId) {
-      const rows = await sql<{ target_id: string }[]>`
-        select target_id from edges
-        where kind = ${kind} and account_id = ${accountId}
-        order by id desc`;
-      return rows.map((r) => r.target_id);
-    },
+    findFrom: (accountId, targetIds) =>
+      found(
+        targetIds.map((targetId) => ({ kind, accountId, targetId })),
+        (e) => e.targetId,
+      ),
+    findTo: (targetId, accountIds) =>
+      found(
+        accountIds.map((accountId) => ({ kind, accountId, targetId })),
+        (e) => e.accountId,
+      ),
+    allTargetsFrom: (accountId) =>
+      memo.targets(kind, accountId, async () => {
+        const rows = await sql<{ target_id: string }[]>`
+          select target_id from edges
+          where kind = ${kind} and account_id = ${accountId}
+          order by id desc`;
+        return rows.map((r) => r.target_id);
+      }),
   };
 }

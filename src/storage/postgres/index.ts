@@ -41,6 +41,7 @@ import { createConversationStore } from "./conversation-store.ts";
 import { openCoordination } from "./coordination.ts";
 import { createCustomEmojiStore } from "./custom-emoji-store.ts";
 import { dumpDatabase } from "./dump.ts";
+import { createEdgeMemo } from "./edge-memo.ts";
 import { createEdgeStore, EDGE_KINDS } from "./edge-store.ts";
 import { createFilterStore } from "./filter-store.ts";
 import { createIdempotencyStore } from "./idempotency-store.ts";
@@ -95,8 +96,10 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     let putJob: (job: Job) => Promise<void> = async () => {};
     const outbox = createOutbox((job) => putJob(job));
     const db: PgContext = { sql, changes, outbox };
+    // One memo of edges for every kind: the joined reads ask several kinds at once.
+    const edgeMemo = createEdgeMemo(sql, changes);
     const edges = <E extends Edge>(kind: EdgeKind): EdgeStore<E> =>
-      createEdgeStore<E>(db, EDGE_KINDS[kind]);
+      createEdgeStore<E>(db, EDGE_KINDS[kind], edgeMemo);
     let closing: Promise<void> | undefined;
     const stores = {
       accounts: createAccountStore(db),
@@ -162,7 +165,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     ) as typeof stores;
     return {
       ...trackedStores,
-      joined: tracked(createJoinedReads(db, stores), inFlight),
+      joined: tracked(createJoinedReads(db, stores, edgeMemo), inFlight),
       broadcast,
       version: () => changes.version,
       dump: () => dumpDatabase(sql),

@@ -1,8 +1,9 @@
 // The joined reads (JoinedReads) on PostgreSQL: each one statement, where asking the stores in
 // turn cost a round trip per store (bench/pg-statements.ts lists what a request sends); the
-// token holder instead comes from the stores' record memos, and the counters from memos kept
-// per process and forgotten row by row as the counter tables' change signals name them
-// (row-memo.ts, count-signals.ts, migration 0039, ADR 0042), as json-file answers them from memory.
+// token holder instead comes from the stores' record memos, the edges from the edge memo
+// (edge-memo.ts, ADR 0041), and the counters from memos kept per process and forgotten row
+// by row as the counter tables' change signals name them (row-memo.ts, count-signals.ts,
+// migration 0039, ADR 0042), as json-file answers them from memory.
 
 import type { Edge } from "../../domain/relations.ts";
 import type { AccountCounts, JoinedReads, StatusCounts, Storage } from "../ports.ts";
@@ -15,13 +16,18 @@ import {
   STATUS_COUNTS,
 } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
+import type { EdgeMemo, EdgePair } from "./edge-memo.ts";
 import { EDGE_KINDS } from "./edge-store.ts";
 import { createRowMemo } from "./row-memo.ts";
 
 /** The stores whose records the token holder is made of (each memoised: record-memo.ts). */
 type HolderStores = Pick<Storage, "tokens" | "apps" | "accounts" | "users">;
 
-export function createJoinedReads(db: PgContext, stores: HolderStores): JoinedReads {
+export function createJoinedReads(
+  db: PgContext,
+  stores: HolderStores,
+  memo: EdgeMemo,
+): JoinedReads {
   const { sql, changes } = db;
   // A status's counters are its status_counts row and its favourites' and quotes' edge counts.
   const statusCounts = createRowMemo<StatusCounts>(changes, [
@@ -90,29 +96,26 @@ export function createJoinedReads(db: PgContext, stores: HolderStores): JoinedRe
     },
 
     async edges(accountId, questions) {
-      // One `union all` branch per question, each on the index its store's lookup uses; a
-      // question without ids has no branch (its answer is empty).
-      const branches = questions.flatMap((q, i) => {
-        if (q.ids.length === 0) return [];
-        const ids = q.ids as string[];
-        const match =
-          q.direction === "from"
-            ? sql`account_id = ${accountId} and target_id = any(${ids}::text[])`
-            : sql`target_id = ${accountId} and account_id = any(${ids}::text[])`;
-        return [
-          sql`select ${i}::int as q, data from edges where kind = ${EDGE_KINDS[q.kind]} and ${match}`,
-        ];
-      });
-      const answers = questions.map(() => new Map<string, Edge>());
-      if (branches.length > 0) {
-        const rows = await sql<{ q: number; data: Edge }[]>`
-          ${branches.reduce((all, branch) => sql`${all} union all ${branch}`)}`;
-        for (const { q, data } of rows) {
-          const other = questions[q]?.direction === "from" ? data.targetId : data.accountId;
-          answers[q]?.set(other, data);
+      // Every question's pairs asked of the edge memo together: what it keeps answers at once,
+      // the rest is one statement of primary-key lookups (edge-memo.ts, ADR 0041).
+      const asked = questions.map((q) =>
+        q.ids.map((id): EdgePair & { other: string } => {
+          const kind = EDGE_KINDS[q.kind];
+          return q.direction === "from"
+            ? { kind, accountId, targetId: id, other: id }
+            : { kind, accountId: id, targetId: accountId, other: id };
+        }),
+      );
+      const found = await memo.find(asked.flat());
+      let next = 0;
+      return asked.map((pairs) => {
+        const answer = new Map<string, Edge>();
+        for (const p of pairs) {
+          const edge = found[next++];
+          if (edge !== undefined) answer.set(p.other, edge);
         }
-      }
-      return answers as never;
+        return answer;
+      }) as never;
     },
 
     // Ids that name no row (not a number) count nothing, as the statement answered for them.

@@ -21,6 +21,18 @@ interface Load {
   stale: Set<string> | "all";
 }
 
+export interface RowMemoOptions<T> {
+  /** Records kept at most. */
+  capacity?: number;
+  /**
+   * The key a row named by a write is kept under, when not the name itself (a memo of lists
+   * of rows keeps each list under what the rows' names start with).
+   */
+  keyOf?: (name: string) => string;
+  /** Whether a loaded record is worth its memory (not kept otherwise, asked again next time). */
+  keeps?: (record: T) => boolean;
+}
+
 /**
  * `tables`: the tables (or named signals, changes.ts) whose row names are this memo's keys; a
  * memo of values read from several tables by one key (a status's counters) watches them all.
@@ -28,7 +40,7 @@ interface Load {
 export function createRowMemo<T extends object>(
   changes: Changes,
   tables: string | readonly string[],
-  capacity = CAPACITY,
+  { capacity = CAPACITY, keyOf = (name) => name, keeps = () => true }: RowMemoOptions<T> = {},
 ): RecordMemo<T> & {
   readonly size: number;
   /** What is kept of `key` now, without loading: a record, MISSING, or undefined (nothing). */
@@ -43,10 +55,11 @@ export function createRowMemo<T extends object>(
       for (const load of loads) load.stale = "all";
       return;
     }
-    for (const id of ids) cache.delete(id);
+    const keys = ids.map(keyOf);
+    for (const key of keys) cache.delete(key);
     for (const load of loads) {
       if (load.stale === "all") continue;
-      for (const id of ids) if (load.keys.includes(id)) load.stale.add(id);
+      for (const key of keys) if (load.keys.includes(key)) load.stale.add(key);
     }
   };
   for (const table of typeof tables === "string" ? [tables] : tables) {
@@ -68,6 +81,7 @@ export function createRowMemo<T extends object>(
         for (const key of keys) {
           if (stale.has(key)) continue;
           const record = found(result, key);
+          if (record !== undefined && !keeps(record)) continue;
           // Kept records are shared by every later reader: frozen, as json-file's are.
           cache.set(key, record === undefined ? MISSING : deepFreeze(record));
         }

@@ -14,6 +14,7 @@ import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
+import { createReblogMemo } from "./reblog-memo.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
 import { MISSING } from "./record-memo.ts";
 import { createRowMemo } from "./row-memo.ts";
@@ -88,6 +89,8 @@ export function createStatusStore(db: PgContext): StatusStore {
     );
     statusesCounted(db.changes, statuses, publicTouched);
   };
+  // The viewers' boosts by original, kept until a write touches them (reblog-memo.ts).
+  const reblogs = createReblogMemo(db.changes);
 
   /** The conditions of a StatusFilter, each `and …` (json-file: status-filter.ts). */
   const filterSql = (filter: StatusFilter = {}) => {
@@ -154,6 +157,7 @@ export function createStatusStore(db: PgContext): StatusStore {
       carried?.settle(statement);
       await statement;
       written([status], publicTouched);
+      if (status.reblogOfId !== null) reblogs.written(status.accountId, status.reblogOfId);
     },
 
     async listByAccount(accountId, page, filter) {
@@ -325,6 +329,7 @@ export function createStatusStore(db: PgContext): StatusStore {
         ],
         row.public_timeline,
       );
+      if (row.reblog_of_id !== null) reblogs.written(row.account_id, row.reblog_of_id);
       return true;
     },
 
@@ -351,18 +356,26 @@ export function createStatusStore(db: PgContext): StatusStore {
       const account = rowId(accountId);
       const keys = rowIds(statusIds);
       if (account === undefined || keys.length === 0) return new Map();
-      const rows = await sql<(DataRow & { original: string })[]>`
-        select distinct on (reblog_of_id) reblog_of_id as original, data from statuses
-        where account_id = ${account}::int8 and reblog_of_id = any(${keys}::int8[])
-          and not deleted
-        order by reblog_of_id, id desc`;
-      const found = new Map(rows.map((r) => [r.original, r.data]));
-      const reblogs = new Map<string, Status>();
+      const boosts = await reblogs.find(account, keys, async (missing) => {
+        const rows = await sql<{ original: string; id: string }[]>`
+          select distinct on (reblog_of_id) reblog_of_id::text as original, id::text from statuses
+          where account_id = ${account}::int8 and reblog_of_id = any(${missing}::int8[])
+            and not deleted
+          order by reblog_of_id, id desc`;
+        return new Map(rows.map((r) => [r.original, r.id]));
+      });
+      if (boosts.size === 0) return new Map();
+      // The boosts themselves from the row memo; each checked again, as the two memos hear of
+      // a write one after the other.
+      const found = await memo.getMany([...new Set(boosts.values())], loadMany);
+      const result = new Map<string, Status>();
       for (const id of statusIds) {
-        const reblog = found.get(id);
-        if (reblog) reblogs.set(id, reblog);
+        const boost = found.get(boosts.get(id) ?? "");
+        if (boost && !boost.deleted && boost.accountId === account && boost.reblogOfId === id) {
+          result.set(id, boost);
+        }
       }
-      return reblogs;
+      return result;
     },
   };
 }
