@@ -52,10 +52,11 @@ function blankable<T extends z.ZodType>(schema: T) {
     .transform((v) => (v === "" || v === null ? undefined : (v as z.output<T>)));
 }
 
+/** A form's empty `media_ids[]=` names no attachment (Mastodon finds none for it), not a bad id. */
 const mediaIds = z
-  .union([listParam(idParam), z.null()])
+  .union([listParam(z.union([z.literal(""), idParam])), z.null()])
   .optional()
-  .transform((v) => v ?? undefined);
+  .transform((v) => v?.filter((id) => id !== "") ?? undefined);
 
 /** `poll[options][]`, `poll[expires_in]`, `poll[multiple]`, `poll[hide_totals]`; the poll
  * rules themselves (counts, lengths, deadline) are the service's, with Mastodon's messages. */
