@@ -128,14 +128,17 @@ describe("media attached to statuses", () => {
   });
 
   it("reads an empty form media_ids[]= as no media, not as a bad id", async () => {
-    const res = await server.request("/api/v1/statuses", {
-      method: "POST",
-      token: alice.token,
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "status=no%20media&media_ids[]=",
-    });
-    assert.equal(res.status, 200);
-    assert.deepEqual(((await res.json()) as Json).media_attachments, []);
+    const form = new FormData();
+    form.set("status", "no media");
+    form.set("media_ids[]", "");
+    const status = await send(
+      server,
+      "POST",
+      "/api/v1/statuses",
+      { token: alice.token, body: form },
+      200,
+    );
+    assert.deepEqual(status.media_attachments, []);
   });
 
   it("refuses media that cannot be attached, with Mastodon's messages", async () => {
