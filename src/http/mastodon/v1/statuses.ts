@@ -26,6 +26,7 @@ import { jsonText } from "../../json-text.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { anyIdParam, booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { urlContext } from "../account-json.ts";
 import { bytesOf, mediaAttributesParam } from "../media-params.ts";
 import { renderScheduledStatus } from "../scheduled-status-json.ts";
@@ -175,7 +176,7 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
     return c.json(await renderStatus(ctx, deleted, viewer.account.id, { withSource: true }));
   });
 
-  app.put(STATUS, writeUser, async (c) => {
+  app.on(UPDATE_METHODS, STATUS, writeUser, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, editSchema);
     const status = await editStatus(ctx, {
