@@ -10,13 +10,21 @@ import { setResponseHeaders } from "./middleware/response-headers.ts";
 import { requestTarget } from "./request-target.ts";
 import { idParam, limitParam } from "./schemas.ts";
 
+/**
+ * A blank parameter (`?max_id=&limit=`, as apps that fill a URL template send) is an absent
+ * one, as in Mastodon (Rails' `present?`), rather than a 422.
+ */
+function blankAsAbsent<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === "" ? undefined : v), schema);
+}
+
 /** Query fields of a paged list; merge into an endpoint's schema with `.extend(pageFields(…))`. */
 export function pageFields(defaultLimit = 20, maxLimit = 40) {
   return {
-    max_id: idParam.optional(),
-    since_id: idParam.optional(),
-    min_id: idParam.optional(),
-    limit: limitParam(defaultLimit, maxLimit),
+    max_id: blankAsAbsent(idParam.optional()),
+    since_id: blankAsAbsent(idParam.optional()),
+    min_id: blankAsAbsent(idParam.optional()),
+    limit: blankAsAbsent(limitParam(defaultLimit, maxLimit)),
   };
 }
 

@@ -50,6 +50,7 @@ describe("API caching", () => {
       "/api/v1/instance",
       "/api/v2/instance",
       "/api/v1/instance/rules",
+      "/api/v1/instance/languages",
       "/api/v1/instance/peers",
       "/api/v1/custom_emojis",
     ];

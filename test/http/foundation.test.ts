@@ -61,6 +61,27 @@ describe("HTTP foundation", () => {
     assert.ok(preflight.status === 204 || preflight.status === 200);
     assert.equal(preflight.headers.get("access-control-allow-origin"), "*");
     assert.match(preflight.headers.get("access-control-allow-headers") ?? "", /authorization/i);
+    // Any header a web app asks for, as Mastodon's `headers: :any` (tracing headers, its own).
+    const traced = await server.request("/api/v1/timelines/home", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://app.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization,baggage,sentry-trace",
+      },
+    });
+    assert.equal(
+      traced.headers.get("access-control-allow-headers"),
+      "authorization,baggage,sentry-trace",
+    );
+    const garbled = await server.request("/api/v1/timelines/home", {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-headers": "a b;c" },
+    });
+    assert.equal(
+      garbled.headers.get("access-control-allow-headers"),
+      "Authorization,Content-Type,Idempotency-Key,Accept",
+    );
 
     const res = await server.request("/api/v1/no-such-thing", {
       headers: { origin: "https://app.example" },

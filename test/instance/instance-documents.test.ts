@@ -1,7 +1,8 @@
 // The instance's documents and public figures over HTTP: rules the operator manages (kept ids,
 // WREN_RULES as the start, reports citing them), the extended description, privacy policy and
-// versioned terms of service, the weekly activity counted from the records, translation
-// languages, and the public list of blocked domains under each WREN_SHOW_DOMAIN_BLOCKS value.
+// versioned terms of service, the weekly activity counted from the records, translation and
+// posting languages, and the public list of blocked domains under each WREN_SHOW_DOMAIN_BLOCKS
+// value.
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -199,6 +200,17 @@ describe("instance documents", () => {
       (await admin("instance.terms.list", {})).map((v: Json) => v.effectiveDate),
       ["2025-01-01", "2026-03-11", "2026-06-01"],
     );
+  });
+
+  it("lists the languages apps offer for a post, each named, anonymously as to an app", async () => {
+    const languages: Json[] = await ok(server, "/api/v1/instance/languages");
+    const byCode = new Map(languages.map((l) => [l.code, l.name]));
+    assert.equal(byCode.size, languages.length, "each code once");
+    assert.equal(byCode.get("en"), "English");
+    assert.equal(byCode.get("ja"), "Japanese");
+    assert.equal(byCode.get("nb"), "Norwegian Bokmål");
+    assert.ok(languages.length >= 180, `the ISO 639-1 set, not ${languages.length}`);
+    assert.deepEqual(await ok(server, "/api/v1/instance/languages", alice.token), languages);
   });
 
   it("has no translation languages", async () => {

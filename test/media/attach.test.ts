@@ -127,6 +127,20 @@ describe("media attached to statuses", () => {
     );
   });
 
+  it("reads an empty form media_ids[]= as no media, not as a bad id", async () => {
+    const form = new FormData();
+    form.set("status", "no media");
+    form.set("media_ids[]", "");
+    const status = await send(
+      server,
+      "POST",
+      "/api/v1/statuses",
+      { token: alice.token, body: form },
+      200,
+    );
+    assert.deepEqual(status.media_attachments, []);
+  });
+
   it("refuses media that cannot be attached, with Mastodon's messages", async () => {
     const ctx = server.wren.ctx;
     const refused = async (json: Record<string, unknown>) =>

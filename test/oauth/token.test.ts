@@ -359,8 +359,24 @@ describe("OAuth token endpoint, revocation and scopes", () => {
       const denied = await server.request("/oauth/userinfo", { token: readOnly.access_token });
       assert.equal(denied.status, 403);
       assert.equal((await readJson(denied)).error, "This action is outside the authorized scopes");
+      // RFC 6750's challenges, which OAuth libraries read to tell "renew" from "ask for more".
+      assert.equal(
+        denied.headers.get("www-authenticate"),
+        'Bearer realm="Wren", error="insufficient_scope", error_description="This action is outside the authorized scopes", scope="profile"',
+      );
 
-      assert.equal((await server.request("/oauth/userinfo")).status, 401);
+      const invalid =
+        'Bearer realm="Wren", error="invalid_token", error_description="The access token is invalid"';
+      const missing = await server.request("/oauth/userinfo");
+      assert.equal(missing.status, 401);
+      assert.equal(missing.headers.get("www-authenticate"), invalid);
+      const bad = await server.request("/api/v1/timelines/home", { token: "not-a-token" });
+      assert.equal(bad.status, 401);
+      assert.equal(bad.headers.get("www-authenticate"), invalid);
+      const ok200 = await server.request("/api/v1/timelines/home", {
+        token: (await userToken(server, app, "read")).access_token,
+      });
+      assert.equal(ok200.headers.get("www-authenticate"), null);
     });
 
     it("needs a user token where the route acts for a person (422 for app tokens)", async () => {

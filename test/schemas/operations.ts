@@ -57,6 +57,11 @@ const activityWeek = object({
 });
 /** GET /api/v1/instance/translation_languages: source language → target languages. */
 const translationLanguages: Schema = { type: "object", additionalProperties: strings };
+/** GET /api/v1/instance/languages: the languages apps offer for a post. */
+const postingLanguages: Schema = {
+  type: "array",
+  items: object({ code: { type: "string", pattern: "^[a-z]{2}$" }, name: { type: "string" } }),
+};
 /** GET /api/v1/annual_reports/:year/state. */
 const annualReportState = object({
   state: oneOf("available", "generating", "eligible", "ineligible"),
@@ -766,6 +771,7 @@ const rows: Row[] = [
     "getInstanceTermsOfServiceByDate",
     { 200: one("TermsOfService") },
   ],
+  ["get", "/api/v1/instance/languages", "getInstanceLanguages", { 200: postingLanguages }],
   [
     "get",
     "/api/v1/instance/translation_languages",

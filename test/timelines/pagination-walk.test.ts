@@ -210,4 +210,14 @@ describe("pagination walk", () => {
     const tooMany = await getList(server, "/api/v1/timelines/home?limit=500", walker.token);
     assert.equal(tooMany.body.length, 40);
   });
+
+  it("reads blank window parameters as absent, as Mastodon does", async () => {
+    const plain = await getList(server, "/api/v1/timelines/home", walker.token);
+    const blank = await getList(
+      server,
+      "/api/v1/timelines/home?max_id=&since_id=&min_id=&limit=",
+      walker.token,
+    );
+    assert.deepEqual(ids(blank), ids(plain));
+  });
 });

@@ -2,7 +2,9 @@
 //   app.get("/api/v1/accounts/verify_credentials",
 //     access({ scopes: ["profile", "read:accounts"], user: true }), handler)
 // Mastodon's answers: no or bad token → 401; a token without an admitting scope → 403; an app
-// token (client_credentials) where a user is needed → 422.
+// token (client_credentials) where a user is needed → 422. The 401 and the scope's 403 carry
+// RFC 6750's `WWW-Authenticate: Bearer` challenge, as Mastodon's (Doorkeeper's) do: OAuth
+// libraries read it to tell a token to renew from a token that lacks a scope.
 
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError, forbidden, unauthorized } from "../../domain/errors.ts";
@@ -24,19 +26,32 @@ export interface AccessRule {
   permission?: Permission;
 }
 
+const INVALID_TOKEN = "The access token is invalid";
+const OUTSIDE_SCOPES = "This action is outside the authorized scopes";
+
+/** RFC 6750 §3: the challenge a refused bearer token is answered with. */
+function challenge(c: Context<HttpEnv>, error: string, description: string, scope?: string): void {
+  const scopePart = scope ? `, scope="${scope}"` : "";
+  c.header(
+    "WWW-Authenticate",
+    `Bearer realm="Wren", error="${error}", error_description="${description}"${scopePart}`,
+  );
+}
+
 /** Builds the `access(rule)` middleware factory bound to the service context. */
 export function accessControl(ctx: ServiceContext) {
   return function access(rule: AccessRule = {}): MiddlewareHandler<HttpEnv> {
     return async (c, next) => {
       const bearer = bearerOf(c);
-      if (bearer === null) {
-        if (rule.optional) return next();
-        throw unauthorized("The access token is invalid");
+      if (bearer === null && rule.optional) return next();
+      const viewer = bearer === null ? undefined : await verifiedCaller(c, ctx);
+      if (!viewer) {
+        challenge(c, "invalid_token", INVALID_TOKEN);
+        throw unauthorized(INVALID_TOKEN);
       }
-      const viewer = await verifiedCaller(c, ctx);
-      if (!viewer) throw unauthorized("The access token is invalid");
       if (rule.scopes && rule.scopes.length > 0 && !scopesAdmit(viewer.token.scopes, rule.scopes)) {
-        throw forbidden("This action is outside the authorized scopes");
+        challenge(c, "insufficient_scope", OUTSIDE_SCOPES, rule.scopes.join(" "));
+        throw forbidden(OUTSIDE_SCOPES);
       }
       const needsUser = rule.user === true || rule.permission !== undefined;
       if (needsUser && !viewer.account) {

@@ -43,7 +43,7 @@ const PUBLIC_READ =
 
 /** The server's description: no route of it looks at a token, so every caller gets one answer. */
 const SHARED_READ =
-  /^\/api\/(?:v1\/(?:instance(?:\/(?:peers|rules|activity|extended_description|privacy_policy|terms_of_service(?:\/[^/]+)?|translation_languages))?|custom_emojis)|v2\/instance)$/;
+  /^\/api\/(?:v1\/(?:instance(?:\/(?:peers|rules|activity|extended_description|privacy_policy|terms_of_service(?:\/[^/]+)?|translation_languages|languages))?|custom_emojis)|v2\/instance)$/;
 
 type Announced = Readonly<Record<string, string>>;
 

@@ -42,9 +42,24 @@ const PREFLIGHT_HEADERS = {
   Vary: "Access-Control-Request-Headers",
 };
 
+/** A comma-separated list of header names (RFC 9110 tokens), as a preflight asks them. */
+const HEADER_NAMES = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+
+/**
+ * Mastodon allows any request header (rack-cors `headers: :any` echoes the asked ones): a web
+ * app whose fetches carry tracing headers (Sentry's `sentry-trace` and `baggage`) or one of its
+ * own would otherwise be refused by the browser before its request leaves.
+ */
+function preflightHeaders(asked: string | undefined): Record<string, string> {
+  const names = asked?.trim();
+  if (!names || names.length > 1024 || !HEADER_NAMES.test(names)) return PREFLIGHT_HEADERS;
+  return { ...PREFLIGHT_HEADERS, "Access-Control-Allow-Headers": names };
+}
+
 export const apiCors: MiddlewareHandler<HttpEnv> = async (c, next) => {
   if (c.req.method === "OPTIONS") {
-    return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+    const asked = c.req.header("access-control-request-headers");
+    return new Response(null, { status: 204, headers: preflightHeaders(asked) });
   }
   await next();
   setResponseHeaders(c, CORS_HEADERS);

@@ -10,6 +10,7 @@ import { addReaction, removeReaction } from "../../../services/announcements/rea
 import { loadAnnouncementViews } from "../../../views/announcement-view.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { urlContext } from "../account-json.ts";
 
 const ANNOUNCEMENT = "/api/v1/announcements/:id{[0-9]+}";
@@ -37,7 +38,7 @@ export function announcementRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: A
 
   const reaction = `${ANNOUNCEMENT}/reactions/:name`;
   const reacting = access({ scopes: ["write:favourites"], user: true });
-  app.put(reaction, reacting, async (c) => {
+  app.on(UPDATE_METHODS, reaction, reacting, async (c) => {
     const viewer = requireViewer(c);
     await addReaction(ctx, viewer.account.id, c.req.param("id"), c.req.param("name"));
     return c.json({});

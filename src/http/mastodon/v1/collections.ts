@@ -41,6 +41,7 @@ import {
   limitParam,
   listParam,
 } from "../../schemas.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { renderAccounts } from "../account-json.ts";
 
 const nullableText = z.union([z.string(), z.null()]).optional();
@@ -119,7 +120,7 @@ export function collectionRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acc
     });
   });
 
-  app.patch("/api/v1/collections/:id{[0-9]+}", access(WRITE), async (c) => {
+  app.on(UPDATE_METHODS, "/api/v1/collections/:id{[0-9]+}", access(WRITE), async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, fieldsSchema);
     const collection = await updateCollection(

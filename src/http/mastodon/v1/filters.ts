@@ -17,6 +17,7 @@ import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, listParam } from "../../schemas.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { expiresInParam } from "../filter-params.ts";
 
 const schema = z.object({
@@ -60,7 +61,7 @@ export function filterV1Routes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
     return c.json(json(await getV1Filter(ctx, viewer.account.id, c.req.param("id"))));
   });
 
-  app.put("/api/v1/filters/:id", write, async (c) => {
+  app.on(UPDATE_METHODS, "/api/v1/filters/:id", write, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, schema);
     return c.json(

@@ -1,10 +1,12 @@
 // The instance's documents (/api/v1/instance/extended_description, /privacy_policy,
-// /terms_of_service[/:date]), its translation languages and its public list of blocked domains.
+// /terms_of_service[/:date]), its posting and translation languages and its public list of
+// blocked domains.
 // Public like the rest of the instance endpoints; only the domain list may look at the token
 // (WREN_SHOW_DOMAIN_BLOCKS=users), as Mastodon's show_domain_blocks setting does.
 
 import type { Hono } from "hono";
 import { notFound } from "../../../domain/errors.ts";
+import { postingLanguages } from "../../../domain/languages.ts";
 import {
   serializeExtendedDescription,
   serializePrivacyPolicy,
@@ -42,6 +44,9 @@ export function instanceDocumentRoutes(app: Hono<HttpEnv>, deps: HttpDeps): void
     if (!isCalendarDate(date)) throw notFound();
     return c.json(serializeTermsOfService(await findTerms(ctx, date)));
   });
+
+  // What apps offer in their language picker (Mastodon 4.2+): [{ code, name }].
+  app.get("/api/v1/instance/languages", (c) => c.json(postingLanguages()));
 
   // The pairs the configured translation service offers; {} without one.
   app.get("/api/v1/instance/translation_languages", async (c) => {

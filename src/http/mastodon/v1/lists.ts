@@ -19,6 +19,7 @@ import { type Access, requireViewer } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { renderAccounts } from "../account-json.ts";
 
 const listSchema = z.object({
@@ -67,7 +68,7 @@ export function listRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): 
     return c.json(serializeList(await ownList(ctx, viewer.account.id, c.req.param("id"))));
   });
 
-  app.put("/api/v1/lists/:id{[0-9]+}", access(WRITE), async (c) => {
+  app.on(UPDATE_METHODS, "/api/v1/lists/:id{[0-9]+}", access(WRITE), async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, listSchema);
     const list = await updateList(ctx, viewer.account.id, c.req.param("id"), {

@@ -11,6 +11,7 @@ import { uploadMedia } from "../../../services/media/upload-media.ts";
 import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { renderMedia } from "../media-json.ts";
 import { bytesOf, fileParam, mediaText } from "../media-params.ts";
 
@@ -57,7 +58,7 @@ export function mediaV1Routes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
     return c.json(renderMedia(ctx, media), statusOf(media.state));
   });
 
-  app.put(MEDIA, writeMedia, async (c) => {
+  app.on(UPDATE_METHODS, MEDIA, writeMedia, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, updateSchema);
     const media = await updateMedia(ctx, viewer.account.id, c.req.param("id"), {

@@ -14,6 +14,7 @@ import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam } from "../../schemas.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 
 const action = z.enum(POLICY_ACTIONS as [string, ...string[]]).optional();
 const v2Schema = z.object({
@@ -57,7 +58,7 @@ export function notificationPolicyRoutes(app: Hono<HttpEnv>, deps: HttpDeps, acc
     });
   }
 
-  app.patch("/api/v2/notifications/policy", write, async (c) => {
+  app.on(UPDATE_METHODS, "/api/v2/notifications/policy", write, async (c) => {
     const viewer = requireViewer(c);
     const p = await readValidParams(c, v2Schema);
     const changes = changesOf([
@@ -71,7 +72,7 @@ export function notificationPolicyRoutes(app: Hono<HttpEnv>, deps: HttpDeps, acc
     return c.json(await answer(viewer.account.id, policy, false));
   });
 
-  app.patch("/api/v1/notifications/policy", write, async (c) => {
+  app.on(UPDATE_METHODS, "/api/v1/notifications/policy", write, async (c) => {
     const viewer = requireViewer(c);
     const p = await readValidParams(c, v1Schema);
     const changes = changesOf([

@@ -10,6 +10,7 @@ import type { HttpDeps, HttpEnv } from "../../env.ts";
 import type { Access } from "../../middleware/access.ts";
 import { requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { renderCredentialAccount, urlContext } from "../account-json.ts";
 import { credentialsInput, updateCredentialsSchema } from "./profile-params.ts";
 
@@ -28,12 +29,17 @@ export function profileRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access
     },
   );
 
-  app.patch("/api/v1/profile", access({ scopes: ["write:accounts"], user: true }), async (c) => {
-    const viewer = requireViewer(c);
-    const input = await credentialsInput(await readValidParams(c, profileSchema));
-    const { account } = await updateCredentials(ctx, viewer.account.id, input);
-    return c.json(serializeProfile(account, urlContext(ctx)));
-  });
+  app.on(
+    UPDATE_METHODS,
+    "/api/v1/profile",
+    access({ scopes: ["write:accounts"], user: true }),
+    async (c) => {
+      const viewer = requireViewer(c);
+      const input = await credentialsInput(await readValidParams(c, profileSchema));
+      const { account } = await updateCredentials(ctx, viewer.account.id, input);
+      return c.json(serializeProfile(account, urlContext(ctx)));
+    },
+  );
 
   for (const kind of ["avatar", "header"] as const) {
     app.delete(

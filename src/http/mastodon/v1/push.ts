@@ -21,6 +21,7 @@ import { type Access, requireViewer } from "../../middleware/access.ts";
 import { bearerOf } from "../../middleware/caller.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam } from "../../schemas.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 
 const alertsSchema = z
   .object(Object.fromEntries(PUSH_ALERT_TYPES.map((type) => [type, booleanParam.optional()])))
@@ -91,7 +92,7 @@ export function pushRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access): 
     return c.json(await render(await getPushSubscription(ctx, viewer.token.id)));
   });
 
-  app.put(path, rule, async (c) => {
+  app.on(UPDATE_METHODS, path, rule, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, updateSchema);
     const updated = await updatePushSubscription(

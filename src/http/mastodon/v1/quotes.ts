@@ -11,6 +11,7 @@ import { jsonText } from "../../json-text.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { renderStatusesText, renderStatusText } from "../status-json.ts";
 import { quotePolicyParam } from "./statuses.ts";
 
@@ -42,7 +43,7 @@ export function quoteRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access):
     return jsonText(c, await renderStatusText(ctx, quoting, viewer.account.id));
   });
 
-  app.put(`${STATUS}/interaction_policy`, write, async (c) => {
+  app.on(UPDATE_METHODS, `${STATUS}/interaction_policy`, write, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, policySchema);
     const status = await setQuotePolicy(

@@ -13,6 +13,7 @@ import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { renderScheduledStatus, renderScheduledStatuses } from "../scheduled-status-json.ts";
 
 const SCHEDULED = "/api/v1/scheduled_statuses/:id{[0-9]+}";
@@ -45,7 +46,7 @@ export function scheduledStatusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access
     return c.json(await renderScheduledStatus(ctx, scheduled));
   });
 
-  app.put(SCHEDULED, write, async (c) => {
+  app.on(UPDATE_METHODS, SCHEDULED, write, async (c) => {
     const viewer = requireViewer(c);
     const { scheduled_at } = await readValidParams(c, updateSchema);
     const at = scheduled_at === undefined ? undefined : parseScheduledAt(scheduled_at);

@@ -26,6 +26,7 @@ import { jsonText } from "../../json-text.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { anyIdParam, booleanParam, idParam, integerParam, listParam } from "../../schemas.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { urlContext } from "../account-json.ts";
 import { bytesOf, mediaAttributesParam } from "../media-params.ts";
 import { renderScheduledStatus } from "../scheduled-status-json.ts";
@@ -52,10 +53,11 @@ function blankable<T extends z.ZodType>(schema: T) {
     .transform((v) => (v === "" || v === null ? undefined : (v as z.output<T>)));
 }
 
+/** A form's empty `media_ids[]=` names no attachment (Mastodon finds none for it), not a bad id. */
 const mediaIds = z
-  .union([listParam(idParam), z.null()])
+  .union([listParam(z.union([z.literal(""), idParam])), z.null()])
   .optional()
-  .transform((v) => v ?? undefined);
+  .transform((v) => v?.filter((id) => id !== "") ?? undefined);
 
 /** `poll[options][]`, `poll[expires_in]`, `poll[multiple]`, `poll[hide_totals]`; the poll
  * rules themselves (counts, lengths, deadline) are the service's, with Mastodon's messages. */
@@ -174,7 +176,7 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
     return c.json(await renderStatus(ctx, deleted, viewer.account.id, { withSource: true }));
   });
 
-  app.put(STATUS, writeUser, async (c) => {
+  app.on(UPDATE_METHODS, STATUS, writeUser, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, editSchema);
     const status = await editStatus(ctx, {

@@ -28,6 +28,7 @@ import type { HttpDeps, HttpEnv } from "../../env.ts";
 import { type Access, requireViewer } from "../../middleware/access.ts";
 import { readValidParams } from "../../params.ts";
 import { anyIdParam, booleanParam, idParam, listParam } from "../../schemas.ts";
+import { UPDATE_METHODS } from "../../update-methods.ts";
 import { expiresInParam } from "../filter-params.ts";
 
 const keywordAttributes = z.object({
@@ -99,7 +100,7 @@ export function filterV2Routes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
     return c.json(serializeFilterKeyword(keyword));
   });
 
-  app.put("/api/v2/filters/keywords/:id", write, async (c) => {
+  app.on(UPDATE_METHODS, "/api/v2/filters/keywords/:id", write, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, keywordSchema);
     const keyword = await updateKeyword(ctx, viewer.account.id, c.req.param("id"), {
@@ -132,7 +133,7 @@ export function filterV2Routes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
     return c.json(serializeFilter(await ownFilter(ctx, viewer.account.id, c.req.param("id"))));
   });
 
-  app.put("/api/v2/filters/:id", write, async (c) => {
+  app.on(UPDATE_METHODS, "/api/v2/filters/:id", write, async (c) => {
     const viewer = requireViewer(c);
     const params = await readValidParams(c, filterSchema);
     const filter = await updateFilter(

@@ -36,6 +36,7 @@ import type { HttpDeps, HttpEnv } from "../../../env.ts";
 import type { Access } from "../../../middleware/access.ts";
 import { readValidParams } from "../../../params.ts";
 import { booleanParam, integerParam } from "../../../schemas.ts";
+import { UPDATE_METHODS } from "../../../update-methods.ts";
 import { answerRecordPage } from "./answer-page.ts";
 
 const rule = (scope: string) => ({ scopes: [scope], permission: "manage_blocks" }) as const;
@@ -99,7 +100,7 @@ export function adminAddressBlockRoutes(app: Hono<HttpEnv>, deps: HttpDeps, acce
   app.get(`${IPS}/${ID}`, access(READ_IPS), async (c) =>
     c.json(serializeAdminIpBlock(await getIpBlock(ctx, c.req.param("id")))),
   );
-  app.put(`${IPS}/${ID}`, access(WRITE_IPS), async (c) => {
+  app.on(UPDATE_METHODS, `${IPS}/${ID}`, access(WRITE_IPS), async (c) => {
     const params = await readValidParams(c, ipSchema);
     const block = await updateIpBlock(ctx, c.req.param("id"), {
       ip: params.ip,

@@ -30,6 +30,7 @@ import type { HttpDeps, HttpEnv } from "../../../env.ts";
 import type { Access } from "../../../middleware/access.ts";
 import { readValidParams } from "../../../params.ts";
 import { booleanParam } from "../../../schemas.ts";
+import { UPDATE_METHODS } from "../../../update-methods.ts";
 import { answerRecordPage } from "./answer-page.ts";
 
 const rule = (scope: string) => ({ scopes: [scope], permission: "manage_federation" }) as const;
@@ -101,7 +102,7 @@ export function adminDomainBlockRoutes(app: Hono<HttpEnv>, deps: HttpDeps, acces
     c.json(serializeAdminDomainBlock(await getDomainBlock(ctx, c.req.param("id")))),
   );
 
-  app.put(`${BLOCKS}/${ID}`, access(WRITE_BLOCKS), async (c) => {
+  app.on(UPDATE_METHODS, `${BLOCKS}/${ID}`, access(WRITE_BLOCKS), async (c) => {
     const params = await readValidParams(c, updateSchema);
     const block = await updateDomainBlock(ctx, c.req.param("id"), inputOf(params));
     return c.json(serializeAdminDomainBlock(block));

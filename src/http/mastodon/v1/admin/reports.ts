@@ -21,6 +21,7 @@ import { type Access, requireViewer } from "../../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../../pagination.ts";
 import { readValidParams } from "../../../params.ts";
 import { anyIdParam, booleanParam, idParam, listParam } from "../../../schemas.ts";
+import { UPDATE_METHODS } from "../../../update-methods.ts";
 import { renderAdminReports } from "../../admin-report-json.ts";
 
 const READ = { scopes: ["admin:read:reports"], permission: "manage_reports" } as const;
@@ -67,7 +68,7 @@ export function adminReportRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Ac
 
   app.get(ID, access(READ), async (c) => answer(c, await showReport(ctx, c.req.param("id"))));
 
-  app.put(ID, access(WRITE), async (c) => {
+  app.on(UPDATE_METHODS, ID, access(WRITE), async (c) => {
     const params = await readValidParams(c, updateSchema);
     return answer(
       c,

@@ -25,6 +25,7 @@ import { type Access, requireViewer } from "../../../middleware/access.ts";
 import { pageFields, setLinkHeader, setOffsetLinkHeader, toIdPage } from "../../../pagination.ts";
 import { readValidParams } from "../../../params.ts";
 import { booleanParam } from "../../../schemas.ts";
+import { UPDATE_METHODS } from "../../../update-methods.ts";
 import {
   renderAdminLinks,
   renderAdminStatuses,
@@ -70,7 +71,7 @@ export function adminTagRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
     c.json(await renderAdminTag(ctx, viewerId(c), await findAdminTag(ctx, c.req.param("id")))),
   );
 
-  app.put(TAG, access(WRITE), async (c) => {
+  app.on(UPDATE_METHODS, TAG, access(WRITE), async (c) => {
     const params = await readValidParams(c, updateSchema);
     const tag = await findAdminTag(ctx, c.req.param("id"));
     const review = await updateAdminTag(ctx, tag.key, {
