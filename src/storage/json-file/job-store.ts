@@ -116,6 +116,14 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
     });
   }
 
+  function remove(id: string): Promise<boolean> {
+    return writes.run(id, async () => {
+      const removed = await records.remove(id);
+      leases.delete(id);
+      return removed;
+    });
+  }
+
   return {
     async get(id) {
       return records.get(id);
@@ -126,12 +134,10 @@ export async function openJobStore(root: string, writer: DurableWriter): Promise
       await put(job);
       return write();
     },
-    delete(id) {
-      return writes.run(id, async () => {
-        const removed = await records.remove(id);
-        leases.delete(id);
-        return removed;
-      });
+    delete: remove,
+    // Removed at once: the directory's writes are in memory first, nothing to gather.
+    async retire(id) {
+      await remove(id);
     },
     async claim(now, limit, leaseUntil, owner) {
       const cutoff = parseTime(now, "claim");

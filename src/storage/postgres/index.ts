@@ -169,6 +169,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       close() {
         closing ??= (async () => {
           await inFlight.idle(CLOSE_WAIT_MS);
+          // Finished records gathered for removal go now rather than run again after restart.
+          await stores.jobs.flushRetired();
           await unlisten().catch(() => {});
           await broadcast.close();
           await coordination.release().catch(() => {});
