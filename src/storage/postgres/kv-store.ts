@@ -44,6 +44,8 @@ export function createKvStore(db: PgContext): KvStore {
   };
 
   return {
+    // Moved by this process's writes as they resolve and by others' on their change signal.
+    version: () => changes.tableVersion("kv"),
     async get(key) {
       const rows = await sql<KvRow[]>`
         select key, value, expires_at from kv where key = ${checked(key)}::text[]`;
