@@ -85,7 +85,9 @@ try {
         if (/^\d{4}-\d\d-\d\d /.test(line)) entries.push(line);
         else if (entries.length > 0) entries[entries.length - 1] += ` ${line}`;
       }
-      const lines = entries.flatMap((entry) => {
+      // The server's log is shared: other sessions' bench databases may log their statements too.
+      const ours = entries.filter((entry) => entry.includes(`@${name} `));
+      const lines = ours.flatMap((entry) => {
         const m = /(?:statement|execute [^:]*): (.*)$/.exec(entry);
         return m ? [(m[1] as string).replace(/\s+/g, " ").trim().slice(0, 200)] : [];
       });

@@ -49,5 +49,8 @@ export function createDurableQueue(
     cancel(id) {
       return jobs.delete(id);
     },
+    retire(id) {
+      return jobs.retire(id);
+    },
   };
 }

@@ -76,6 +76,8 @@ export interface EventBus {
   ): Promise<{ pending: PendingEvent; result: T }>;
   /** The EVENT_JOB handler: runs the listeners a recorded event still owes. */
   runRecorded(payload: Record<string, unknown>): Promise<void>;
+  /** The listeners' names in the order they run: what a new record owes. */
+  listenerNames(): string[];
 }
 
 /** What an EVENT_JOB carries. */
@@ -165,7 +167,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
       // The retry is written before the lease goes: a crash between them re-runs every listener
       // after the lease (idempotent), never none.
       if (failed.length > 0) await retryLater(event, failed);
-      await jobs.cancel(leaseId);
+      // Maybe a moment later, in one statement with other requests' records (ADR 0043): should
+      // the process end first, the lease runs every listener again once over (idempotent).
+      await jobs.retire(leaseId);
     } catch (error) {
       // The lease stays and runs every listener once it is over.
       logger.error("Could not settle the record of {type}: {error}", { type: event.type, error });
@@ -229,6 +233,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
         throw error;
       }
     },
+    listenerNames: () => [...listeners.keys()],
     async runRecorded(payload) {
       const recorded = decode(payload);
       // A payload that can never run is logged and dropped rather than retried for days.

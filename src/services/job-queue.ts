@@ -32,6 +32,11 @@ export interface JobQueue {
   release(group: string): Promise<number>;
   /** Removes a waiting job (one that turned out not to be needed); false when it was not there. */
   cancel(id: string): Promise<boolean>;
+  /**
+   * Removes a job whose work was done outside the runner, maybe a moment later with others
+   * (JobStore.retire): only for a job that may run again harmlessly should the process end first.
+   */
+  retire(id: string): Promise<void>;
 }
 
 /**

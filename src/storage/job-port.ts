@@ -26,6 +26,13 @@ export interface JobStore {
   /** Removes the job whoever holds it (operators, recurring schedules); false when none. */
   delete(id: string): Promise<boolean>;
   /**
+   * Removes a job whose work is done, now or a moment later together with others' (PostgreSQL:
+   * one statement for many requests' ids, ADR 0043); resolves once the removal is done or
+   * gathered. Until it is done the job stays, and should the process end first it runs once due:
+   * only for jobs whose running again is harmless (an event's record: idempotent listeners).
+   */
+  retire(id: string): Promise<void>;
+  /**
    * Claims for `owner` until `leaseUntil` (ISO) up to `limit` jobs due at `now` (runAt <= now),
    * unfailed, and not under another unexpired lease (lease <= now counts as expired); earliest
    * runAt first, then by id. Atomic across processes: two concurrent claims never both get a job.

@@ -30,6 +30,15 @@ export interface KvStore {
    * expired at `now` (ISO) counts as absent. True when it wrote.
    */
   compareAndSet(expected: unknown, next: KvEntry, now: string): Promise<boolean>;
+  /**
+   * A number that moves whenever this process writes or removes an entry, and when another
+   * process sharing the storage writes one of the entries that signal their changes (PostgreSQL:
+   * domain blocks, trend reviews and IP blocks, migrations 0005, 0034, 0040): a list of those
+   * read while it held one value is exact while it holds it. For memos of a few entries read on
+   * every request (services/address-blocks/ip-blocks.ts), which Storage.version() would empty on
+   * every write of any kind.
+   */
+  version(): number;
   /** Entries whose key starts with all of `prefix`'s segments (all entries for []), by key. */
   list(prefix: readonly string[]): Promise<KvEntry[]>;
   /** Removes entries that expired before `now` (ISO); returns how many. */

@@ -58,10 +58,15 @@ function keptFor(storage: Storage): LruCache<string, Kept> {
   return cache;
 }
 
-/** The shared parts of each status (by id); the statuses must be distinct. */
+/**
+ * The shared parts of each status (by id); the statuses must be distinct. Those of `fresh`
+ * were stored by this very request: their counters are zero and they have no card yet (its
+ * job runs after the post), so neither is read.
+ */
 export async function loadSharedParts(
   ctx: ServiceContext,
   statuses: readonly Status[],
+  fresh: ReadonlySet<string> = new Set(),
 ): Promise<Map<string, StatusSharedParts>> {
   const { storage } = ctx;
   const cache = keptFor(storage);
@@ -69,19 +74,22 @@ export async function loadSharedParts(
   const out = new Map<string, StatusSharedParts>();
   const missing: Status[] = [];
   for (const status of statuses) {
-    const hit = cache.get(status.id);
+    // A fresh status is never looked up: what it holds is known, whatever was kept.
+    const hit = fresh.has(status.id) ? undefined : cache.get(status.id);
     if (hit && hit.status === status && hit.version === version) out.set(status.id, hit.parts);
     else missing.push(status);
   }
   if (missing.length === 0) return out;
-  const loaded = await readSharedParts(ctx, missing);
+  const loaded = await readSharedParts(ctx, missing, fresh);
   // Parts read while the version moved may mix before and after; filed under the version they
   // started at, they would never be served again: not kept, so they take no room.
   const keep = storage.version() === version;
   for (const status of missing) {
     const parts = loaded.get(status.id) as StatusSharedParts;
     out.set(status.id, parts);
-    if (keep) cache.set(status.id, { status, version, parts });
+    // A fresh status's zeros are known, not read: kept, they could outlive a favourite made
+    // meanwhile in another process whose signal moved no version yet. The next read reads.
+    if (keep && !fresh.has(status.id)) cache.set(status.id, { status, version, parts });
   }
   return out;
 }
@@ -89,17 +97,22 @@ export async function loadSharedParts(
 async function readSharedParts(
   ctx: ServiceContext,
   unique: readonly Status[],
+  fresh: ReadonlySet<string>,
 ): Promise<Map<string, StatusSharedParts>> {
   const { storage } = ctx;
   const accountIds = [...new Set(unique.flatMap((s) => [s.accountId, ...s.mentionIds]))];
   const appIds = [...new Set(unique.flatMap((s) => (s.applicationId ? [s.applicationId] : [])))];
   // Counters belong to originals; a reblog wrapper shows zeros as in Mastodon.
-  const counted = unique.filter((s) => s.reblogOfId === null).map((s) => s.id);
+  const counted = unique.filter((s) => s.reblogOfId === null && !fresh.has(s.id)).map((s) => s.id);
   const mediaIds = [...new Set(unique.flatMap((s) => s.mediaIds))];
   // Only statuses with a link and no attachments can have a card (services/cards/fetch-card.ts).
   const linking = unique
     .filter(
-      (s) => s.reblogOfId === null && s.mediaIds.length === 0 && s.contentHtml.includes("href="),
+      (s) =>
+        s.reblogOfId === null &&
+        s.mediaIds.length === 0 &&
+        s.contentHtml.includes("href=") &&
+        !fresh.has(s.id),
     )
     .map((s) => s.id);
   const [accounts, apps, counts, media, cards] = await Promise.all([

@@ -86,16 +86,41 @@ interface Batch {
   approvals: Map<string, QuoteApprovalView>;
 }
 
+/** No status of the batch was stored by the request rendering it. */
+const NONE_FRESH: ReadonlySet<string> = new Set();
+
+type ViewerSets = Pick<
+  Batch,
+  "favourited" | "reblogged" | "bookmarked" | "pinned" | "mutedConversations"
+>;
+
 async function viewerSets(
   ctx: ServiceContext,
   viewerId: string,
   statuses: readonly Status[],
-): Promise<
-  Pick<Batch, "favourited" | "reblogged" | "bookmarked" | "pinned" | "mutedConversations">
-> {
+  fresh: ReadonlySet<string>,
+): Promise<ViewerSets> {
   const { storage } = ctx;
-  const ids = statuses.map((s) => s.id);
-  const conversations = [...new Set(statuses.map((s) => s.conversationId))];
+  // A status this request just stored has no favourite, bookmark, pin or boost of anyone's yet,
+  // and when it starts its own conversation (not a reply) no one can have muted that either.
+  const ids = statuses.filter((s) => !fresh.has(s.id)).map((s) => s.id);
+  const conversations = [
+    ...new Set(
+      statuses
+        .filter((s) => !(fresh.has(s.id) && s.conversationId === s.id))
+        .map((s) => s.conversationId),
+    ),
+  ];
+  if (ids.length === 0 && conversations.length === 0) {
+    const none = new Set<string>();
+    return {
+      favourited: none,
+      bookmarked: none,
+      pinned: none,
+      mutedConversations: none,
+      reblogged: none,
+    };
+  }
   const [[favourites, bookmarks, pins, mutes], reblogs] = await Promise.all([
     storage.joined.edges(viewerId, [
       { kind: "favourites", direction: "from", ids },
@@ -103,7 +128,7 @@ async function viewerSets(
       { kind: "pins", direction: "from", ids },
       { kind: "conversationMutes", direction: "from", ids: conversations },
     ]),
-    storage.statuses.findReblogs(viewerId, ids),
+    ids.length > 0 ? storage.statuses.findReblogs(viewerId, ids) : new Map<string, unknown>(),
   ]);
   return {
     favourited: new Set(favourites.keys()),
@@ -196,6 +221,7 @@ export async function loadStatusViews(
   statuses: readonly Status[],
   viewerId: string | null,
   filterContext?: FilterContext,
+  fresh: ReadonlySet<string> = NONE_FRESH,
 ): Promise<StatusView[]> {
   const originalIds = [
     ...new Set(statuses.flatMap((s) => (s.reblogOfId === null ? [] : [s.reblogOfId]))),
@@ -210,6 +236,8 @@ export async function loadStatusViews(
     })),
     viewerId,
     filterContext,
+    false,
+    fresh,
   );
 }
 
@@ -219,7 +247,9 @@ export async function loadStatusViews(
  * reads (home, notifications, public, thread, account): their filters of that context mark the
  * statuses (`filtered`) and those of a `hide` filter are left out (views/filter-view.ts).
  * `nested`: the statuses are quoted by others in the batch, so their own quotes are shallow
- * (views/quote-view.ts).
+ * (views/quote-view.ts). `fresh`: the ids of statuses the request itself just stored
+ * (services/statuses/create-status.ts postStatus), whose counters, card and viewer flags are
+ * known without reading: none yet.
  */
 export async function loadResolvedViews(
   ctx: ServiceContext,
@@ -227,6 +257,7 @@ export async function loadResolvedViews(
   viewerId: string | null,
   filterContext?: FilterContext,
   nested = false,
+  fresh: ReadonlySet<string> = NONE_FRESH,
 ): Promise<StatusView[]> {
   const all: Status[] = items.map((i) => i.status);
   for (const { original } of items) if (original && !original.deleted) all.push(original);
@@ -246,8 +277,8 @@ export async function loadResolvedViews(
     loadQuoteApprovals(ctx, unique, viewerId),
   ]);
   const [shared, sets, polls, filters, quoteParts] = await Promise.all([
-    loadSharedParts(ctx, unique),
-    viewerId === null ? null : viewerSets(ctx, viewerId, unique),
+    loadSharedParts(ctx, unique, fresh),
+    viewerId === null ? null : viewerSets(ctx, viewerId, unique, fresh),
     loadPollViews(
       ctx,
       unique.flatMap((s) => (s.pollId ? [s.pollId] : [])),

@@ -3,10 +3,12 @@
 // ones see the records directly); deliver.ts drops any local or blocked one that slips in.
 
 import type { Account } from "../../domain/account.ts";
+import type { DomainEvent } from "../../domain/events.ts";
 import type { Edge } from "../../domain/relations.ts";
 import type { Status } from "../../domain/status.ts";
 import { isOpenToAll } from "../../domain/visibility.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import { followsToDuring } from "../../services/event-reads.ts";
 import type { EdgeStore } from "../../storage/ports.ts";
 
 const PAGE = 200;
@@ -106,11 +108,19 @@ async function rebloggersOf(ctx: ServiceContext, statusId: string): Promise<stri
 export async function statusAudience(
   ctx: ServiceContext,
   status: Status,
-  options: { interactors?: boolean } = {},
+  options: {
+    interactors?: boolean;
+    /** The event announced: its other listeners' read of the followers is shared. */
+    event?: DomainEvent;
+  } = {},
 ): Promise<Account[]> {
   const ids = [...status.mentionIds];
   if (status.visibility !== "direct") {
-    ids.push(...(await sourcesOf(ctx.storage.follows, status.accountId)));
+    const { event } = options;
+    if (event) {
+      const follows = await followsToDuring(ctx, event, status.accountId);
+      for (const follow of follows) ids.push(follow.accountId);
+    } else ids.push(...(await sourcesOf(ctx.storage.follows, status.accountId)));
   }
   const open = isOpenToAll(status.visibility);
   if (open && status.inReplyToAccountId !== null) ids.push(status.inReplyToAccountId);

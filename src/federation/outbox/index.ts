@@ -19,7 +19,7 @@ import { sendAnnounce, sendCreate, sendDelete, sendUpdate } from "./statuses.ts"
 async function dispatch(outbox: Outbox, event: DomainEvent): Promise<void> {
   switch (event.type) {
     case "status.created":
-      await sendCreate(outbox, event.status);
+      await sendCreate(outbox, event.status, event);
       return sendQuoteRequest(outbox, event.status);
     case "status.quote_policy_changed":
       return sendUpdate(outbox, event.status, true);

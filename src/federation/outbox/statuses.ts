@@ -4,6 +4,7 @@
 // The audience comes first: most statuses of a small server have no remote reader, and then
 // nothing needs to be built at all.
 
+import type { DomainEvent } from "../../domain/events.ts";
 import type { Status } from "../../domain/status.ts";
 import {
   deleteStatusActivity,
@@ -22,9 +23,14 @@ export async function viewOf(outbox: Outbox, status: Status): Promise<StatusView
   return view;
 }
 
-export async function sendCreate(outbox: Outbox, status: Status): Promise<void> {
+/** `event`, the status's creation: its listeners share one read of the followers. */
+export async function sendCreate(
+  outbox: Outbox,
+  status: Status,
+  event?: DomainEvent,
+): Promise<void> {
   if (!status.local || status.reblogOfId !== null) return;
-  const audience = await statusAudience(outbox.ctx, status);
+  const audience = await statusAudience(outbox.ctx, status, event ? { event } : {});
   if (audience.length === 0) return;
   const view = await viewOf(outbox, status);
   if (!view) return;

@@ -13,6 +13,7 @@ import {
 } from "../../serialization/mastodon/status.ts";
 import { StatusTextRenderer } from "../../serialization/mastodon/status-text.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import type { PostedStatus } from "../../services/statuses/create-status.ts";
 import {
   loadResolvedViews,
   loadStatusViews,
@@ -90,6 +91,23 @@ export async function renderStatusText(
   viewerId: string | null,
 ): Promise<string> {
   const [view] = await liveViews(ctx, [status], viewerId);
+  if (!view) throw notFound();
+  return textRenderer(ctx).status(view);
+}
+
+/**
+ * The answer to a post: renderStatusText, where a status this request stored is rendered without
+ * reading what it cannot have yet (counters, card, the viewer's flags: loadResolvedViews).
+ */
+export async function renderPostedStatusText(
+  ctx: ServiceContext,
+  posted: PostedStatus,
+  viewerId: string,
+): Promise<string> {
+  const { status } = posted;
+  if (status.deleted) throw notFound();
+  const fresh = new Set(posted.freshlyPosted ? [status.id] : []);
+  const [view] = await loadStatusViews(ctx, [status], viewerId, undefined, fresh);
   if (!view) throw notFound();
   return textRenderer(ctx).status(view);
 }

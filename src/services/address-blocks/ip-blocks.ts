@@ -2,9 +2,10 @@
 // from it refused, http/middleware/ip-access.ts), `sign_up_block` (sign-up refused) or
 // `sign_up_requires_approval` (a sign-up from it waits for a moderator) — optionally until a
 // time, after which it is ignored (and pruned with the key–value store's expired entries). One
-// key–value entry per block. The list is read again only when the storage changed
-// (Storage.version(), which every process sharing a database sees move), so checking each
-// request costs no query in the usual case.
+// key–value entry per block. The list is read again only when the key–value store changed
+// (KvStore.version(), which every process sharing a database sees move; not Storage.version(),
+// which every post, favourite or follow moves), so checking each request costs no query in the
+// usual case.
 
 import { BlockList, isIP } from "node:net";
 import { notFound, unprocessable } from "../../domain/errors.ts";
@@ -68,7 +69,7 @@ const memo = new WeakMap<Storage, { version: number; blocks: IpBlock[] }>();
 
 /** Every block, expired ones too, newest first. */
 export async function listIpBlocks(ctx: ServiceContext): Promise<IpBlock[]> {
-  const version = ctx.storage.version();
+  const version = ctx.storage.kv.version();
   const kept = memo.get(ctx.storage);
   if (kept && kept.version === version) return kept.blocks;
   const entries = await ctx.storage.kv.list(PREFIX);
@@ -85,7 +86,9 @@ export async function listIpBlocks(ctx: ServiceContext): Promise<IpBlock[]> {
  */
 export function knownNoIpBlocks(ctx: ServiceContext): boolean {
   const kept = memo.get(ctx.storage);
-  return kept !== undefined && kept.version === ctx.storage.version() && kept.blocks.length === 0;
+  return (
+    kept !== undefined && kept.version === ctx.storage.kv.version() && kept.blocks.length === 0
+  );
 }
 
 export async function getIpBlock(ctx: ServiceContext, id: string): Promise<IpBlock> {

@@ -8,6 +8,7 @@ import type { Poll } from "../../domain/poll.ts";
 import type { Status } from "../../domain/status.ts";
 import { staffIds } from "../accounts/staff.ts";
 import type { ServiceContext } from "../context.ts";
+import { followsToDuring } from "../event-reads.ts";
 import type { EventListener } from "../events.ts";
 import { walkPages } from "../paging.ts";
 import { notify, withdraw } from "./notify.ts";
@@ -23,13 +24,16 @@ async function notifyMentioned(
 }
 
 /** Followers who asked to hear about the author's posts (Mastodon's FeedInsertWorker#notify?). */
-async function notifySubscribers(ctx: ServiceContext, status: Status): Promise<void> {
+async function notifySubscribers(
+  ctx: ServiceContext,
+  event: DomainEvent & { type: "status.created" },
+): Promise<void> {
+  const { status } = event;
   if (status.reblogOfId !== null || status.visibility === "direct") return;
   // A reply to someone else is not announced; a thread of one's own is.
   if (status.inReplyToAccountId !== null && status.inReplyToAccountId !== status.accountId) return;
-  for await (const follow of walkPages((page) =>
-    ctx.storage.follows.listTo(status.accountId, page),
-  )) {
+  // The federation outbox reads the same followers for the same event (event-reads.ts).
+  for (const follow of await followsToDuring(ctx, event, status.accountId)) {
     if (!follow.notify) continue;
     // The follow's language filter keeps the post out of home, so it announces nothing either.
     if (follow.languages && status.language && !follow.languages.includes(status.language)) {
@@ -120,7 +124,7 @@ async function handle(ctx: ServiceContext, event: DomainEvent): Promise<void> {
   switch (event.type) {
     case "status.created":
       await notifyMentioned(ctx, event.status, event.status.mentionIds);
-      await notifySubscribers(ctx, event.status);
+      await notifySubscribers(ctx, event);
       return;
     case "status.updated":
       // Accounts newly mentioned by the edit are notified; the others already were.

@@ -145,11 +145,37 @@ async function post(
   return status;
 }
 
-export async function createStatus(ctx: ServiceContext, input: CreateStatusInput): Promise<Status> {
+/** A status a post answers with, and whether this very call stored it. */
+export interface PostedStatus {
+  status: Status;
+  /**
+   * True when this call stored the status (not a retry answered with the status an earlier
+   * call with the same Idempotency-Key made): it has then no replies, boosts, favourites,
+   * quotes, card or flag of anyone's yet, which lets its answer be rendered without reading
+   * them (views/status-view.ts).
+   */
+  freshlyPosted: boolean;
+}
+
+/** createStatus, telling whether the status is the one this call stored. */
+export async function postStatus(
+  ctx: ServiceContext,
+  input: CreateStatusInput,
+): Promise<PostedStatus> {
+  let freshlyPosted = false;
   // Posts with media run one at a time per account, so two cannot take the same upload.
-  const run = (slot: PostSlot) =>
-    input.mediaIds && input.mediaIds.length > 0
-      ? withAttachLock(ctx, input.accountId, () => post(ctx, input, slot))
-      : post(ctx, input, slot);
-  return withIdempotency(ctx, input.accountId, input.idempotencyKey, run);
+  const run = async (slot: PostSlot) => {
+    const status =
+      input.mediaIds && input.mediaIds.length > 0
+        ? await withAttachLock(ctx, input.accountId, () => post(ctx, input, slot))
+        : await post(ctx, input, slot);
+    freshlyPosted = true;
+    return status;
+  };
+  const status = await withIdempotency(ctx, input.accountId, input.idempotencyKey, run);
+  return { status, freshlyPosted };
+}
+
+export async function createStatus(ctx: ServiceContext, input: CreateStatusInput): Promise<Status> {
+  return (await postStatus(ctx, input)).status;
 }

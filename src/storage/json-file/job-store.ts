@@ -176,6 +176,14 @@ export async function openJobStore(
     });
   }
 
+  function remove(id: string): Promise<boolean> {
+    return writes.run(id, async () => {
+      const removed = await unstore(id);
+      leases.delete(id);
+      return removed;
+    });
+  }
+
   return {
     async get(id) {
       return peek(id);
@@ -203,12 +211,10 @@ export async function openJobStore(
       if (record.status === "rejected") throw record.reason;
       return result.value;
     },
-    delete(id) {
-      return writes.run(id, async () => {
-        const removed = await unstore(id);
-        leases.delete(id);
-        return removed;
-      });
+    delete: remove,
+    // Removed at once: a journal job's removal is a line appended lazily (job-journal.ts).
+    async retire(id) {
+      await remove(id);
     },
     async claim(now, limit, leaseUntil, owner) {
       const cutoff = parseTime(now, "claim");

@@ -44,8 +44,16 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
   );
   const queue = new KeyedQueue();
   const copy = (entry: KvEntry): KvEntry => structuredClone(entry);
+  // Moved once a write is applied (KvStore.version): a list read before it is filed under the
+  // older number, never under the newer one.
+  let version = 0;
+  const written = <T>(write: Promise<T>): Promise<T> =>
+    write.finally(() => {
+      version += 1;
+    });
 
   return {
+    version: () => version,
     async get(key) {
       // Values go to Fedify, which owns them afterwards: a mutable copy, not the frozen record.
       const entry = records.get(hashOf(key));
@@ -59,22 +67,24 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
     },
     async set(entry) {
       const hash = hashOf(entry.key);
-      await queue.run(hash, () => records.put({ ...entry, key: [...entry.key] }));
+      await written(queue.run(hash, () => records.put({ ...entry, key: [...entry.key] })));
     },
     async delete(key) {
       const hash = hashOf(key);
-      return queue.run(hash, () => records.remove(hash));
+      return written(queue.run(hash, () => records.remove(hash)));
     },
     async compareAndSet(expected, next, now) {
       const hash = hashOf(next.key);
-      return queue.run(hash, async () => {
-        const stored = records.peek(hash);
-        const current = stored === undefined || isExpired(stored, now) ? undefined : stored.value;
-        if (!jsonEqual(current, expected)) return false;
-        if (next.value === undefined) await records.remove(hash);
-        else await records.put({ ...next, key: [...next.key] });
-        return true;
-      });
+      return written(
+        queue.run(hash, async () => {
+          const stored = records.peek(hash);
+          const current = stored === undefined || isExpired(stored, now) ? undefined : stored.value;
+          if (!jsonEqual(current, expected)) return false;
+          if (next.value === undefined) await records.remove(hash);
+          else await records.put({ ...next, key: [...next.key] });
+          return true;
+        }),
+      );
     },
     async list(prefix) {
       const found: KvEntry[] = [];
@@ -88,13 +98,15 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
       for (const entry of records.values()) {
         if (isExpired(entry, now)) expired.push(hashOf(entry.key));
       }
-      const removed = await Promise.all(
-        expired.map((hash) =>
-          queue.run(hash, async () => {
-            // Re-checked under the key's queue: a set since the scan may have renewed it.
-            const current = records.peek(hash);
-            return current !== undefined && isExpired(current, now) && records.remove(hash);
-          }),
+      const removed = await written(
+        Promise.all(
+          expired.map((hash) =>
+            queue.run(hash, async () => {
+              // Re-checked under the key's queue: a set since the scan may have renewed it.
+              const current = records.peek(hash);
+              return current !== undefined && isExpired(current, now) && records.remove(hash);
+            }),
+          ),
         ),
       );
       return removed.filter(Boolean).length;

@@ -155,6 +155,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       (name: string): CallGate =>
       (method) => {
         if (method === "watch" || (name === "jobs" && method === "putAround")) return undefined;
+        // A number read at once, no statement (KvStore.version).
+        if (name === "kv" && method === "version") return undefined;
         if (method === "put" && (name === "statuses" || Object.hasOwn(EDGE_KINDS, name))) {
           return undefined;
         }
@@ -172,6 +174,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       close() {
         closing ??= (async () => {
           await inFlight.idle(CLOSE_WAIT_MS);
+          // Finished records gathered for removal go now rather than run again after restart.
+          await stores.jobs.flushRetired();
           await unlisten().catch(() => {});
           await broadcast.close();
           await coordination.release().catch(() => {});

@@ -14,6 +14,7 @@ import type { JobStore } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
+import { createStatementBatch } from "./statement-batch.ts";
 
 /** An ISO time as an instant PostgreSQL reads the same way; throws naming `what` if unreadable. */
 function instant(iso: string, what: string): string {
@@ -62,8 +63,25 @@ export function jobInsert(sql: Sql, job: Job): postgres.PendingQuery<postgres.Ro
       data = excluded.data, lease_until = null, lease_owner = null`;
 }
 
-export function createJobStore(db: PgContext): JobStore {
+/** How long finished event records are gathered before one statement removes them (ms). */
+const RETIRE_DELAY_MS = 50;
+/** The most ids one removal statement takes. */
+const RETIRE_MAX_IDS = 1_000;
+
+/** The job store, and the removals it gathered to send before the storage closes. */
+export interface PgJobStore extends JobStore {
+  flushRetired(): Promise<void>;
+}
+
+export function createJobStore(db: PgContext): PgJobStore {
   const { sql } = db;
+  // Finished event records, removed many at a time (statement-batch.ts, ADR 0043).
+  const retired = createStatementBatch({
+    send: (ids) => sql`delete from jobs where id = any(${sql.array(ids)}::text[])`,
+    delayMs: RETIRE_DELAY_MS,
+    maxIds: RETIRE_MAX_IDS,
+    what: "removal of finished jobs",
+  });
 
   const listeners = new Set<(runAt?: string) => void>();
   /** A wake-up's payload names the earliest new job's due time (migration 0031); may be empty. */
@@ -94,6 +112,12 @@ export function createJobStore(db: PgContext): JobStore {
       const result = await sql`delete from jobs where id = ${id}`;
       return result.count > 0;
     },
+
+    async retire(id) {
+      retired.add(id);
+    },
+
+    flushRetired: () => retired.flush(),
 
     async claim(now, limit, leaseUntil, owner) {
       const at = instant(now, "claim");

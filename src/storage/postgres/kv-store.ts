@@ -68,6 +68,8 @@ export function createKvStore(db: PgContext): KvStore {
   };
 
   return {
+    // Moved by this process's writes as they resolve and by others' on their change signal.
+    version: () => changes.tableVersion("kv"),
     async get(key) {
       if (keptKey(key)) return (await memo.getMany([key], loadMany))[0];
       const rows = await sql<KvRow[]>`

@@ -13,7 +13,7 @@ import {
 } from "../../../serialization/mastodon/status-edit.ts";
 import { scheduleStatus } from "../../../services/scheduled-statuses/schedule-status.ts";
 import { isPast, parseScheduledAt } from "../../../services/scheduled-statuses/schedule-time.ts";
-import { createStatus } from "../../../services/statuses/create-status.ts";
+import { postStatus } from "../../../services/statuses/create-status.ts";
 import { deleteStatus } from "../../../services/statuses/delete-status.ts";
 import { editStatus } from "../../../services/statuses/edit-status.ts";
 import { getStatus, getStatuses } from "../../../services/statuses/get-statuses.ts";
@@ -31,6 +31,7 @@ import { urlContext } from "../account-json.ts";
 import { bytesOf, mediaAttributesParam } from "../media-params.ts";
 import { renderScheduledStatus } from "../scheduled-status-json.ts";
 import {
+  renderPostedStatusText,
   renderStatus,
   renderStatuses,
   renderStatusesText,
@@ -151,8 +152,8 @@ export function statusRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access)
     if (at && !isPast(ctx, at)) {
       return c.json(await renderScheduledStatus(ctx, await scheduleStatus(ctx, input, at)));
     }
-    const status = await createStatus(ctx, input);
-    return jsonText(c, await renderStatusText(ctx, status, viewer.account.id));
+    const posted = await postStatus(ctx, input);
+    return jsonText(c, await renderPostedStatusText(ctx, posted, viewer.account.id));
   });
 
   app.get("/api/v1/statuses", readOptional, async (c) => {
