@@ -14,6 +14,7 @@
 // than MAX_ITEMS ids or records (a viewer following thousands reads theirs each time, as before).
 
 import { LruCache } from "../domain/lru-cache.ts";
+import { perOwner } from "../domain/per-owner.ts";
 import type { Storage } from "../storage/ports.ts";
 import type { ServiceContext } from "./context.ts";
 
@@ -34,14 +35,12 @@ interface Kept {
 const VIEWERS = 2_000;
 export const MAX_ITEMS = 2_000;
 
-const caches = new WeakMap<Storage, Map<ViewerPart<unknown>, LruCache<string, Kept>>>();
+const partsOf = perOwner<Storage, Map<ViewerPart<unknown>, LruCache<string, Kept>>>(
+  () => new Map(),
+);
 
 function cacheOf(storage: Storage, part: ViewerPart<unknown>): LruCache<string, Kept> {
-  let parts = caches.get(storage);
-  if (!parts) {
-    parts = new Map();
-    caches.set(storage, parts);
-  }
+  const parts = partsOf(storage);
   let cache = parts.get(part);
   if (!cache) {
     cache = new LruCache(VIEWERS);

@@ -8,6 +8,7 @@
 // recently active viewers (VIEWERS), each with the flags of at most STATUSES statuses.
 
 import { LruCache } from "../domain/lru-cache.ts";
+import { perOwner } from "../domain/per-owner.ts";
 import type { Status } from "../domain/status.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { Storage } from "../storage/ports.ts";
@@ -37,14 +38,10 @@ interface Remembered {
 const VIEWERS = 1_000;
 export const STATUSES = 500;
 
-const memories = new WeakMap<Storage, LruCache<string, Remembered>>();
+const memoriesOf = perOwner<Storage, LruCache<string, Remembered>>(() => new LruCache(VIEWERS));
 
 function memoryOf(storage: Storage, viewerId: string, version: number): Remembered {
-  let cache = memories.get(storage);
-  if (!cache) {
-    cache = new LruCache(VIEWERS);
-    memories.set(storage, cache);
-  }
+  const cache = memoriesOf(storage);
   let remembered = cache.get(viewerId);
   if (remembered === undefined || remembered.version !== version) {
     remembered = { version, statuses: new Map(), conversations: new Map() };
