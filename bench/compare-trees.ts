@@ -1,5 +1,5 @@
 // `node bench/compare-trees.ts <before-tree> [after-tree] [--rounds N] [--seconds S]
-// [--probe NAME]… [--instructions]`: how much work two checkouts of Wren (e.g. a `git worktree`
+// [--probe NAME|"GET /path"]… [--instructions]`: how much work two checkouts of Wren (e.g. a `git worktree`
 // of the last commit and the working tree) do per request under the same read probes, on one
 // seeded data directory, the two servers started in turn, round after round.
 //
@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../test/helpers/server.ts";
+import { adHocProbes } from "./lib/ad-hoc-probes.ts";
 import type { Probe } from "./lib/compare.ts";
 import { cpuMilliseconds, runLoad, startWrenServer } from "./lib/processes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
@@ -43,7 +44,11 @@ const dataDir = await mkdtemp(join(tmpdir(), "wren-compare-"));
 const env = benchEnv(dataDir, await freePort());
 const seeded = await seed(env, { statuses: 1_000, authors: 100 });
 const wanted = values.probe ?? [];
-const probes = readProbes(seeded).filter((p) => wanted.length === 0 || wanted.includes(p.name));
+// Named read probes, or ad-hoc ones written as "GET /api/v1/…" (sent with the viewer's token).
+const probes = [
+  ...readProbes(seeded).filter((p) => wanted.length === 0 || wanted.includes(p.name)),
+  ...adHocProbes(wanted, seeded.token),
+];
 
 type Which = keyof typeof trees;
 const samples = new Map<string, Record<Which, number[]>>();

@@ -13,7 +13,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
-import type { Probe } from "./lib/compare.ts";
+import { adHocProbes } from "./lib/ad-hoc-probes.ts";
 import { profileIn, topSelfTime } from "./lib/cpuprofile.ts";
 import { recordPerf } from "./lib/perf-stacks.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
@@ -40,12 +40,7 @@ const seeded = await seed(env, {
 });
 // Named bench probes, or ad-hoc ones written as "GET /api/v1/…" (sent with the viewer's token).
 const named = [...readProbes(seeded), ...writeProbes(seeded)];
-const adHoc: Probe[] = wanted.flatMap((w) => {
-  const match = /^(GET|POST|PUT|DELETE) (\/\S*)$/.exec(w);
-  if (!match) return [];
-  const [, method, path] = match as unknown as [string, Probe["method"], string];
-  return [{ name: w, method, path, headers: { authorization: `Bearer ${seeded.token}` } }];
-});
+const adHoc = adHocProbes(wanted, seeded.token);
 const probes =
   wanted.length === 0
     ? readProbes(seeded)

@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { HttpEnv } from "./env.ts";
 import { handleError } from "./middleware/errors.ts";
-import { nestParams, readParams, validate } from "./params.ts";
+import { nestParams, readParams, readValidParams, validate } from "./params.ts";
 import { booleanParam, idParam, integerParam, limitParam, listParam } from "./schemas.ts";
 
 // A minimal app that echoes what readParams saw, to drive the real body parsing.
@@ -169,5 +169,55 @@ describe("parameter types", () => {
         return e.status === 422 && /visibility/.test(e.message);
       },
     );
+  });
+});
+
+describe("readValidParams on GET", () => {
+  // Counts zod's runs through a refinement, to see when a validated query is reused.
+  let runs = 0;
+  const schema = z
+    .object({ limit: limitParam(20, 40), max_id: idParam.optional(), id: z.unknown().optional() })
+    .refine(() => {
+      runs += 1;
+      return true;
+    });
+  const app = new Hono<HttpEnv>();
+  app.onError(handleError);
+  app.on(["GET", "POST"], "/page", async (c) => {
+    const params = await readValidParams(c, schema);
+    const seen = { ...params };
+    // A caller changing its parameters changes nothing for the next request.
+    (params as { limit: number }).limit = -1;
+    return c.json(seen);
+  });
+  const get = async (query: string) => {
+    const res = await app.request(`/page${query}`);
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("validates a query once and answers each request its own copy", async () => {
+    runs = 0;
+    assert.deepEqual((await get("?limit=30")).body, { limit: 30 });
+    assert.deepEqual((await get("?limit=30")).body, { limit: 30 });
+    assert.equal(runs, 1);
+    // Another query is validated on its own.
+    assert.deepEqual((await get("?limit=30&max_id=7")).body, { limit: 30, max_id: "7" });
+    assert.equal(runs, 2);
+    // A body is never taken for a kept query.
+    const posted = await app.request("/page?limit=30", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ limit: 5 }),
+    });
+    assert.deepEqual(await posted.json(), { limit: 5 });
+  });
+
+  it("validates lists and invalid queries every time", async () => {
+    runs = 0;
+    assert.deepEqual((await get("?id[]=1&id[]=2")).body, { limit: 20, id: ["1", "2"] });
+    await get("?id[]=1&id[]=2");
+    assert.equal(runs, 2);
+    assert.equal((await get("?max_id=x")).status, 422);
+    assert.equal((await get("?max_id=x")).status, 422);
   });
 });

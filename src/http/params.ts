@@ -6,8 +6,10 @@
 import type { Context } from "hono";
 import type { ZodType } from "zod";
 import { badRequest, unprocessable } from "../domain/errors.ts";
+import { LruCache } from "../domain/lru-cache.ts";
 import type { HttpEnv } from "./env.ts";
 import { parseExactJson } from "./exact-json.ts";
+import { requestTarget } from "./request-target.ts";
 
 export type Params = Record<string, unknown>;
 
@@ -167,7 +169,40 @@ export function validate<T>(schema: ZodType<T>, params: unknown): T {
   throw unprocessable(`Validation failed: ${details.join(", ")}`);
 }
 
+/**
+ * Validated parameters of GET and HEAD requests, per schema and query string. Such a request's
+ * parameters are its query alone, and validating the same query with the same schema always
+ * gives the same value, so a client paging a timeline (the same `?limit=20` again and again) pays
+ * for the URL parse, the nesting and zod once. Only flat values (no list or object inside) are
+ * kept, and each caller gets its own copy: nothing a caller does to its parameters reaches the
+ * next request. Bounded per schema; long queries are not kept.
+ */
+const validQueries = new WeakMap<ZodType, LruCache<string, Params>>();
+const KEPT_QUERIES = 500;
+const MAX_KEPT_QUERY = 512;
+
+function isFlat(value: unknown): value is Params {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  for (const field of Object.values(value)) {
+    if (field !== null && typeof field === "object") return false;
+  }
+  return true;
+}
+
 /** Reads and validates in one step. */
 export async function readValidParams<T>(c: Context<HttpEnv>, schema: ZodType<T>): Promise<T> {
-  return validate(schema, await readParams(c));
+  const method = c.req.method;
+  if (method !== "GET" && method !== "HEAD") return validate(schema, await readParams(c));
+  const { query } = requestTarget(c);
+  if (query.length > MAX_KEPT_QUERY) return validate(schema, await readParams(c));
+  let kept = validQueries.get(schema);
+  if (kept === undefined) {
+    kept = new LruCache(KEPT_QUERIES);
+    validQueries.set(schema, kept);
+  }
+  const hit = kept.get(query);
+  if (hit !== undefined) return { ...hit } as T;
+  const value = validate(schema, await readParams(c));
+  if (isFlat(value)) kept.set(query, { ...value });
+  return value;
 }

@@ -17,6 +17,7 @@ import {
 import type { MediaAttachment } from "../domain/media.ts";
 import type { Status } from "../domain/status.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { viewerFilterRecords } from "../services/filters/viewer-filters.ts";
 import type { PollView } from "./poll-view.ts";
 
 /** The viewer's filters in force now; none for an anonymous reader. */
@@ -25,7 +26,7 @@ export async function loadViewerFilters(
   viewerId: string | null,
 ): Promise<CompiledFilter[]> {
   if (viewerId === null) return [];
-  const filters = await ctx.storage.filters.listByAccount(viewerId);
+  const filters = await viewerFilterRecords(ctx, viewerId);
   return filters.length === 0 ? [] : compileFilters(filters, ctx.clock.now());
 }
 

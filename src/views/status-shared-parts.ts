@@ -13,6 +13,7 @@ import type { CustomEmoji } from "../domain/custom-emoji.ts";
 import { LruCache } from "../domain/lru-cache.ts";
 import type { MediaAttachment } from "../domain/media.ts";
 import type { OAuthApp } from "../domain/oauth.ts";
+import { perOwner } from "../domain/per-owner.ts";
 import type { PreviewCard } from "../domain/preview-card.ts";
 import type { Status } from "../domain/status.ts";
 import { loadStatusCards } from "../services/cards/card-records.ts";
@@ -47,16 +48,7 @@ interface Kept {
 /** A few pages of every active timeline; the parts share their objects with other entries. */
 const KEPT_LIMIT = 20_000;
 
-const kept = new WeakMap<Storage, LruCache<string, Kept>>();
-
-function keptFor(storage: Storage): LruCache<string, Kept> {
-  let cache = kept.get(storage);
-  if (!cache) {
-    cache = new LruCache(KEPT_LIMIT);
-    kept.set(storage, cache);
-  }
-  return cache;
-}
+const keptFor = perOwner<Storage, LruCache<string, Kept>>(() => new LruCache(KEPT_LIMIT));
 
 /**
  * The shared parts of each status (by id); the statuses must be distinct. Those of `fresh`

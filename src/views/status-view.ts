@@ -9,8 +9,9 @@
 // the same views; none of them reads records for display or re-states the visibility rule.
 // Timelines pass the statuses their service already resolved (loadResolvedViews), so nothing is
 // read twice in a request. What every viewer sees alike (author, counters, attachments, emojis,
-// card) is kept between requests while the storage is unchanged (status-shared-parts.ts); what
-// depends on the viewer is read for each request.
+// card) is kept between requests while the storage is unchanged (status-shared-parts.ts), and
+// so are the viewer's flags of the statuses they read (viewer-flags.ts) and their filters
+// (services/filters/viewer-filters.ts); polls, quotes and their approvals are read each time.
 
 import type { Account } from "../domain/account.ts";
 import type { CustomEmoji } from "../domain/custom-emoji.ts";
@@ -31,6 +32,7 @@ import {
   type QuoteView,
 } from "./quote-view.ts";
 import { loadSharedParts, type StatusSharedParts } from "./status-shared-parts.ts";
+import { loadViewerFlags, type ViewerFlagSets } from "./viewer-flags.ts";
 
 /** What the viewer has done with a status; absent for anonymous viewers. */
 export interface StatusViewerFlags {
@@ -74,13 +76,8 @@ export interface StatusView {
 }
 
 /** What a batch's views need beyond each status's shared parts: the viewer's side. */
-interface Batch {
+interface Batch extends ViewerFlagSets {
   shared: Map<string, StatusSharedParts>;
-  favourited: Set<string>;
-  reblogged: Set<string>;
-  bookmarked: Set<string>;
-  pinned: Set<string>;
-  mutedConversations: Set<string>;
   polls: Map<string, PollView>;
   quotes: Map<string, QuoteView<StatusView>>;
   approvals: Map<string, QuoteApprovalView>;
@@ -88,56 +85,6 @@ interface Batch {
 
 /** No status of the batch was stored by the request rendering it. */
 const NONE_FRESH: ReadonlySet<string> = new Set();
-
-type ViewerSets = Pick<
-  Batch,
-  "favourited" | "reblogged" | "bookmarked" | "pinned" | "mutedConversations"
->;
-
-async function viewerSets(
-  ctx: ServiceContext,
-  viewerId: string,
-  statuses: readonly Status[],
-  fresh: ReadonlySet<string>,
-): Promise<ViewerSets> {
-  const { storage } = ctx;
-  // A status this request just stored has no favourite, bookmark, pin or boost of anyone's yet,
-  // and when it starts its own conversation (not a reply) no one can have muted that either.
-  const ids = statuses.filter((s) => !fresh.has(s.id)).map((s) => s.id);
-  const conversations = [
-    ...new Set(
-      statuses
-        .filter((s) => !(fresh.has(s.id) && s.conversationId === s.id))
-        .map((s) => s.conversationId),
-    ),
-  ];
-  if (ids.length === 0 && conversations.length === 0) {
-    const none = new Set<string>();
-    return {
-      favourited: none,
-      bookmarked: none,
-      pinned: none,
-      mutedConversations: none,
-      reblogged: none,
-    };
-  }
-  const [[favourites, bookmarks, pins, mutes], reblogs] = await Promise.all([
-    storage.joined.edges(viewerId, [
-      { kind: "favourites", direction: "from", ids },
-      { kind: "bookmarks", direction: "from", ids },
-      { kind: "pins", direction: "from", ids },
-      { kind: "conversationMutes", direction: "from", ids: conversations },
-    ]),
-    ids.length > 0 ? storage.statuses.findReblogs(viewerId, ids) : new Map<string, unknown>(),
-  ]);
-  return {
-    favourited: new Set(favourites.keys()),
-    bookmarked: new Set(bookmarks.keys()),
-    pinned: new Set(pins.keys()),
-    mutedConversations: new Set(mutes.keys()),
-    reblogged: new Set(reblogs.keys()),
-  };
-}
 
 function isPinnable(status: Status): boolean {
   return status.reblogOfId === null && status.visibility !== "direct";
@@ -278,7 +225,7 @@ export async function loadResolvedViews(
   ]);
   const [shared, sets, polls, filters, quoteParts] = await Promise.all([
     loadSharedParts(ctx, unique, fresh),
-    viewerId === null ? null : viewerSets(ctx, viewerId, unique, fresh),
+    viewerId === null ? null : loadViewerFlags(ctx, viewerId, unique, fresh),
     loadPollViews(
       ctx,
       unique.flatMap((s) => (s.pollId ? [s.pollId] : [])),

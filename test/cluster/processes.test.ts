@@ -224,6 +224,34 @@ describe("a cluster of web and worker processes on one database", { timeout: 120
     assert.equal(row?.n, "1");
   });
 
+  it("shows a block and a bookmark written through one web process in the other's signed-in reads", async () => {
+    // The other process keeps bob's blocks and his flags between writes (viewer-memo.ts,
+    // viewer-flags.ts): read once there first, so what it kept is what the writes must replace.
+    const posted = await post(web1, alice, "to be bookmarked, then blocked");
+    const other = web2.url as string;
+    const publicIds = async () =>
+      (
+        await ok<StatusJson[]>(call(other, bob.token, "GET", "/api/v1/timelines/public?limit=40"))
+      ).map((s) => s.id);
+    const bookmarked = async () =>
+      (
+        await ok<{ bookmarked: boolean }>(
+          call(other, bob.token, "GET", `/api/v1/statuses/${posted.id}`),
+        )
+      ).bookmarked;
+    await eventually(async () => assert.ok((await publicIds()).includes(posted.id)));
+    assert.equal(await bookmarked(), false);
+
+    await ok(call(web1.url as string, bob.token, "POST", `/api/v1/statuses/${posted.id}/bookmark`));
+    // Seen by the other process once the write's notification has reached it.
+    await eventually(async () => assert.equal(await bookmarked(), true));
+
+    await ok(call(web1.url as string, bob.token, "POST", `/api/v1/accounts/${alice.id}/block`));
+    await eventually(async () => assert.ok(!(await publicIds()).includes(posted.id)));
+    await ok(call(web1.url as string, bob.token, "POST", `/api/v1/accounts/${alice.id}/unblock`));
+    await eventually(async () => assert.ok((await publicIds()).includes(posted.id)));
+  });
+
   it("counts one caller's requests to both web processes against one rate limit", async () => {
     const limit = 6;
     const limited = await Promise.all([

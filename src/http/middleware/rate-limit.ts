@@ -187,14 +187,7 @@ export function rateLimitsInTurn(
   if (list.some((options) => options.countSuccessOnly)) {
     throw new Error("A success-only limit cannot be counted in turn with others");
   }
-  if (coordination.exclusive) {
-    // In memory each limit answers at once: nothing to gather.
-    const limiters = list.map((options) => rateLimit(options, ctx));
-    return {
-      handlers: limiters,
-      trackedKeys: () => limiters.reduce((n, l) => n + l.trackedKeys(), 0),
-    };
-  }
+  if (coordination.exclusive) return limitsInMemory(list, clock);
 
   const handler: MiddlewareHandler<HttpEnv> = async (c, next) => {
     const applying: { options: RateLimitOptions; key: string }[] = [];
@@ -230,4 +223,47 @@ export function rateLimitsInTurn(
   };
   // Nothing is held in this process's memory.
   return { handlers: [handler], trackedKeys: () => 0 };
+}
+
+/**
+ * rateLimitsInTurn where the counters are in this process's memory: one middleware counting each
+ * limit in turn (every request of the API passes here; one middleware instead of one per limit
+ * is one dispatch, one await and one set of headers less), with the same counts, refusals and
+ * headers as the limits nested: the limit closest to refusing announces itself, the later one
+ * on a tie, as an inner limit's headers stand over an outer one's.
+ */
+function limitsInMemory(
+  list: readonly RateLimitOptions[],
+  clock: ServiceContext["clock"],
+): { handlers: MiddlewareHandler<HttpEnv>[]; trackedKeys(): number } {
+  const limits = list.map((options) => ({
+    options,
+    windows: new FixedWindows(options.windowSeconds, options.maxKeys ?? DEFAULT_MAX_TRACKED_KEYS),
+  }));
+  const handler: MiddlewareHandler<HttpEnv> = async (c, next) => {
+    const now = clock.now().getTime();
+    // `used` as counted now: the window counts on while the handler runs.
+    let closest: { requests: number; window: Window; used: number } | undefined;
+    for (const { options, windows } of limits) {
+      const found = options.key(c);
+      const key = found instanceof Promise ? await found : found;
+      if (key === null) continue;
+      const window = windows.hit(key, now);
+      if (window.used > options.requests) {
+        const headers = headersOf(options.requests, window, window.used);
+        for (const [name, value] of Object.entries(headers)) c.header(name, value);
+        return (options.refuse ?? refuseWithJson)(c);
+      }
+      const used = window.used;
+      if (closest === undefined || options.requests - used <= closest.requests - closest.used) {
+        closest = { requests: options.requests, window, used };
+      }
+    }
+    await next();
+    if (closest) announce(c, headersOf(closest.requests, closest.window, closest.used));
+  };
+  return {
+    handlers: [handler],
+    trackedKeys: () => limits.reduce((n, { windows }) => n + windows.size, 0),
+  };
 }

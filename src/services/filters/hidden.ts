@@ -9,6 +9,7 @@ import type { MediaAttachment } from "../../domain/media.ts";
 import type { Poll } from "../../domain/poll.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
+import { viewerFilterRecords } from "./viewer-filters.ts";
 
 interface WithOriginal {
   status: Status;
@@ -22,7 +23,7 @@ export async function withoutHidden<T extends WithOriginal>(
   items: readonly T[],
 ): Promise<T[]> {
   if (viewerId === null || items.length === 0) return [...items];
-  const hiding = (await ctx.storage.filters.listByAccount(viewerId)).filter(
+  const hiding = (await viewerFilterRecords(ctx, viewerId)).filter(
     (f) => f.action === "hide" && f.context.includes(context),
   );
   const compiled = compileFilters(hiding, ctx.clock.now());

@@ -8,6 +8,7 @@
 import type { TimelineEntry } from "../../domain/status.ts";
 import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
+import { keptForViewer, type ViewerPart } from "../viewer-memo.ts";
 import { loadExclusions } from "./exclusions.ts";
 import { mergeWindows } from "./merge-windows.ts";
 import type { ResolvedEntry } from "./resolve-entries.ts";
@@ -19,13 +20,23 @@ export interface FollowedTagsSource {
   keep(batch: readonly ResolvedEntry[], kept: readonly ResolvedEntry[]): Promise<ResolvedEntry[]>;
 }
 
+/** The tags the viewer follows, kept between writes (viewer-memo.ts): every home page asks. */
+export const FOLLOWED_TAGS: ViewerPart<{ tags: readonly string[]; followed: ReadonlySet<string> }> =
+  {
+    name: "followed tags",
+    async read(ctx, viewerId) {
+      const tags = await ctx.storage.tagFollows.allTargetsFrom(viewerId);
+      return { tags, followed: new Set(tags) };
+    },
+    size: ({ tags }) => tags.length,
+  };
+
 export async function followedTagsSource(
   ctx: ServiceContext,
   viewerId: string,
   authors: readonly string[],
 ): Promise<FollowedTagsSource> {
-  const tags = await ctx.storage.tagFollows.allTargetsFrom(viewerId);
-  const followed = new Set(tags);
+  const { tags, followed } = await keptForViewer(ctx, FOLLOWED_TAGS, viewerId);
   return {
     async read(window) {
       const lists = await Promise.all([

@@ -14,7 +14,7 @@
 
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
-import { loadExclusions } from "./exclusions.ts";
+import { type Exclusions, loadExclusions } from "./exclusions.ts";
 import { exclusiveListMembers } from "./exclusive-lists.ts";
 import type { ResolvedEntry } from "./resolve-entries.ts";
 
@@ -60,12 +60,7 @@ function keeps(
   { status, original }: ResolvedEntry,
   viewerId: string,
   follows: ReadonlyMap<string, Follow>,
-  exclusions: {
-    blocking: ReadonlySet<string>;
-    muting: ReadonlySet<string>;
-    blockedBy: ReadonlySet<string>;
-    domainBlocked: ReadonlySet<string>;
-  },
+  exclusions: Exclusions,
 ): boolean {
   if (status.accountId === viewerId) return true;
   if (status.inReplyToId !== null && status.inReplyToAccountId === null) return false;

@@ -8,18 +8,34 @@ import type { IdPage } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { fillPage } from "../fill-page.ts";
 import { withoutHidden } from "../filters/hidden.ts";
+import { keptForViewer, type ViewerPart } from "../viewer-memo.ts";
 import { type FollowedTagsSource, followedTagsSource } from "./followed-tags.ts";
 import { filterHome } from "./home-filter.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
+
+/**
+ * Whose entries home lists: the viewer and every account they follow. Kept between writes
+ * (viewer-memo.ts), as a list for the store's merge and a set for the filters.
+ */
+export const HOME_AUTHORS: ViewerPart<{
+  authors: readonly string[];
+  byAuthor: ReadonlySet<string>;
+}> = {
+  name: "home authors",
+  async read(ctx, viewerId) {
+    const followed = await ctx.storage.follows.allTargetsFrom(viewerId);
+    const authors = [viewerId, ...followed.filter((id) => id !== viewerId)];
+    return { authors, byAuthor: new Set(authors) };
+  },
+  size: ({ authors }) => authors.length,
+};
 
 export async function homeTimeline(
   ctx: ServiceContext,
   viewerId: string,
   page: IdPage,
 ): Promise<ResolvedEntry[]> {
-  const followed = await ctx.storage.follows.allTargetsFrom(viewerId);
-  const authors = [viewerId, ...followed.filter((id) => id !== viewerId)];
-  const byAuthor = new Set(authors);
+  const { authors, byAuthor } = await keptForViewer(ctx, HOME_AUTHORS, viewerId);
   const source = await followedTagsSource(ctx, viewerId, authors);
   const filled = await fillPage(page, {
     read: (window) => source.read(window),

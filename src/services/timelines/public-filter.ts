@@ -16,19 +16,35 @@ export function isReplyToOther(status: Status): boolean {
   return status.inReplyToId !== null && status.inReplyToAccountId !== status.accountId;
 }
 
-export async function keepPublic(
+export interface PublicOptions {
+  withReplies: boolean;
+  also?: (status: Status) => boolean;
+}
+
+/** What every viewer may be shown of a batch: its public non-boosts (by the options), resolved. */
+export async function resolvePublic(
   ctx: ServiceContext,
-  viewerId: string | null,
   batch: readonly TimelineEntry[],
-  options: { withReplies: boolean; also?: (status: Status) => boolean },
-): Promise<(ResolvedEntry | undefined)[]> {
-  const resolved = (await resolveEntries(ctx, batch)).filter(
+  options: PublicOptions,
+): Promise<ResolvedEntry[]> {
+  return (await resolveEntries(ctx, batch)).filter(
     ({ status }) =>
       status.visibility === "public" &&
       status.reblogOfId === null &&
       (options.withReplies || !isReplyToOther(status)) &&
       (options.also === undefined || options.also(status)),
   );
+}
+
+export async function keepPublic(
+  ctx: ServiceContext,
+  viewerId: string | null,
+  batch: readonly TimelineEntry[],
+  options: PublicOptions,
+  /** resolvePublic's answer for the batch, when the caller has it already. */
+  resolvedBatch?: readonly ResolvedEntry[],
+): Promise<(ResolvedEntry | undefined)[]> {
+  const resolved = resolvedBatch ?? (await resolvePublic(ctx, batch, options));
   const authorIds = resolved.map((i) => i.status.accountId);
   const [exclusions, silenced] = await Promise.all([
     loadExclusions(ctx, viewerId, authorIds),

@@ -77,6 +77,12 @@ export function kvContract(t: ContractContext): void {
       assert.deepEqual(await keys(["p", "a"]), [["p", "a", "x"]]);
       assert.deepEqual(await keys([]), [["p", "a", "x"], ["p", "b"], ["pq", "a"], ["q"]]);
       assert.deepEqual(await keys(["r"]), []);
+      assert.deepEqual(await keys(["p", "b"]), [["p", "b"]]);
+      // Lists of two segments or more follow changes of their entries (json-file files them so).
+      await kv().delete(["p", "a", "x"]);
+      await kv().set(entry(["p", "a", "y"], 5));
+      assert.deepEqual(await keys(["p", "a"]), [["p", "a", "y"]]);
+      assert.deepEqual(await keys(["p", "a", "x"]), []);
     });
 
     it("compare-and-set writes only over the expected value, one winner under contention", async () => {
@@ -162,6 +168,10 @@ export function kvContract(t: ContractContext): void {
         entry(["wren", "keys", "1"], { rsa: { kty: "RSA" } }),
       );
       assert.equal(await kv().get(["gone"]), undefined);
+      assert.deepEqual(
+        (await kv().list(["wren", "keys"])).map((e) => e.key),
+        [["wren", "keys", "1"]],
+      );
     });
   });
 }

@@ -1,6 +1,6 @@
 // One kind of edge (follows, blocks, favourites…): `<folder>/<edge_id>.json`, one file each.
-// In memory: the edge id of each (account, target) pair, and per account and per target the
-// sorted edge ids, which serve the newest-first lists, the counts and the batched lookups.
+// In memory: the edge id of each (account, target) pair (pair-index.ts), and per account and per
+// target the sorted edge ids, which serve the newest-first lists and the counts.
 //
 // Changes of one pair run one at a time, so a replacement with a new id (write the new file,
 // then remove the old one) never interleaves with another change of the pair. A crash between
@@ -12,6 +12,7 @@ import type { Edge } from "../../domain/relations.ts";
 import type { EdgeStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { KeyedQueue } from "./keyed-queue.ts";
+import { PairIndex } from "./pair-index.ts";
 import { RecordCollection } from "./record-collection.ts";
 import { SortedGroups } from "./sorted-ids.ts";
 
@@ -22,28 +23,26 @@ export async function openEdgeStore<E extends Edge>(
   writer: DurableWriter,
   folder: string,
 ): Promise<EdgeStore<E>> {
-  const byPair = new Map<string, string>();
+  const byPair = new PairIndex();
   const from = new SortedGroups();
   const to = new SortedGroups();
   const queue = new KeyedQueue();
 
   const index = (edge: E): string | undefined => {
-    const pair = pairKey(edge.accountId, edge.targetId);
-    const shadowed = byPair.get(pair);
+    const shadowed = byPair.get(edge.accountId, edge.targetId);
     if (shadowed !== undefined && shadowed !== edge.id) {
       // The pair's older edge stays in the collection until its removal is durable, but lists
       // and lookups show only the newer one from now on.
       from.delete(edge.accountId, shadowed);
       to.delete(edge.targetId, shadowed);
     }
-    byPair.set(pair, edge.id);
+    byPair.set(edge.accountId, edge.targetId, edge.id);
     from.add(edge.accountId, edge.id);
     to.add(edge.targetId, edge.id);
     return shadowed === edge.id ? undefined : shadowed;
   };
   const unindex = (edge: E) => {
-    const pair = pairKey(edge.accountId, edge.targetId);
-    if (byPair.get(pair) === edge.id) byPair.delete(pair);
+    byPair.delete(edge.accountId, edge.targetId, edge.id);
     from.delete(edge.accountId, edge.id);
     to.delete(edge.targetId, edge.id);
   };
@@ -76,7 +75,7 @@ export async function openEdgeStore<E extends Edge>(
   for (const id of losers) await records.remove(id);
 
   const getByPair = (accountId: string, targetId: string) => {
-    const id = byPair.get(pairKey(accountId, targetId));
+    const id = byPair.get(accountId, targetId);
     return id === undefined ? undefined : records.get(id);
   };
   const load = (ids: readonly string[]) => ids.flatMap((id) => records.get(id) ?? []);
@@ -87,14 +86,14 @@ export async function openEdgeStore<E extends Edge>(
     },
     put(edge) {
       return queue.run(pairKey(edge.accountId, edge.targetId), async () => {
-        const previous = byPair.get(pairKey(edge.accountId, edge.targetId));
+        const previous = byPair.get(edge.accountId, edge.targetId);
         await records.put(edge);
         if (previous !== undefined && previous !== edge.id) await records.remove(previous);
       });
     },
     delete(accountId, targetId) {
       return queue.run(pairKey(accountId, targetId), async () => {
-        const id = byPair.get(pairKey(accountId, targetId));
+        const id = byPair.get(accountId, targetId);
         return id === undefined ? false : records.remove(id);
       });
     },
@@ -118,14 +117,19 @@ export async function openEdgeStore<E extends Edge>(
     },
     async findFrom(accountId, targetIds) {
       const found = new Map<string, E>();
+      const targets = byPair.targetsOf(accountId);
+      if (targets === undefined) return found;
       for (const targetId of targetIds) {
-        const edge = getByPair(accountId, targetId);
+        const id = targets.get(targetId);
+        const edge = id === undefined ? undefined : records.get(id);
         if (edge) found.set(targetId, edge);
       }
       return found;
     },
     async findTo(targetId, accountIds) {
       const found = new Map<string, E>();
+      // Nobody blocks, follows… the target: no lookup per account asked about.
+      if (to.size(targetId) === 0) return found;
       for (const accountId of accountIds) {
         const edge = getByPair(accountId, targetId);
         if (edge) found.set(accountId, edge);

@@ -1,6 +1,11 @@
 // The key–value store: `kv/<sha256 of the key>.json`, one file per entry holding the key itself,
 // the value and its expiry. Keys are hashed because their segments are URLs and other text that
 // cannot be file names. Writes of one key are serialized so compare-and-set is atomic.
+//
+// Entries are also filed by their key's first two segments (["wren", "ipBlock"], ["wren",
+// "domainBlock"]…), so a list of such a prefix reads its own entries, not every entry: the
+// server's IP and domain blocks are listed again after every write (their memos follow
+// Storage.version()), and the store also holds a preview card per link ever fetched.
 
 import { createHash } from "node:crypto";
 import { jsonEqual } from "../../domain/json-equal.ts";
@@ -27,11 +32,33 @@ function compareKeys(a: readonly string[], b: readonly string[]): number {
   return a.length - b.length;
 }
 
+/** The group an entry is filed in: its key's first two segments (or its one). */
+function groupOf(key: readonly string[]): string {
+  return JSON.stringify(key.slice(0, 2));
+}
+
 function isExpired(entry: KvEntry, now: string): boolean {
   return entry.expiresAt !== null && Date.parse(entry.expiresAt) <= Date.parse(now);
 }
 
 export async function openKvStore(root: string, writer: DurableWriter): Promise<KvStore> {
+  const groups = new Map<string, Set<string>>();
+  const file = (entry: KvEntry) => {
+    const group = groupOf(entry.key);
+    let hashes = groups.get(group);
+    if (!hashes) {
+      hashes = new Set();
+      groups.set(group, hashes);
+    }
+    hashes.add(hashOf(entry.key));
+  };
+  const unfile = (entry: KvEntry) => {
+    const group = groupOf(entry.key);
+    const hashes = groups.get(group);
+    hashes?.delete(hashOf(entry.key));
+    if (hashes?.size === 0) groups.delete(group);
+  };
+  let loading = true;
   const records = await RecordCollection.load<KvEntry>(
     root,
     {
@@ -39,9 +66,16 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
       depth: 0,
       keyOf: (e) => hashOf(e.key),
       fileOf: (e) => `${hashOf(e.key)}.json`,
+      onChange(previous, next) {
+        if (loading) return;
+        if (previous) unfile(previous);
+        if (next) file(next);
+      },
     },
     writer,
   );
+  loading = false;
+  for (const entry of records.values()) file(entry);
   const queue = new KeyedQueue();
   const copy = (entry: KvEntry): KvEntry => structuredClone(entry);
   // Moved once a write is applied (KvStore.version): a list read before it is filed under the
@@ -88,7 +122,11 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
     },
     async list(prefix) {
       const found: KvEntry[] = [];
-      for (const entry of records.values()) {
+      const candidates =
+        prefix.length >= 2
+          ? [...(groups.get(groupOf(prefix)) ?? [])].flatMap((hash) => records.peek(hash) ?? [])
+          : records.values();
+      for (const entry of candidates) {
         if (startsWith(entry.key, prefix)) found.push(copy(entry));
       }
       return found.sort((a, b) => compareKeys(a.key, b.key));

@@ -1,0 +1,47 @@
+// `node bench/read-ratios.ts [tree…] [--rounds N] [--seconds S]`: the reads of the bench (and the
+// no-op `GET /api/v1/custom_emojis`) as ratios to the bare server answering the same bytes, as
+// `npm run bench` reports them, without the rest of the bench: for checking the reads targets of
+// one or more checkouts (default: this one) on one seeded data directory, one after the other.
+// Ratios are measured against a reference in the same run, so they mean more than requests per
+// second on a shared machine; two trees are still best compared by CPU (compare-trees.ts).
+
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { freePort } from "../test/helpers/server.ts";
+import { adHocProbes } from "./lib/ad-hoc-probes.ts";
+import { compareWithBare } from "./lib/compare.ts";
+import { startWrenServer } from "./lib/processes.ts";
+import { benchEnv, seed } from "./lib/seed.ts";
+import { readProbes } from "./scenarios/reads.ts";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    rounds: { type: "string", default: "3" },
+    seconds: { type: "string", default: "3" },
+  },
+});
+const trees = positionals.length > 0 ? positionals.map((t) => resolve(t)) : [undefined];
+const env = benchEnv(await mkdtemp(join(tmpdir(), "wren-read-ratios-")), await freePort());
+const seeded = await seed(env, { statuses: 1_000, authors: 100 });
+const probes = [...readProbes(seeded), ...adHocProbes(["GET /api/v1/custom_emojis"], seeded.token)];
+for (const tree of trees) {
+  const wren = await startWrenServer(env, tree === undefined ? {} : { tree });
+  try {
+    const results = await compareWithBare(env.WREN_PUBLIC_URL as string, probes, {
+      rounds: Number(values.rounds),
+      duration: Number(values.seconds),
+      connections: 10,
+    });
+    process.stdout.write(`${tree ?? "this tree"}:\n`);
+    for (const r of results) {
+      process.stdout.write(
+        `  ${r.name}: ${(r.ratio * 100).toFixed(1)}% (${Math.round(r.wrenRps)} vs ${Math.round(r.referenceRps)} req/s)\n`,
+      );
+    }
+  } finally {
+    await wren.stop();
+  }
+}
