@@ -60,6 +60,11 @@ describe("API caching", () => {
         assert.equal(res.status, 200, path);
         assert.match(res.headers.get("cache-control") ?? "", /^public, max-age=300,/, path);
       }
+      // HEAD announces what GET would (Hono answers it with the GET route, without the body).
+      const head = await server.request(path, { method: "HEAD" });
+      assert.equal(head.status, 200, path);
+      assert.match(head.headers.get("cache-control") ?? "", /^public, max-age=300,/, path);
+      assert.equal(await head.text(), "", path);
     }
   });
 

@@ -79,7 +79,8 @@ export interface ApiCachingOptions {
  * what is kept); undefined for everything else.
  */
 function publicAnnouncement(c: Context<HttpEnv>): Announced | undefined {
-  if (c.req.method !== "GET") return undefined;
+  // HEAD runs the GET route (Hono drops the body): announced as GET is, so a cache agrees.
+  if (c.req.method !== "GET" && c.req.method !== "HEAD") return undefined;
   const path = c.req.path;
   if (SHARED_READ.test(path)) return SHARED_HEADERS;
   if (c.req.header("authorization") === undefined && PUBLIC_READ.test(path)) return PUBLIC_HEADERS;
