@@ -65,12 +65,14 @@ describe("domain block effects are durable with the block", () => {
     const { kv } = ctx.storage;
     const set = kv.set.bind(kv);
     let jobsWhenWritten: Job[] | undefined;
-    // Watches the block's write (not a fake: the real store writes it) for the job.
+    // Watches the block's write (not a fake: the real store writes it) for the job: once the
+    // record is durable, so is the job (json-file's journal and the write run side by side, the
+    // record's file held until the job's line is synced).
     kv.set = async (entry) => {
+      await set(entry);
       if (entry.key[1] === "domainBlock" && entry.key[2] === "first.example") {
         jobsWhenWritten = await jobsOf(DOMAIN_PURGE_JOB, "first.example");
       }
-      return set(entry);
     };
     try {
       await blockDomain(ctx, "first.example", { severity: "suspend" });

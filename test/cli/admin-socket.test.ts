@@ -146,12 +146,22 @@ describe("admin socket", () => {
     try {
       const socket =
         other.wren.adminSocket ?? assert.fail("a json-file server has an admin socket");
+      // Closed once the operation runs (it looks the name up first), not after a guessed delay:
+      // on a loaded machine the connection itself can take longer than that.
+      const { accounts } = other.wren.ctx.storage;
+      const lookUp = accounts.findByUsername.bind(accounts);
+      const running = new Promise<void>((resolve) => {
+        accounts.findByUsername = (...args) => {
+          resolve();
+          return lookUp(...args);
+        };
+      });
       const call = callAdmin(socket, "account.create", {
         username: "eve",
         email: "eve@example.com",
         password: "long enough password",
       });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await running;
       await other.wren.close();
       const { id } = (await call) as { id: string };
       assert.equal(existsSync(socket), false);

@@ -58,7 +58,11 @@ export async function writeBlockChange(
       const group = `${DOMAIN_PURGE_JOB}:${after.domain}`;
       const purge = { domain: after.domain };
       await enqueueWithWrite(ctx.jobs, DOMAIN_PURGE_JOB, purge, { runAt, group }, write);
+      // The follows end here first, all of them counted; then the job purges the rest (a
+      // runner that took it at once would have ended some of them itself, uncounted).
+      const severed = await severDomain(ctx, covers(after.domain));
       await ctx.jobs.release(group);
+      return { severed };
     }
     return { severed: await severDomain(ctx, covers(after.domain)) };
   }
