@@ -82,8 +82,10 @@ export function createKvStore(db: PgContext): KvStore {
 
   return {
     // Moved by this process's writes under the prefix as they resolve and by others' on their
-    // change signal ("writer|kv", naming no key: every prefix moves).
-    version: (prefix) => changes.tableVersion("kv") + counts.count(prefix),
+    // change signal ("writer|kv", naming no key: every prefix moves); not by this process's own
+    // signal heard back, which names no key either (it would move every prefix for a write of
+    // one, later, at a time no caller can tell).
+    version: (prefix) => changes.othersVersion("kv") + counts.count(prefix),
     async get(key) {
       if (keptKey(key)) return (await memo.getMany([key], loadMany))[0];
       const rows = await sql<KvRow[]>`
