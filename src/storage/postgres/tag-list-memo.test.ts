@@ -1,4 +1,4 @@
-// Hashtag timelines kept per process (status-list-memo.ts, ADR 0042), on a real database with two
+// Hashtag timelines (and the tags' trend reviews every page reads) kept per process (status-list-memo.ts, ADR 0042), on a real database with two
 // processes: a tagged status one writes reaches the other's kept page through the tags' signal of
 // migration 0041, and this process's own writes are seen at once. That pages are kept at all, and
 // forgotten by tag, is shown by rows written with the triggers off (session_replication_role =
@@ -76,6 +76,28 @@ describe("postgres hashtag timelines kept across processes", () => {
       // As after a truncation.
       await sql`truncate status_tags`;
       await untilLength(b, "cats", 0);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("keeps a tag's trend review, and sees another process's decision", async () => {
+    const { a, b } = processes;
+    const key = ["wren", "trendReview", "tag", "cats"];
+    const review = async () => (await b.kv.getMany([key]))[0]?.value;
+    assert.equal(await review(), undefined);
+    await a.kv.set({ key, value: { usable: false }, expiresAt: null });
+    await eventually(review, (value) => value !== undefined);
+    const sql = connectPostgres({ url: processes.database.url, poolMax: 1 });
+    try {
+      // Written with no signal: b answers what it keeps.
+      await sql.begin(async (tx) => {
+        await tx`set local session_replication_role = replica`;
+        await tx`update kv set value = '{"usable": true}' where key = ${key}::text[]`;
+      });
+      assert.deepEqual(await review(), { usable: false });
+      await a.kv.set({ key, value: { usable: true, trendable: true }, expiresAt: null });
+      await eventually(review, (value) => (value as { trendable?: boolean }).trendable === true);
     } finally {
       await sql.end();
     }

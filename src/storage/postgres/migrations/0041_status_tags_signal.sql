@@ -80,3 +80,24 @@ begin
   return untagged;
 end;
 $$;
+
+-- Trend reviews (["wren", "trendReview", kind, id]) are read on every hashtag timeline (is the
+-- tag usable?) and every trends answer: kept per process like the preview cards (kv-memo.ts), so
+-- their writes name the entry too (migration 0039's "kv_rows" signal, beside 0034's).
+drop trigger kv_rows_changed_insert on kv;
+drop trigger kv_rows_changed_update on kv;
+drop trigger kv_rows_changed_delete on kv;
+create trigger kv_rows_changed_insert after insert on kv for each row
+  when (new.key[1:2] in (array['wren', 'previewCard'], array['wren', 'statusCard'],
+    array['wren', 'trendReview']))
+  execute function wren_notify_kv_row();
+create trigger kv_rows_changed_update after update on kv for each row
+  when (new.key[1:2] in (array['wren', 'previewCard'], array['wren', 'statusCard'],
+      array['wren', 'trendReview'])
+    or old.key[1:2] in (array['wren', 'previewCard'], array['wren', 'statusCard'],
+      array['wren', 'trendReview']))
+  execute function wren_notify_kv_row();
+create trigger kv_rows_changed_delete after delete on kv for each row
+  when (old.key[1:2] in (array['wren', 'previewCard'], array['wren', 'statusCard'],
+    array['wren', 'trendReview']))
+  execute function wren_notify_kv_row();
