@@ -1,5 +1,5 @@
 // The read scenarios of issue 7: public and home timelines, one status, an account's statuses,
-// relationships for 20 ids — each against the bare server answering Wren's own bytes.
+// relationships for 20 ids, a hashtag timeline — each against the bare server answering Wren's own bytes.
 //
 // They are asked signed in, so each request does the work (loading, hydrating with the viewer's
 // flags, rendering): anonymous public reads are answered from kept answers between writes
@@ -28,6 +28,13 @@ export function readProbes(seeded: Seeded): Probe[] {
       name: "relationships (20)",
       method: "GET",
       path: `/api/v1/accounts/relationships?${twenty}`,
+      headers,
+    },
+    // Every seeded status carries #wren (seed.ts).
+    {
+      name: "hashtag timeline",
+      method: "GET",
+      path: "/api/v1/timelines/tag/wren?limit=20",
       headers,
     },
     {

@@ -31,14 +31,17 @@ export interface KvStore {
    */
   compareAndSet(expected: unknown, next: KvEntry, now: string): Promise<boolean>;
   /**
-   * A number that moves whenever this process writes or removes an entry, and when another
-   * process sharing the storage writes one of the entries that signal their changes (PostgreSQL:
-   * domain blocks, trend reviews and IP blocks, migrations 0005, 0034, 0040): a list of those
-   * read while it held one value is exact while it holds it. For memos of a few entries read on
-   * every request (services/address-blocks/ip-blocks.ts), which Storage.version() would empty on
-   * every write of any kind.
+   * A number that moves whenever this process writes or removes an entry under `prefix` (or,
+   * for a prefix of fewer than two segments, any entry; an entry of the same first two segments
+   * as the prefix, or sharing their counter, may move it too: kv-write-counts.ts), and when
+   * another process sharing the storage writes one of the entries that signal their changes
+   * (PostgreSQL: domain blocks, trend reviews and IP blocks, migrations 0005, 0034, 0040): a list
+   * of those under `prefix` read while it held one value is exact while it holds it. For memos of
+   * a few entries read on every request (services/address-blocks/ip-blocks.ts), which
+   * Storage.version() would empty on every write of any kind, and a version of the whole store on
+   * every preview card, activity mark or Fedify cache written.
    */
-  version(): number;
+  version(prefix: readonly string[]): number;
   /** Entries whose key starts with all of `prefix`'s segments (all entries for []), by key. */
   list(prefix: readonly string[]): Promise<KvEntry[]>;
   /** Removes entries that expired before `now` (ISO); returns how many. */

@@ -2,9 +2,10 @@
 // from it refused, http/middleware/ip-access.ts), `sign_up_block` (sign-up refused) or
 // `sign_up_requires_approval` (a sign-up from it waits for a moderator) — optionally until a
 // time, after which it is ignored (and pruned with the key–value store's expired entries). One
-// key–value entry per block. The list is read again only when the key–value store changed
-// (KvStore.version(), which every process sharing a database sees move; not Storage.version(),
-// which every post, favourite or follow moves), so checking each request costs no query in the
+// key–value entry per block. The list is read again only when the IP-block entries changed
+// (KvStore.version of their prefix, which every process sharing a database sees move; not
+// Storage.version(), which every post, favourite or follow moves, nor the whole store's, which
+// every preview card or activity mark moves), so checking each request costs no query in the
 // usual case.
 
 import { BlockList, isIP } from "node:net";
@@ -69,7 +70,7 @@ const memo = new WeakMap<Storage, { version: number; blocks: IpBlock[] }>();
 
 /** Every block, expired ones too, newest first. */
 export async function listIpBlocks(ctx: ServiceContext): Promise<IpBlock[]> {
-  const version = ctx.storage.kv.version();
+  const version = ctx.storage.kv.version(PREFIX);
   const kept = memo.get(ctx.storage);
   if (kept && kept.version === version) return kept.blocks;
   const entries = await ctx.storage.kv.list(PREFIX);
@@ -87,7 +88,9 @@ export async function listIpBlocks(ctx: ServiceContext): Promise<IpBlock[]> {
 export function knownNoIpBlocks(ctx: ServiceContext): boolean {
   const kept = memo.get(ctx.storage);
   return (
-    kept !== undefined && kept.version === ctx.storage.kv.version() && kept.blocks.length === 0
+    kept !== undefined &&
+    kept.version === ctx.storage.kv.version(PREFIX) &&
+    kept.blocks.length === 0
   );
 }
 

@@ -31,6 +31,37 @@ export function kvContract(t: ContractContext): void {
       assert.equal(await kv().get(["a"]), undefined);
     });
 
+    it("moves a prefix's version with writes under it, not with other families' writes", async () => {
+      const blocks = ["wren", "ipBlock"];
+      const at = () => kv().version(blocks);
+      let seen = at();
+      // Another family (a preview card, the activity marks) and a post leave it.
+      await kv().set(entry(["wren", "statusCard", "1"], "https://card.example/"));
+      await kv().set(entry(["wren", "activity", "2026-11-27"], 1));
+      assert.equal(at(), seen);
+      // Every kind of write under it moves it: set, compare-and-set, delete, a prune.
+      const moved = async (write: () => Promise<unknown>) => {
+        await write();
+        assert.ok(at() > seen);
+        seen = at();
+      };
+      await moved(() => kv().set(entry([...blocks, "1"], { id: "1" }, "2025-01-01T00:00:00.000Z")));
+      await moved(() =>
+        kv().compareAndSet(
+          undefined,
+          entry([...blocks, "2"], { id: "2" }),
+          "2025-01-01T00:00:00.000Z",
+        ),
+      );
+      await moved(() => kv().delete([...blocks, "2"]));
+      await moved(() => kv().pruneExpired("2025-01-02T00:00:00.000Z"));
+      // A prefix of one segment moves with any write.
+      const whole = kv().version(["wren"]);
+      await kv().set(entry(["wren", "statusCard", "2"], "https://card.example/2"));
+      assert.ok(kv().version(["wren"]) > whole);
+      assert.equal(at(), seen);
+    });
+
     it("reads many keys at once, in the order asked, with the missing ones undefined", async () => {
       const long = ["wren", "statusCard", "https://remote.example/a?b=c,d"];
       await kv().set(entry(long, "https://link.example/"));

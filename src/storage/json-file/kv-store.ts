@@ -9,6 +9,7 @@
 
 import { createHash } from "node:crypto";
 import { jsonEqual } from "../../domain/json-equal.ts";
+import { createKvWriteCounts } from "../kv-write-counts.ts";
 import type { KvEntry, KvStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { KeyedQueue } from "./keyed-queue.ts";
@@ -78,16 +79,14 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
   for (const entry of records.values()) file(entry);
   const queue = new KeyedQueue();
   const copy = (entry: KvEntry): KvEntry => structuredClone(entry);
-  // Moved once a write is applied (KvStore.version): a list read before it is filed under the
-  // older number, never under the newer one.
-  let version = 0;
-  const written = <T>(write: Promise<T>): Promise<T> =>
-    write.finally(() => {
-      version += 1;
-    });
+  // Moved once a write is applied (KvStore.version), by the family of the keys written: a list
+  // read before it is filed under the older number, never under the newer one.
+  const counts = createKvWriteCounts();
+  const written = <T>(keys: readonly (readonly string[])[], write: Promise<T>): Promise<T> =>
+    write.finally(() => counts.wrote(keys));
 
   return {
-    version: () => version,
+    version: (prefix) => counts.count(prefix),
     async get(key) {
       // Values go to Fedify, which owns them afterwards: a mutable copy, not the frozen record.
       const entry = records.get(hashOf(key));
@@ -101,15 +100,22 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
     },
     async set(entry) {
       const hash = hashOf(entry.key);
-      await written(queue.run(hash, () => records.put({ ...entry, key: [...entry.key] })));
+      await written(
+        [entry.key],
+        queue.run(hash, () => records.put({ ...entry, key: [...entry.key] })),
+      );
     },
     async delete(key) {
       const hash = hashOf(key);
-      return written(queue.run(hash, () => records.remove(hash)));
+      return written(
+        [key],
+        queue.run(hash, () => records.remove(hash)),
+      );
     },
     async compareAndSet(expected, next, now) {
       const hash = hashOf(next.key);
       return written(
+        [next.key],
         queue.run(hash, async () => {
           const stored = records.peek(hash);
           const current = stored === undefined || isExpired(stored, now) ? undefined : stored.value;
@@ -133,10 +139,15 @@ export async function openKvStore(root: string, writer: DurableWriter): Promise<
     },
     async pruneExpired(now) {
       const expired: string[] = [];
+      const keys: (readonly string[])[] = [];
       for (const entry of records.values()) {
-        if (isExpired(entry, now)) expired.push(hashOf(entry.key));
+        if (isExpired(entry, now)) {
+          expired.push(hashOf(entry.key));
+          keys.push(entry.key);
+        }
       }
       const removed = await written(
+        keys,
         Promise.all(
           expired.map((hash) =>
             queue.run(hash, async () => {

@@ -19,6 +19,14 @@ export interface Changes {
    */
   tableVersion(table: string): number;
   /**
+   * Changes to `table` by other processes only (their signals, and missed notifications): for a
+   * store that counts its own writes finely itself (the key–value store's versions by prefix),
+   * which its own signal heard back would move for every prefix.
+   */
+  othersVersion(table: string): number;
+  /** Another process's write to `table`, heard (moves what `bump` moves, and othersVersion). */
+  heard(table: string): void;
+  /**
    * Called by every store after a write that an API answer can show (not the job queue), with
    * the table written (a memo of another table stays: naming the table is what keeps memos
    * useful under writes).
@@ -47,6 +55,7 @@ export function createChanges(): Changes {
   // Changes of unknown tables count for every table.
   let everything = 0;
   const tables = new Map<string, number>();
+  const others = new Map<string, number>();
   const watchers = new Map<string, Set<(ids: readonly string[] | undefined) => void>>();
   const tell = (table: string, ids: readonly string[] | undefined) => {
     for (const listener of watchers.get(table) ?? []) listener(ids);
@@ -60,7 +69,13 @@ export function createChanges(): Changes {
       return version;
     },
     tableVersion: (table) => everything + (tables.get(table) ?? 0),
+    othersVersion: (table) => everything + (others.get(table) ?? 0),
     bump(table) {
+      version += 1;
+      bumpTable(table);
+    },
+    heard(table) {
+      others.set(table, (others.get(table) ?? 0) + 1);
       version += 1;
       bumpTable(table);
     },
@@ -122,7 +137,7 @@ export async function listenForChanges(
       if (table === undefined) {
         if (writer !== self) changes.bumpAll();
       } else if (ids !== undefined) changes.rows(table, ids, writer === self);
-      else if (writer !== self) changes.bump(table);
+      else if (writer !== self) changes.heard(table);
       else changes.bumpTable(table);
     },
     // Notifications missed while the listening connection was down: assume anything changed.

@@ -15,6 +15,8 @@ export const STATUS_COUNTS = "status_counts";
 export const ACCOUNT_STATUS_COUNTS = "account_status_counts";
 /** Authors whose statuses a statement wrote: their lists, and their newest status. */
 export const STATUS_ACCOUNTS = "status_accounts";
+/** Hashtags whose timelines a statement wrote (status_tags, migration 0041): their pages. */
+export const STATUS_TAGS = "status_tags";
 /** A write to a row that is or was in the public timelines (names no rows). */
 export const PUBLIC_TIMELINE = "public_timeline";
 /** The edge_counts table as a whole (a truncation; the signals above name their rows). */

@@ -11,10 +11,17 @@
 // The preview cards and the statuses' links to them are kept in this process (kv-memo.ts).
 
 import { KeyedQueue } from "../json-file/keyed-queue.ts";
+import { createKvWriteCounts } from "../kv-write-counts.ts";
 import type { KvEntry, KvStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { jsonb } from "./jsonb.ts";
 import { createKvMemo, keptKey } from "./kv-memo.ts";
+
+/**
+ * What this process's own writes bump in Changes: Storage.version(), and a table no memo reads
+ * (the "kv" table's version is the other processes' signal, which names no key).
+ */
+const KV_WRITES = "kv_writes";
 
 interface KvRow {
   key: string[];
@@ -37,6 +44,12 @@ export function createKvStore(db: PgContext): KvStore {
   const { sql, changes } = db;
   const queue = new KeyedQueue();
   const memo = createKvMemo(changes);
+  // This process's writes by key family (KvStore.version); Storage.version() moves with each.
+  const counts = createKvWriteCounts();
+  const wrote = (keys: readonly (readonly string[])[]) => {
+    counts.wrote(keys);
+    changes.bump(KV_WRITES);
+  };
   /** Runs a write of `key` in its turn; the memo forgets the key once it resolves. */
   const run = <T>(key: string[], task: () => Promise<T>) =>
     queue.run(JSON.stringify(key), async () => {
@@ -50,7 +63,7 @@ export function createKvStore(db: PgContext): KvStore {
   const remove = async (key: string[]): Promise<boolean> => {
     const rows = await sql`delete from kv where key = ${key}::text[] returning 1`;
     if (rows.length === 0) return false;
-    changes.bump("kv");
+    wrote([key]);
     return true;
   };
 
@@ -68,8 +81,11 @@ export function createKvStore(db: PgContext): KvStore {
   };
 
   return {
-    // Moved by this process's writes as they resolve and by others' on their change signal.
-    version: () => changes.tableVersion("kv"),
+    // Moved by this process's writes under the prefix as they resolve and by others' on their
+    // change signal ("writer|kv", naming no key: every prefix moves); not by this process's own
+    // signal heard back, which names no key either (it would move every prefix for a write of
+    // one, later, at a time no caller can tell).
+    version: (prefix) => changes.othersVersion("kv") + counts.count(prefix),
     async get(key) {
       if (keptKey(key)) return (await memo.getMany([key], loadMany))[0];
       const rows = await sql<KvRow[]>`
@@ -93,7 +109,7 @@ export function createKvStore(db: PgContext): KvStore {
           insert into kv (key, value, expires_at)
           values (${key}::text[], ${jsonb(sql, entry.value)}, ${entry.expiresAt}::timestamptz)
           on conflict (key) do update set value = excluded.value, expires_at = excluded.expires_at`;
-        changes.bump("kv");
+        wrote([key]);
       });
     },
     delete(key) {
@@ -113,7 +129,7 @@ export function createKvStore(db: PgContext): KvStore {
             )
             select (select count(*) from gone)::int as expired,
               exists (select 1 from kv where key = ${key}::text[] and ${live}) as live`;
-          if (row?.expired) changes.bump("kv");
+          if (row?.expired) wrote([key]);
           return row?.live === false;
         }
         if (expected === undefined) {
@@ -138,7 +154,7 @@ export function createKvStore(db: PgContext): KvStore {
             returning 1`;
         }
         if (rows.length === 0) return false;
-        changes.bump("kv");
+        wrote([key]);
         return true;
       });
     },
@@ -156,7 +172,7 @@ export function createKvStore(db: PgContext): KvStore {
       const rows = await sql<{ key: string[] }[]>`
         delete from kv where expires_at is not null and expires_at <= ${now}::timestamptz
         returning key`;
-      if (rows.length > 0) changes.bump("kv");
+      if (rows.length > 0) wrote(rows.map((r) => r.key));
       memo.written(rows.map((r) => r.key));
       return rows.length;
     },

@@ -1,16 +1,18 @@
 // Pages of the lists read off statuses (an author's statuses, a home timeline's entries, the
-// public timelines) kept in this process between reads, as json-file answers them from memory.
-// Each page is kept with what it was read from: its authors' rows, or the public timeline's.
-// A write forgets the pages of the authors it names (the "status_accounts" signal) or every
-// public page (the "public_timeline" signal, migration 0039): this process's own writes as they
-// resolve (count-signals.ts), other processes' when their notification arrives. A write naming
-// no authors (a bulk statement, TRUNCATE, missed notifications) forgets every page. A load that
+// public and hashtag timelines) kept in this process between reads, as json-file answers them
+// from memory. Each page is kept with what it was read from: its authors' rows, the public
+// timeline's, or a tag's. A write forgets the pages of the authors it names (the
+// "status_accounts" signal), every public page (the "public_timeline" signal, migration 0039) or
+// the pages of the tags it names (the "status_tags" signal, migration 0041): this process's own
+// writes as they resolve (count-signals.ts), other processes' when their notification arrives. A
+// write naming no authors or tags (a bulk statement, TRUNCATE, missed notifications) forgets
+// every page of its kind. A load that
 // raced a write to what it reads is not kept. So a kept page outlives a write by no more than the
 // notification's trip, the bound of the row memo (row-memo.ts, ADR 0033, ADR 0042).
 
 import { deepFreeze } from "../../domain/deep-freeze.ts";
 import type { Changes } from "./changes.ts";
-import { PUBLIC_TIMELINE, STATUS_ACCOUNTS } from "./count-signals.ts";
+import { PUBLIC_TIMELINE, STATUS_ACCOUNTS, STATUS_TAGS } from "./count-signals.ts";
 
 /** Pages kept at most (the least recently used go first). */
 const CAPACITY = 5_000;
@@ -23,6 +25,8 @@ const SOURCES_CAPACITY = 200_000;
 /** What a page was read from: the rows of author `id`, or those of the public timelines. */
 export const authorSource = (id: string) => `a${id}`;
 export const PUBLIC_SOURCE = "public";
+/** The rows of hashtag `tag` (lower-cased, as status_tags holds it). */
+export const tagSource = (tag: string) => `t${tag}`;
 
 interface Kept<T> {
   value: readonly T[];
@@ -84,11 +88,23 @@ export function createStatusListMemo(
     for (const load of loads) load.stale = true;
   }
 
+  /** Every page read from a tag's rows. */
+  function forgetTags(): void {
+    forget([...bySource.keys()].filter((source) => source.startsWith("t")));
+    for (const load of loads) {
+      if ([...load.sources].some((source) => source.startsWith("t"))) load.stale = true;
+    }
+  }
+
   changes.watchRows(STATUS_ACCOUNTS, (ids) => {
     if (ids === undefined) forgetAll();
     else forget(ids.map(authorSource));
   });
   changes.watchRows(PUBLIC_TIMELINE, () => forget([PUBLIC_SOURCE]));
+  changes.watchRows(STATUS_TAGS, (tags) => {
+    if (tags === undefined) forgetTags();
+    else forget(tags.map(tagSource));
+  });
   // The statuses' own signal names rows, not authors: only one naming none (a truncation, a
   // bulk statement, missed notifications) says something of the lists.
   changes.watchRows("statuses", (ids) => {

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
 import type { PgContext } from "./context.ts";
-import { inPublicTimeline, statusesCounted } from "./count-signals.ts";
+import { inPublicTimeline, STATUS_TAGS, statusesCounted } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
@@ -19,7 +19,12 @@ import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
 import { MISSING } from "./record-memo.ts";
 import { createRowMemo } from "./row-memo.ts";
 import { rowId, rowIds } from "./rows.ts";
-import { authorSource, createStatusListMemo, PUBLIC_SOURCE } from "./status-list-memo.ts";
+import {
+  authorSource,
+  createStatusListMemo,
+  PUBLIC_SOURCE,
+  tagSource,
+} from "./status-list-memo.ts";
 
 interface DataRow {
   data: Status;
@@ -80,14 +85,19 @@ export function createStatusStore(db: PgContext): StatusStore {
     `authors ${createHash("sha256").update(keys.join(",")).digest("base64")}`;
   /**
    * This process's write to `statuses`: forgotten at once with the counters and lists they are
-   * in, and the version moves.
+   * in (the hashtag timelines of `tags`), and the version moves.
    */
-  const written = (statuses: readonly StatusParents[], publicTouched: boolean) => {
+  const written = (
+    statuses: readonly StatusParents[],
+    publicTouched: boolean,
+    tags: readonly string[],
+  ) => {
     db.changes.rows(
       "statuses",
       statuses.map((s) => s.id),
     );
     statusesCounted(db.changes, statuses, publicTouched);
+    if (tags.length > 0) db.changes.rows(STATUS_TAGS, tags);
   };
   // The viewers' boosts by original, kept until a write touches them (reblog-memo.ts).
   const reblogs = createReblogMemo(db.changes);
@@ -147,16 +157,17 @@ export function createStatusStore(db: PgContext): StatusStore {
         inPublicTimeline(status) ||
         (before !== undefined && before !== MISSING && inPublicTimeline(before));
       const carried = await db.outbox.take();
-      const statement = sql`
+      const statement = sql<{ untagged: string[] }[]>`
         ${carried ? sql`with job as (${jobInsert(sql, carried.job)})` : sql``}
-        select from wren_put_status(${status.id}::int8, ${status.accountId}::int8,
+        select wren_put_status(${status.id}::int8, ${status.accountId}::int8,
           ${status.uri}, ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
           ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
           ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)},
-          ${listedTags}::text[])`;
+          ${listedTags}::text[]) as untagged`;
       carried?.settle(statement);
-      await statement;
-      written([status], publicTouched);
+      const [answer] = await statement;
+      // The hashtag timelines it is in now and those it was in (the function answers them).
+      written([status], publicTouched, [...new Set([...listedTags, ...(answer?.untagged ?? [])])]);
       if (status.reblogOfId !== null) reblogs.written(status.accountId, status.reblogOfId);
     },
 
@@ -237,13 +248,16 @@ export function createStatusStore(db: PgContext): StatusStore {
     async listTagEntries(tag, page, filter) {
       const window = idWindow(sql, page, "status_id");
       if (window === undefined) return [];
-      const rows = await sql<EntryRow[]>`
-        select status_id as id, account_id from status_tags
-        where tag = ${tag.toLowerCase()} ${origin("local", filter)}
-          ${window.where}
-          ${filter.onlyMedia ? sql`and has_media` : sql``}
-        order by status_id ${window.direction} limit ${window.limit}`;
-      return entries(newestFirst(rows, page));
+      const lower = tag.toLowerCase();
+      return lists.get(pageKey(`tag ${lower}`, page, filter), [tagSource(lower)], async () => {
+        const rows = await sql<EntryRow[]>`
+          select status_id as id, account_id from status_tags
+          where tag = ${lower} ${origin("local", filter)}
+            ${window.where}
+            ${filter.onlyMedia ? sql`and has_media` : sql``}
+          order by status_id ${window.direction} limit ${window.limit}`;
+        return entries(newestFirst(rows, page));
+      });
     },
 
     async listReplies(statusId) {
@@ -309,8 +323,8 @@ export function createStatusStore(db: PgContext): StatusStore {
     async delete(id) {
       const key = rowId(id);
       if (key === undefined) return false;
-      const [, removed] = await sql.begin((tx) => [
-        tx`delete from status_tags where status_id = ${key}::int8`,
+      const [untagged, removed] = await sql.begin((tx) => [
+        tx<{ tag: string }[]>`delete from status_tags where status_id = ${key}::int8 returning tag`,
         tx<ParentsRow[]>`
           delete from statuses where id = ${key}::int8
           returning id::text, account_id::text, in_reply_to_id::text, reblog_of_id::text,
@@ -328,6 +342,7 @@ export function createStatusStore(db: PgContext): StatusStore {
           },
         ],
         row.public_timeline,
+        (untagged ?? []).map((r) => r.tag),
       );
       if (row.reblog_of_id !== null) reblogs.written(row.account_id, row.reblog_of_id);
       return true;
