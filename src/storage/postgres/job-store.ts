@@ -123,12 +123,16 @@ export function createJobStore(db: PgContext): PgJobStore {
       const at = instant(now, "claim");
       const until = instant(leaseUntil, "claim");
       if (limit <= 0) return [];
+      // Retired here but not yet deleted (the batch waits a moment): done, never taken again by
+      // this process, whatever the clock says of their lease.
+      const retiring = retired.pending();
       const rows = await sql<ClaimedRow[]>`
         update jobs set lease_until = ${until}, lease_owner = ${owner}
         where id in (
           select id from jobs
           where run_at <= ${at} and failed_at is null
             and (lease_until is null or lease_until <= ${at})
+            ${retiring.length === 0 ? sql`` : sql`and id <> all(${sql.array(retiring)}::text[])`}
           order by run_at, length(id), id
           limit ${limit}
           for update skip locked

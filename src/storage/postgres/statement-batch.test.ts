@@ -79,6 +79,18 @@ describe("statement batch", () => {
     assert.deepEqual(sent, [["1"], ["2", "3"]]);
   });
 
+  it("tells which ids are not done yet: gathered, or in the statement under way", async () => {
+    const { batch, sent, holdSends, releaseSend } = recordingBatch(1);
+    holdSends();
+    batch.add("1");
+    await until(() => sent.length > 0);
+    batch.add("2");
+    assert.deepEqual(batch.pending().sort(), ["1", "2"]);
+    releaseSend();
+    await batch.flush();
+    assert.deepEqual(batch.pending(), []);
+  });
+
   it("sends everything on flush, without waiting for its delay", async () => {
     const { batch, sent } = recordingBatch(60_000);
     batch.add("1");
@@ -101,6 +113,26 @@ describe("retired jobs on PostgreSQL", () => {
     await eventually(
       () => db.b.jobs.due(later, 10),
       (left) => left.length === 0,
+    );
+  });
+
+  it("are not taken again by their process while their removal waits, lease over or not", async () => {
+    const { a } = db;
+    await a.jobs.put({ ...job("31"), runAt: new Date(Date.now() - 1_000).toISOString() });
+    const owner = "runner-a";
+    const soon = new Date(Date.now() + 1_000).toISOString();
+    assert.deepEqual(
+      (await a.jobs.claim(new Date().toISOString(), 10, soon, owner)).map((j) => j.id),
+      ["31"],
+    );
+    await a.jobs.retire("31");
+    // Past its lease (a clock moved on, or a slow send): this process knows it is done.
+    const later = new Date(Date.now() + 120_000).toISOString();
+    const far = new Date(Date.now() + 240_000).toISOString();
+    assert.deepEqual(await a.jobs.claim(later, 10, far, owner), []);
+    await eventually(
+      () => a.jobs.get("31"),
+      (left) => left === undefined,
     );
   });
 

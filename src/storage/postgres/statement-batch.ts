@@ -17,6 +17,8 @@ export interface StatementBatch {
   add(id: string): void;
   /** Sends what is gathered now (and waits for any statement under way): before closing. */
   flush(): Promise<void>;
+  /** The ids gathered or in the statement under way: not yet done. */
+  pending(): string[];
 }
 
 export interface StatementBatchOptions {
@@ -35,11 +37,13 @@ export function createStatementBatch(options: StatementBatchOptions): StatementB
   let gathered: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let sending: readonly string[] = [];
 
   async function sendGathered(): Promise<void> {
     while (gathered.length > 0) {
       const ids = gathered;
       gathered = [];
+      sending = ids;
       try {
         await send(ids);
       } catch (error) {
@@ -49,6 +53,8 @@ export function createStatementBatch(options: StatementBatchOptions): StatementB
           count: ids.length,
           error,
         });
+      } finally {
+        sending = [];
       }
     }
   }
@@ -81,6 +87,7 @@ export function createStatementBatch(options: StatementBatchOptions): StatementB
       gathered.push(id);
       schedule();
     },
+    pending: () => [...sending, ...gathered],
     async flush() {
       for (;;) {
         start();
