@@ -6,7 +6,7 @@ import { type Actor, type DocumentLoader, traverseCollection } from "@fedify/voc
 import { getLogger } from "@logtape/logtape";
 import type { Account } from "../domain/account.ts";
 import { featuredTagNameOf } from "../serialization/activitypub/featured-tags.ts";
-import { syncRemoteFeaturedTags } from "../services/federation/remote-featured-tags.ts";
+import { syncRemoteFeaturedTags } from "../services/remote/remote-featured-tags.ts";
 import { MAX_FEATURED_TAGS } from "../services/tags/featured-tags.ts";
 import { isStorageFailure } from "../storage/failure.ts";
 import type { FederationContext } from "./remote-actors.ts";

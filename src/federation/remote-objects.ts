@@ -1,7 +1,7 @@
 // Remote posts as local statuses: an object (embedded in an activity, or fetched by id) is
 // checked — its id must have the origin of the actor it is attributed to (else it is fetched
 // again from its own id, where its server answers for it), nothing of a blocked domain is
-// taken — converted (from-note.ts) and stored (services/federation/*). Replies bring their
+// taken — converted (from-note.ts) and stored (services/remote/*). Replies bring their
 // missing ancestors within a budget, mentions name the accounts they point at.
 
 import type { Object as APObject } from "@fedify/vocab";
@@ -11,10 +11,10 @@ import type { Status } from "../domain/status.ts";
 import { isStatusObject, noteToDraft } from "../serialization/activitypub/from-note.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { isDomainBlocked } from "../services/domain-blocks/domain-blocks.ts";
-import { deleteRemoteStatus } from "../services/federation/delete-remote-status.ts";
-import type { RemoteStatusDraft } from "../services/federation/drafts.ts";
-import { ingestRemoteStatus } from "../services/federation/ingest-remote-status.ts";
-import { updateRemoteStatus } from "../services/federation/update-remote-status.ts";
+import { deleteRemoteStatus } from "../services/remote/delete-remote-status.ts";
+import type { RemoteStatusDraft } from "../services/remote/drafts.ts";
+import { ingestRemoteStatus } from "../services/remote/ingest-remote-status.ts";
+import { updateRemoteStatus } from "../services/remote/update-remote-status.ts";
 import { isStorageFailure } from "../storage/failure.ts";
 import { resolveQuote } from "./quotes/resolve-quote.ts";
 import { ensureRemoteAccount, type FederationContext, fetchObject } from "./remote-actors.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { isDomainBlocked, rejectsReports } from "../../src/services/domain-blocks/domain-blocks.ts";
-import { storeRemoteMedia } from "../../src/services/federation/remote-media.ts";
+import { storeRemoteMedia } from "../../src/services/remote/remote-media.ts";
 import { makeFollow } from "../../src/storage/contract/fixtures.ts";
 import type { Json } from "../graph/helpers.ts";
 import { createAppToken, createUserWithToken, type TestUser } from "../helpers/accounts.ts";

@@ -11,7 +11,7 @@ import { createWrenFederation } from "../../src/federation/federation.ts";
 import { ensureRemoteAccount, type FederationContext } from "../../src/federation/remote-actors.ts";
 import { deleteObject, ingestObject, updateObject } from "../../src/federation/remote-objects.ts";
 import { actorToDraft } from "../../src/serialization/activitypub/from-actor.ts";
-import { upsertRemoteAccount } from "../../src/services/federation/upsert-remote-account.ts";
+import { upsertRemoteAccount } from "../../src/services/remote/upsert-remote-account.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import * as fixtures from "./conversion-fixtures.ts";

@@ -2,7 +2,7 @@
 // alice is followed by bob on a recording peer (the follow accepted and delivered).
 
 import type { Clock } from "../../src/domain/clock.ts";
-import { receiveFollow } from "../../src/services/federation/remote-follow.ts";
+import { receiveFollow } from "../../src/services/remote/remote-follow.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { type RecordingPeer, startRecordingPeer } from "./recording-peer.ts";

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { receiveFollow } from "../../src/services/federation/remote-follow.ts";
+import { receiveFollow } from "../../src/services/remote/remote-follow.ts";
 import { call } from "../graph/helpers.ts";
 import { createUserWithToken } from "../helpers/accounts.ts";
 import { queuedDeliveries } from "../helpers/federation.ts";

@@ -15,7 +15,7 @@ import {
   OPERATOR,
   undoAction,
 } from "../../src/services/accounts/moderate-account.ts";
-import { receiveFollow } from "../../src/services/federation/remote-follow.ts";
+import { receiveFollow } from "../../src/services/remote/remote-follow.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { type RecordingPeer, startRecordingPeer } from "./recording-peer.ts";

@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Account } from "../../src/domain/account.ts";
-import { receiveFollow } from "../../src/services/federation/remote-follow.ts";
 import { favouriteStatus } from "../../src/services/interactions/favourite.ts";
 import { issueAccessToken } from "../../src/services/oauth/issue-access-token.ts";
+import { receiveFollow } from "../../src/services/remote/remote-follow.ts";
 import { createUsers, createUserWithToken, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
 import { remoteAccountRecord, statusRecord } from "../helpers/records.ts";

@@ -5,8 +5,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, it } from "node:test";
-import { deleteRemoteActor } from "../../src/services/federation/remote-delete-actor.ts";
 import { listMembershipListener } from "../../src/services/lists/listener.ts";
+import { deleteRemoteActor } from "../../src/services/remote/remote-delete-actor.ts";
 import { call, type Json, parseLink } from "../graph/helpers.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";

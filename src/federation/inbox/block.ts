@@ -3,7 +3,7 @@
 
 import type { Block } from "@fedify/vocab";
 import type { Account } from "../../domain/account.ts";
-import { receiveBlock } from "../../services/federation/remote-block.ts";
+import { receiveBlock } from "../../services/remote/remote-block.ts";
 import { type InboxCtx, localAccountOf } from "./sender.ts";
 
 export async function onBlock(fctx: InboxCtx, block: Block, sender: Account): Promise<void> {

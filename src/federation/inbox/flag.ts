@@ -5,7 +5,7 @@ import type { Flag } from "@fedify/vocab";
 import type { Account } from "../../domain/account.ts";
 import { textOf } from "../../serialization/activitypub/from-common.ts";
 import { rejectsReports } from "../../services/domain-blocks/domain-blocks.ts";
-import { receiveReport } from "../../services/federation/remote-report.ts";
+import { receiveReport } from "../../services/remote/remote-report.ts";
 import { type InboxCtx, localAccountOf, localStatusOf } from "./sender.ts";
 
 /** More objects than any real report names; the rest are ignored. */

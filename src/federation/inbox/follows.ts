@@ -10,7 +10,7 @@ import {
   acceptRemoteFollow,
   receiveFollow,
   rejectRemoteFollow,
-} from "../../services/federation/remote-follow.ts";
+} from "../../services/remote/remote-follow.ts";
 import { type InboxCtx, localAccountOf } from "./sender.ts";
 
 export async function onFollow(fctx: InboxCtx, follow: Follow, sender: Account): Promise<void> {

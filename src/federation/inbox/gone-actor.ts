@@ -9,7 +9,7 @@ import { type Activity, Delete } from "@fedify/vocab";
 import { isLocal } from "../../domain/account.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { isDomainBlocked } from "../../services/domain-blocks/domain-blocks.ts";
-import { deleteRemoteActor } from "../../services/federation/remote-delete-actor.ts";
+import { deleteRemoteActor } from "../../services/remote/remote-delete-actor.ts";
 
 async function answersGone(fctx: RequestContext<ServiceContext>, id: URL): Promise<boolean> {
   try {

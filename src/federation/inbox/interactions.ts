@@ -10,7 +10,7 @@ import type { Status } from "../../domain/status.ts";
 import { isoOf } from "../../serialization/activitypub/from-common.ts";
 import { visibilityOf } from "../../serialization/activitypub/from-note.ts";
 import { isDomainBlocked } from "../../services/domain-blocks/domain-blocks.ts";
-import { receiveFavourite, receiveReblog } from "../../services/federation/remote-interactions.ts";
+import { receiveFavourite, receiveReblog } from "../../services/remote/remote-interactions.ts";
 import { ingestObject } from "../remote-objects.ts";
 import { type InboxCtx, knownStatusOf, localStatusOf, objectOf } from "./sender.ts";
 

@@ -8,7 +8,7 @@ import type { Move } from "@fedify/vocab";
 import { getLogger } from "@logtape/logtape";
 import { type Account, aliasesOf, movedToOf } from "../../domain/account.ts";
 import { isDomainBlocked } from "../../services/domain-blocks/domain-blocks.ts";
-import { moveRemoteAccount } from "../../services/federation/remote-move.ts";
+import { moveRemoteAccount } from "../../services/remote/remote-move.ts";
 import { ensureRemoteAccount } from "../remote-actors.ts";
 import type { InboxCtx } from "./sender.ts";
 

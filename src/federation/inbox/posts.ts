@@ -17,8 +17,8 @@ import {
 import type { Account } from "../../domain/account.ts";
 import { EMBEDDED_ONLY, textOf } from "../../serialization/activitypub/from-common.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { deleteRemoteActor } from "../../services/federation/remote-delete-actor.ts";
-import { receiveVote, undoRemoteReblog } from "../../services/federation/remote-interactions.ts";
+import { deleteRemoteActor } from "../../services/remote/remote-delete-actor.ts";
+import { receiveVote, undoRemoteReblog } from "../../services/remote/remote-interactions.ts";
 import { ensureRemoteAccount } from "../remote-actors.ts";
 import { deleteObject, ingestObject, updateObject } from "../remote-objects.ts";
 import { onStampDelete } from "./quotes.ts";

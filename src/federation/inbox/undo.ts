@@ -5,13 +5,13 @@
 
 import { Activity, Announce, Block, EmojiReact, Follow, Like, type Undo } from "@fedify/vocab";
 import type { Account } from "../../domain/account.ts";
-import { undoRemoteBlock } from "../../services/federation/remote-block.ts";
-import { undoRemoteFollow } from "../../services/federation/remote-follow.ts";
+import { undoRemoteBlock } from "../../services/remote/remote-block.ts";
+import { undoRemoteFollow } from "../../services/remote/remote-follow.ts";
 import {
   undoRemoteFavourite,
   undoRemoteReblog,
-} from "../../services/federation/remote-interactions.ts";
-import { undoRemoteByUri } from "../../services/federation/remote-undo.ts";
+} from "../../services/remote/remote-interactions.ts";
+import { undoRemoteByUri } from "../../services/remote/remote-undo.ts";
 import { type InboxCtx, localAccountOf, localStatusOf, objectOf } from "./sender.ts";
 
 export async function onUndo(fctx: InboxCtx, undo: Undo, sender: Account): Promise<void> {

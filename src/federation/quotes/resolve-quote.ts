@@ -6,7 +6,7 @@
 
 import type { StatusQuote } from "../../domain/quote.ts";
 import type { Status } from "../../domain/status.ts";
-import type { RemoteStatusDraft } from "../../services/federation/drafts.ts";
+import type { RemoteStatusDraft } from "../../services/remote/drafts.ts";
 import type { FederationContext } from "../remote-actors.ts";
 import { verifyStamp } from "./verify-stamp.ts";
 

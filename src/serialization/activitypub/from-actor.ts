@@ -5,7 +5,7 @@
 
 import { type Actor, Application, Group, type Image, PropertyValue, Service } from "@fedify/vocab";
 import type { AccountField, ImageRef } from "../../domain/account.ts";
-import type { RemoteAccountDraft } from "../../services/federation/drafts.ts";
+import type { RemoteAccountDraft } from "../../services/remote/drafts.ts";
 import {
   EMBEDDED_ONLY,
   emojisOf,

@@ -3,7 +3,7 @@
 // whatever a document does not embed is simply absent).
 
 import { type Object as APObject, Emoji, type Link } from "@fedify/vocab";
-import type { RemoteEmojiDraft } from "../../services/federation/drafts.ts";
+import type { RemoteEmojiDraft } from "../../services/remote/drafts.ts";
 
 /** Document loader for the property getters: refuses, so a getter never goes to the network. */
 export async function refuseFetch(url: string): Promise<never> {

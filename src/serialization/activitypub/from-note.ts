@@ -27,7 +27,7 @@ import type {
   RemoteMediaDraft,
   RemotePollDraft,
   RemoteStatusDraft,
-} from "../../services/federation/drafts.ts";
+} from "../../services/remote/drafts.ts";
 import {
   EMBEDDED_ONLY,
   emojisOf,

@@ -4,7 +4,7 @@
 
 import { type Object as APObject, PUBLIC_COLLECTION } from "@fedify/vocab";
 import type { QuotePolicy } from "../../domain/quote.ts";
-import type { RemoteQuoteDraft } from "../../services/federation/drafts.ts";
+import type { RemoteQuoteDraft } from "../../services/remote/drafts.ts";
 
 const httpHref = (url: URL | null | undefined): string | null =>
   url && (url.protocol === "https:" || url.protocol === "http:") ? url.href : null;

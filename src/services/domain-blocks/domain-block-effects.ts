@@ -16,8 +16,8 @@
 import type { Account } from "../../domain/account.ts";
 import type { DomainBlock } from "../../domain/server-blocks.ts";
 import type { ServiceContext } from "../context.ts";
-import { deleteRemoteActor } from "../federation/remote-delete-actor.ts";
 import { enqueueWithWrite } from "../job-queue.ts";
+import { deleteRemoteActor } from "../remote/remote-delete-actor.ts";
 import { domainBlockOf } from "./domain-blocks.ts";
 import { blockCandidates } from "./hosts.ts";
 import { severDomain } from "./sever-domain.ts";

@@ -7,7 +7,7 @@ import type { StatusQuote } from "../../domain/quote.ts";
 import type { Status } from "../../domain/status.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
-import type { RemoteStatusDraft } from "../federation/drafts.ts";
+import type { RemoteStatusDraft } from "../remote/drafts.ts";
 
 const sameQuote = (a: StatusQuote | null | undefined, b: StatusQuote | null | undefined) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
