@@ -53,7 +53,7 @@ export function spawnWren(args: string[], env: Record<string, string>): ChildPro
 export async function runWren(
   args: string[],
   env: Record<string, string>,
-  timeoutMs = 20_000,
+  timeoutMs = 90_000,
 ): Promise<WrenResult> {
   const child = spawnWren(args, env);
   let stdout = "";
@@ -101,7 +101,7 @@ export function startServe(env: Record<string, string>): ServeProcess {
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitForOutput(pattern, timeoutMs = 20_000) {
+    waitForOutput(pattern, timeoutMs = 90_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const match = out.match(pattern);
