@@ -29,7 +29,7 @@ async function startServe(dataDir: string, port: number): Promise<ChildProcess> 
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wren serve exited with ${child.exitCode}`);
     try {
@@ -41,7 +41,7 @@ async function startServe(dataDir: string, port: number): Promise<ChildProcess> 
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill("SIGKILL");
-  throw new Error("wren serve did not start within 20 s");
+  throw new Error("wren serve did not start within 90 s");
 }
 
 /**
