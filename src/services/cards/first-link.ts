@@ -6,7 +6,12 @@ import { Parser } from "htmlparser2";
 
 const SKIPPED_CLASS = /(^|\s)(u-url|h-card|mention|hashtag)(\s|$)/;
 
+/** An `<a` tag opening, in any case: HTML without one has no link, and needs no parse. */
+const ANCHOR = /<a[\s>/]/i;
+
 export function firstCardLink(contentHtml: string, publicUrl: string): string | null {
+  // Most statuses have no link: each post's card listener asks, and a parse costs far more.
+  if (!ANCHOR.test(contentHtml)) return null;
   const local = new URL(publicUrl).host;
   let found: string | null = null;
   const parser = new Parser(
