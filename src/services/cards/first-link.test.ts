@@ -24,6 +24,26 @@ describe("firstCardLink", () => {
     }
   });
 
+  it("parses when an href is not literally on this instance, entities and lookalikes too", () => {
+    const tag = '<a href="https://wren.example/tags/x" class="mention hashtag" rel="tag">#x</a>';
+    for (const [html, found] of [
+      [`<p>${tag} <a href="https://example.com/">e</a></p>`, "https://example.com/"],
+      [`<p>${tag} <a href="&#104;ttps://example.com/">e</a></p>`, "https://example.com/"],
+      [`<p>${tag} <a href=https://example.com/>e</a></p>`, "https://example.com/"],
+      [
+        `<p>${tag} <a href="https://wren.example.evil.com/">e</a></p>`,
+        "https://wren.example.evil.com/",
+      ],
+      [
+        `<p>${tag} <a href="https://wren.example@example.com/">e</a></p>`,
+        "https://wren.example@example.com/",
+      ],
+      [`<p>${tag} <a HREF = 'https://example.com/'>e</a></p>`, "https://example.com/"],
+    ] as const) {
+      assert.equal(firstCardLink(html, HOST), found, html);
+    }
+  });
+
   it("skips hashtags, mentions and this instance's own pages", () => {
     const html =
       '<p><a href="https://wren.example/tags/bench" class="mention hashtag" rel="tag">#bench</a> ' +
