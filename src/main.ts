@@ -32,7 +32,7 @@ import type { FileHost } from "./media/file-host.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
 import { createS3Host } from "./media/s3.ts";
 import { ensureSuspensionSweepScheduled } from "./services/accounts/suspension-expiry.ts";
-import { confirmEvent } from "./services/confirm-event.ts";
+import { confirmEvent, intentRecordOf } from "./services/confirm-event.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
 import { createEventBus, releaseLeasedEvents } from "./services/events.ts";
 import { subscribeListeners } from "./services/listeners.ts";
@@ -178,6 +178,7 @@ export function createServices(
       jobs: queue,
       clock,
       confirm: (event) => confirmEvent(storage, event),
+      intentRecord: intentRecordOf,
       leaseMs: config.eventLeaseSeconds * 1000,
     }),
     jobs: queue,

@@ -16,7 +16,7 @@ import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
 import { makeStatus } from "../storage/contract/fixtures.ts";
 import { openJsonFileStorage, WriteFaults } from "../storage/json-file/index.ts";
 import type { Storage } from "../storage/ports.ts";
-import { confirmEvent } from "./confirm-event.ts";
+import { confirmEvent, intentRecordOf } from "./confirm-event.ts";
 import {
   createEventBus,
   EVENT_JOB,
@@ -63,6 +63,7 @@ describe("durable event bus", () => {
       jobs: queue,
       clock,
       confirm: (event) => confirmEvent(storage, event),
+      intentRecord: intentRecordOf,
     });
     bus.subscribe("a", a.listener);
     bus.subscribe("b", b.listener);
@@ -177,6 +178,8 @@ describe("durable event bus", () => {
     wren = await open(a, b);
     const [leased] = await waiting();
     assert.equal(Date.parse(leased?.runAt ?? ""), clock.now().getTime() + EVENT_LEASE_MS);
+    // A post's record names the status alone: the listeners get the stored one.
+    assert.deepEqual(leased?.payload.event, { type: "status.created", status: { id: "14" } });
     assert.equal(await releaseLeasedEvents(wren.queue), 1);
     assert.equal(await wren.runner.runDue(), 1);
     assert.deepEqual(

@@ -96,6 +96,11 @@ export interface EventBusOptions {
   confirm?: ConfirmEvent;
   /** How long the inline run has (default EVENT_LEASE_MS; WREN_EVENT_LEASE_SECONDS). */
   leaseMs?: number;
+  /**
+   * What the record of an intent holds (default: the whole event): no less than `confirm`
+   * needs to rebuild the event from storage, since only the confirmed event ever runs.
+   */
+  intentRecord?: (event: DomainEvent) => DomainEvent;
 }
 
 function decode(payload: Record<string, unknown>): RecordedEvent | undefined {
@@ -115,12 +120,16 @@ export function createEventBus(options: EventBusOptions): EventBus {
   const { jobs, clock } = options;
   const leaseMs = options.leaseMs ?? EVENT_LEASE_MS;
   const confirm = options.confirm ?? (async (event: DomainEvent) => event);
+  const intentRecord = options.intentRecord ?? ((event: DomainEvent) => event);
   const listeners = new Map<string, EventListener>();
 
   const after = (ms: number) => new Date(clock.now().getTime() + ms);
 
   function recordOf(event: DomainEvent, intent: boolean): Record<string, unknown> {
-    const payload: RecordedEvent = { event, listeners: [...listeners.keys()] };
+    const payload: RecordedEvent = {
+      event: intent ? intentRecord(event) : event,
+      listeners: [...listeners.keys()],
+    };
     if (intent) payload.intent = true;
     // A copy through JSON: what runs after a crash is what was written, never a live object.
     return JSON.parse(JSON.stringify(payload));

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Status } from "../../src/domain/status.ts";
+import { intentRecordOf } from "../../src/services/confirm-event.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { call, type Json, post } from "./helpers.ts";
@@ -27,7 +28,8 @@ describe("a post's listeners run again after a crash before the record's removal
   async function runAgain(statusId: string): Promise<void> {
     const { ctx } = server.wren;
     const status = (await ctx.storage.statuses.get(statusId)) as Status;
-    const event = JSON.parse(JSON.stringify({ type: "status.created", status }));
+    // The record as a post writes it: the status's id alone (ADR 0050), confirmed from storage.
+    const event = JSON.parse(JSON.stringify(intentRecordOf({ type: "status.created", status })));
     await ctx.events.runRecorded({ event, listeners: ctx.events.listenerNames(), intent: true });
   }
 

@@ -20,11 +20,12 @@
 // gate resolves, and fails with the gate's failure: an event's record is durable before the
 // change it announces. A later write of the same path merged into that op waits with it.
 
-import { mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import { cannotStore } from "../../domain/errors.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
+import { closeFd, openFd, syncFd, writeAllFd } from "./fd-files.ts";
 import { forEachLimit } from "./parallel.ts";
 import type { WriteFaults } from "./write-faults.ts";
 import { WriteGates } from "./write-gate.ts";
@@ -210,13 +211,13 @@ export class DurableWriter {
       `.${basename(path)}.${process.pid}-${++this.#tempCounter}${TEMP_SUFFIX}`,
     );
     try {
-      const handle = await open(temp, "wx", PRIVATE_FILE_MODE);
+      const fd = await openFd(temp, "wx", PRIVATE_FILE_MODE);
       try {
-        await handle.writeFile(data, "utf8");
-        await handle.sync();
+        await writeAllFd(fd, data);
+        await syncFd(fd);
         this.stats.fileSyncs++;
       } finally {
-        await handle.close();
+        await closeFd(fd);
       }
       await rename(temp, path);
     } catch (error) {
@@ -244,12 +245,12 @@ export class DurableWriter {
     // Windows cannot open a directory for fsync; NTFS journals renames itself.
     if (process.platform === "win32") return;
     this.#faults?.checkDirSync(dir);
-    const handle = await open(dir, "r");
+    const fd = await openFd(dir, "r");
     try {
-      await handle.sync();
+      await syncFd(fd);
       this.stats.dirSyncs++;
     } finally {
-      await handle.close();
+      await closeFd(fd);
     }
   }
 }

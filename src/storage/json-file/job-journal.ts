@@ -170,11 +170,11 @@ export class JobJournal {
     return this.#number;
   }
 
-  /** Appends `job` (a JSON copy of it); resolves once durable. */
-  append(job: Job): Promise<void> {
+  /** Appends `job` (`json`, its JSON text, if the caller has it); resolves once durable. */
+  append(job: Job, json = JSON.stringify(job)): Promise<void> {
     if (this.#closed)
       return Promise.reject(new Error(`Storage is closed; cannot write job ${job.id}`));
-    const line = `+${JSON.stringify(job)}`;
+    const line = `+${json}`;
     const { promise, resolve, reject } = Promise.withResolvers<void>();
     this.#push({
       line,

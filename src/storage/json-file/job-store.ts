@@ -139,9 +139,11 @@ export async function openJobStore(
 
   /** Appends the job to the journal; it shows once durable. Under the job's write queue. */
   async function putInJournal(job: Job): Promise<void> {
-    // Exactly what a restart reads back, detached from the caller's object.
-    const value = deepFreeze(JSON.parse(JSON.stringify(job)) as Job);
-    await journal.append(value);
+    // Exactly what a restart reads back, detached from the caller's object; the journal line
+    // is that same text.
+    const json = JSON.stringify(job);
+    const value = deepFreeze(JSON.parse(json) as Job);
+    await journal.append(value, json);
     const previous = journaled.get(value.id);
     journaled.set(value.id, value);
     reindex(previous, value);

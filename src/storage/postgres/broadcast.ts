@@ -39,14 +39,43 @@ export function createPostgresBroadcast(sql: Sql): PostgresBroadcast {
     await handle?.unlisten().catch(() => {});
   };
 
+  // Signals published while a NOTIFY statement is under way go together in the next one, in
+  // the order published: under a stream of posts one statement carries many requests' signals
+  // (a round trip and a statement less per post), and a lone signal is sent at once, as before.
+  // Each publish resolves once the statement carrying it is done (ADR 0050).
+  let gathered: { payload: string; resolve(): void; reject(error: unknown): void }[] = [];
+  let sending: Promise<void> | undefined;
+
+  const sendGathered = async () => {
+    while (gathered.length > 0) {
+      const batch = gathered;
+      gathered = [];
+      const payloads = batch.map((g) => g.payload);
+      try {
+        // Volatile output is computed after the sort (PostgreSQL ≥ 9.6): notified in order.
+        await (payloads.length === 1
+          ? sql`select pg_notify(${STREAMING_CHANNEL}, ${payloads[0] as string})`
+          : sql`select pg_notify(${STREAMING_CHANNEL}, p)
+                from unnest(${sql.array(payloads)}::text[]) with ordinality as s(p, n) order by n`);
+        for (const g of batch) g.resolve();
+      } catch (error) {
+        for (const g of batch) g.reject(error);
+      }
+    }
+    sending = undefined;
+  };
+
   return {
-    async publish(signal) {
+    publish(signal) {
       const payload = JSON.stringify(signal);
       if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
         logger.error("A streaming signal is too large to send: {kind}", { kind: signal.kind });
-        return;
+        return Promise.resolve();
       }
-      await sql`select pg_notify(${STREAMING_CHANNEL}, ${payload})`;
+      const { promise, resolve, reject } = Promise.withResolvers<void>();
+      gathered.push({ payload, resolve, reject });
+      sending ??= sendGathered();
+      return promise;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -62,9 +91,11 @@ export function createPostgresBroadcast(sql: Sql): PostgresBroadcast {
     async listening() {
       await listening;
     },
-    close() {
+    async close() {
       listeners.clear();
-      return stopListening();
+      // Signals already asked for go out before the connections end.
+      while (sending) await sending;
+      await stopListening();
     },
   };
 }
