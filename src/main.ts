@@ -174,6 +174,7 @@ export function createServices(
     clock,
     ids,
     files: createFileHost(config),
+    scratchDir: join(config.dataDir, "scratch"),
     settings: instanceSettings(config),
     events: createEventBus({
       jobs: queue,
