@@ -32,6 +32,7 @@ import type { FileHost } from "./media/file-host.ts";
 import { createLocalDirectoryHost } from "./media/local-directory.ts";
 import { createS3Host } from "./media/s3.ts";
 import { ensureSuspensionSweepScheduled } from "./services/accounts/suspension-expiry.ts";
+import { backfillSuspensionPurges } from "./services/accounts/suspension-purge-backfill.ts";
 import { confirmEvent, intentRecordOf } from "./services/confirm-event.ts";
 import type { InstanceSettings, ServiceContext } from "./services/context.ts";
 import { createEventBus, releaseLeasedEvents } from "./services/events.ts";
@@ -173,6 +174,7 @@ export function createServices(
     clock,
     ids,
     files: createFileHost(config),
+    scratchDir: join(config.dataDir, "scratch"),
     settings: instanceSettings(config),
     events: createEventBus({
       jobs: queue,
@@ -288,6 +290,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       ensureKvPruneScheduled(ctx),
       ensureFailedJobsPruneScheduled(ctx),
       ensureSuspensionSweepScheduled(ctx),
+      backfillSuspensionPurges(ctx),
       ensurePurgeSweepScheduled(ctx),
       ensureRemoteRetentionScheduled(ctx),
       repairPollCounts(ctx),

@@ -64,7 +64,7 @@ export async function explainStoreQueries(
       if (m) last = { ms: Number(m[1]), plan: m[2] as string };
     },
   });
-  const db = { sql, changes: createChanges(), outbox: createOutbox(async () => {}) };
+  const db = { sql, changes: createChanges(), outbox: createOutbox(async () => {}), self: "bench" };
   const statuses = createStatusStore(db);
   const notifications = createNotificationStore(db);
   const edgeMemo = createEdgeMemo(sql, db.changes);

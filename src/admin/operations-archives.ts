@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { conflict } from "../domain/errors.ts";
 import { requireArchive } from "../services/archives/archive-records.ts";
-import { archiveBytes, buildArchive } from "../services/archives/build-archive.ts";
+import { archiveStream, buildArchive } from "../services/archives/build-archive.ts";
 import { requestArchive } from "../services/archives/request-archive.ts";
 import { localAccountNamed } from "../services/imports/local-account.ts";
 import type { Operation } from "./operations.ts";
@@ -39,9 +39,10 @@ export const ARCHIVE_OPERATIONS = {
         ...(hooks?.progress ? { onProgress: hooks.progress } : {}),
       });
       if (built?.state === "ready" && hooks?.output) {
-        const bytes = await archiveBytes(ctx, built);
-        if (bytes) await hooks.output(bytes);
-        return { ...built, written: bytes !== null };
+        // Chunk by chunk into the command's file: the archive may be larger than memory.
+        const file = await archiveStream(ctx, built);
+        if (file) for await (const chunk of file.body) await hooks.output(chunk);
+        return { ...built, written: file !== null };
       }
       return { ...built, written: false };
     },
@@ -58,10 +59,15 @@ export const ARCHIVE_OPERATIONS = {
     async run(ctx, args) {
       const account = await localAccountNamed(ctx, args.username);
       const archive = await requireArchive(ctx, account.id, args.id);
-      const bytes = await archiveBytes(ctx, archive);
-      if (!bytes) throw conflict("The archive is not ready");
-      const chunk = bytes.subarray(args.offset, args.offset + ARCHIVE_CHUNK_BYTES);
-      return { size: bytes.length, data: Buffer.from(chunk).toString("base64") };
+      // Only the chunk asked for is read from the file host.
+      const file = await archiveStream(ctx, archive, {
+        start: args.offset,
+        length: ARCHIVE_CHUNK_BYTES,
+      });
+      if (!file) throw conflict("The archive is not ready");
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of file.body) chunks.push(chunk);
+      return { size: file.size, data: Buffer.concat(chunks).toString("base64") };
     },
   }),
 };

@@ -16,7 +16,7 @@ export function createDurableQueue(
   const jobOf = (type: string, payload: Record<string, unknown>, options: EnqueueOptions): Job => {
     const now = clock.now();
     return {
-      id: ids.next(),
+      id: options.id ?? ids.next(),
       type,
       payload,
       runAt: (options.runAt ?? now).toISOString(),

@@ -246,9 +246,8 @@ describe("job runners of several processes on PostgreSQL", () => {
     const [web, worker] = [await open(), await open()];
     const heard: (string | undefined)[] = [];
     const woken = Promise.withResolvers<void>();
-    // (Also called without a time once listening starts: wake-ups may have been missed.)
+    // Nothing as listening starts: the runner that watches looks at the table as it starts.
     const unwatch = worker.storage.jobs.watch((runAt) => {
-      if (runAt === undefined) return;
       heard.push(runAt);
       woken.resolve();
     });
@@ -258,6 +257,28 @@ describe("job runners of several processes on PostgreSQL", () => {
     await woken.promise;
     unwatch();
     assert.deepEqual(heard, [due.toISOString()]);
+  });
+
+  // Its enqueue woke its runner at once; the echo, heard later (after a test moved its clock,
+  // say), had the runner look again and take jobs its process had not asked to run yet.
+  it("tells a process nothing of its own new jobs and releases", { timeout: 20_000 }, async () => {
+    const [web, worker] = [await open(), await open()];
+    const heard: (string | undefined)[] = [];
+    const theirs = new Date(START + 90_000).toISOString();
+    const woken = Promise.withResolvers<void>();
+    const unwatch = worker.storage.jobs.watch((runAt) => {
+      heard.push(runAt);
+      if (runAt === theirs) woken.resolve();
+    });
+    await settle();
+    await worker.queue.enqueue("work", { n: 1 }, { runAt: new Date(START + 60_000) });
+    await worker.queue.enqueue("work", { n: 2 }, { runAt: new Date(START + 3600_000), group: "g" });
+    assert.equal(await worker.queue.release("g"), 1);
+    // Notices come in commit order: once the other process's is heard, its own were too.
+    await web.queue.enqueue("work", { n: 3 }, { runAt: new Date(theirs) });
+    await woken.promise;
+    unwatch();
+    assert.deepEqual(heard, [theirs]);
   });
 
   it("wakes an idle runner when another process releases a group", {

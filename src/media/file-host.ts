@@ -7,8 +7,30 @@ export interface FileHost {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** The stored bytes, or null when there is no such file (processing reads uploads back). */
   get(key: string): Promise<Uint8Array | null>;
+  /**
+   * Stores the local file at `path` under `key`, streamed rather than read into memory (an
+   * account archive may be larger than memory); resolves once durable. Readers see the whole
+   * file or none of it.
+   */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
+  /**
+   * The file's size and a stream of its bytes (from `range.start`, `range.length` of them, when
+   * given), for serving large files without holding them; null when there is no such file.
+   */
+  read(key: string, range?: ByteRange): Promise<FileStream | null>;
   /** Removes the file; missing files are not an error. */
   delete(key: string): Promise<void>;
   /** The public URL a client fetches the file from. */
   url(key: string): string;
+}
+
+export interface ByteRange {
+  start: number;
+  length: number;
+}
+
+export interface FileStream {
+  /** The whole file's size in bytes. */
+  size: number;
+  body: ReadableStream<Uint8Array>;
 }

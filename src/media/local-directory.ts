@@ -4,10 +4,12 @@
 // power cut. A reader (or a crash) therefore sees the old file or the new one, never half of one.
 
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { copyFile, mkdir, open, readFile, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { Readable } from "node:stream";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-modes.ts";
-import type { FileHost } from "./file-host.ts";
+import type { FileHost, FileStream } from "./file-host.ts";
 
 // One segment: starts with a letter or digit, then letters, digits, `_`, `-` and `.`. That rules
 // out `.`/`..`, hidden files, empty segments, backslashes, NUL and percent-encoding tricks.
@@ -39,27 +41,64 @@ async function fsyncDirectory(path: string): Promise<void> {
 export function createLocalDirectoryHost(directory: string, publicBaseUrl: string): FileHost {
   const base = publicBaseUrl.replace(/\/+$/, "");
 
-  return {
-    async put(key, bytes) {
-      assertSafeKey(key);
-      const target = join(directory, key);
-      const folder = dirname(target);
-      await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
-      const temp = `${target}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
+  /** Writes a temporary file beside the target with `fill`, fsyncs it, renames it over. */
+  async function replace(key: string, fill: (temp: string) => Promise<void>): Promise<void> {
+    assertSafeKey(key);
+    const target = join(directory, key);
+    const folder = dirname(target);
+    await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const temp = `${target}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
+    try {
+      await fill(temp);
+      const handle = await open(temp, "r+");
       try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await fsyncDirectory(folder);
+  }
+
+  return {
+    put(key, bytes) {
+      return replace(key, async (temp) => {
         const handle = await open(temp, "wx", PRIVATE_FILE_MODE);
         try {
           await handle.writeFile(bytes);
-          await handle.sync();
         } finally {
           await handle.close();
         }
-        await rename(temp, target);
+      });
+    },
+
+    putFile(key, path) {
+      // The kernel copies (or clones) it: nothing passes through memory here.
+      return replace(key, (temp) => copyFile(path, temp));
+    },
+
+    async read(key, range): Promise<FileStream | null> {
+      assertSafeKey(key);
+      const path = join(directory, key);
+      let size: number;
+      try {
+        size = (await stat(path)).size;
       } catch (error) {
-        await rm(temp, { force: true });
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
         throw error;
       }
-      await fsyncDirectory(folder);
+      const start = range?.start ?? 0;
+      const end = range ? start + range.length - 1 : size - 1;
+      // An empty range (or file) reads nothing; createReadStream's `end` is inclusive.
+      const stream =
+        end < start
+          ? Readable.from([])
+          : createReadStream(path, { start, end: Math.min(end, size - 1) });
+      return { size, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> };
     },
 
     async get(key) {

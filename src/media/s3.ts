@@ -3,6 +3,8 @@
 // so media traffic never passes through Wren. Keys are the same server-made keys as for the local
 // directory, checked by the same rule.
 
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { FileHost } from "./file-host.ts";
 import { isSafeKey } from "./local-directory.ts";
@@ -99,6 +101,57 @@ export function createS3Host(options: S3HostOptions): FileHost {
           CacheControl: CACHE_CONTROL,
         }),
       );
+    },
+
+    async putFile(key, path, contentType) {
+      assertSafeKey(key);
+      const { client, PutObjectCommand } = await connect();
+      // One PUT streamed from the file (S3 takes up to 5 GiB so; a zip archive stops at 4 GiB).
+      const { size } = await stat(path);
+      await client.send(
+        new PutObjectCommand({
+          Bucket: options.bucket,
+          Key: key,
+          Body: createReadStream(path),
+          ContentLength: size,
+          ContentType: contentType,
+          CacheControl: CACHE_CONTROL,
+        }),
+      );
+    },
+
+    async read(key, range) {
+      assertSafeKey(key);
+      const s3 = await connect();
+      const { client, GetObjectCommand } = s3;
+      if (range && range.length <= 0) {
+        const whole = await this.read(key);
+        await whole?.body.cancel();
+        return whole ? { size: whole.size, body: new Blob([]).stream() } : null;
+      }
+      try {
+        const answer = await client.send(
+          new GetObjectCommand({
+            Bucket: options.bucket,
+            Key: key,
+            ...(range ? { Range: `bytes=${range.start}-${range.start + range.length - 1}` } : {}),
+          }),
+        );
+        if (!answer.Body) return null;
+        // "bytes 0-99/1234" names the whole size; without a range the length is the size.
+        const total = /\/([0-9]+)$/.exec(answer.ContentRange ?? "")?.[1];
+        const size = total !== undefined ? Number(total) : (answer.ContentLength ?? 0);
+        return { size, body: answer.Body.transformToWebStream() as ReadableStream<Uint8Array> };
+      } catch (error) {
+        if (isMissing(error, s3)) return null;
+        // A range past the end (an offset at the size) is no error for a reader: nothing more.
+        if (error instanceof s3.S3ServiceException && error.$metadata.httpStatusCode === 416) {
+          const whole = await this.read(key);
+          await whole?.body.cancel();
+          return whole ? { size: whole.size, body: new Blob([]).stream() } : null;
+        }
+        throw error;
+      }
     },
 
     async get(key) {

@@ -67,6 +67,12 @@ export interface ServiceContext {
   clock: Clock;
   ids: IdGenerator;
   files: FileHost;
+  /**
+   * A directory on local disk for files being made (account archives) before the file host
+   * takes them: under the data directory, not the system's temporary one (often memory).
+   * Absent in tests' contexts: the system's temporary directory.
+   */
+  scratchDir?: string;
   settings: InstanceSettings;
   events: EventBus;
   jobs: JobQueue;

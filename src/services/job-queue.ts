@@ -8,6 +8,11 @@ export interface EnqueueOptions {
   group?: string;
   /** Jobs with the same key run one at a time, in order (see Job.orderingKey). */
   orderingKey?: string;
+  /**
+   * The job's id, for a job that must exist once whoever enqueues it (a fixed id rewrites the
+   * record rather than adding one); a new id by default.
+   */
+  id?: string;
 }
 
 export interface JobQueue {

@@ -16,6 +16,7 @@ import {
   SUSPENSION_PURGE_JOB,
   SUSPENSION_SWEEP_JOB,
 } from "../../src/services/accounts/suspension-expiry.ts";
+import { BACKFILL_DONE_KEY } from "../../src/services/accounts/suspension-purge-backfill.ts";
 import { makeFollow } from "../../src/storage/contract/fixtures.ts";
 import { createUserWithToken } from "../helpers/accounts.ts";
 import { remoteAccountRecord } from "../helpers/records.ts";
@@ -118,6 +119,62 @@ describe("suspensions end in deletion after the grace period", () => {
     await server.wren.jobs.runDue();
     assert.equal((await ctx.storage.statuses.get(statusId))?.deleted, true);
     assert.equal((await ctx.storage.accounts.get(gail.account.id))?.suspensionOrigin, "remote");
+  });
+
+  it("gives remote suspensions made before the jobs existed theirs, once, at the next start", async () => {
+    const ctx = server.wren.ctx;
+    const put = async (username: string, daysAgo: number, origin: "local" | "remote") => {
+      const record = remoteAccountRecord(server, username, "old.example", {
+        suspended: true,
+        suspendedAt: new Date(clock.now().getTime() - daysAgo * DAY).toISOString(),
+        suspensionOrigin: origin,
+      });
+      await ctx.storage.accounts.put(record);
+      return record;
+    };
+    // As an older version left them: no deletion job. One past its 30 days, one within them,
+    // one suspended by its own server (not ours to delete).
+    const overdue = await put("overdue", 40, "local");
+    const within = await put("within", 10, "local");
+    const theirs = await put("theirs", 40, "remote");
+    const frank = await createUserWithToken(server, "frank2");
+    await ctx.storage.follows.put(
+      makeFollow({ id: ctx.ids.next(), accountId: frank.account.id, targetId: overdue.id }),
+    );
+    // And one suspended by this version, which has its job already.
+    const recent = remoteAccountRecord(server, "recent", "old.example");
+    await ctx.storage.accounts.put(recent);
+    await actOnAccount(ctx, OPERATOR, recent.id, { type: "suspend" });
+    // The instance's first start with this version (a new one marks the walk done at once).
+    await ctx.storage.kv.delete(BACKFILL_DONE_KEY);
+    await server.restart();
+
+    const after = server.wren.ctx;
+    const [late] = await purgeJobsOf(overdue.id);
+    assert.equal(Date.parse(late?.runAt ?? ""), clock.now().getTime());
+    const [due] = await purgeJobsOf(within.id);
+    assert.equal(Date.parse(due?.runAt ?? ""), clock.now().getTime() + 20 * DAY);
+    assert.deepEqual(await purgeJobsOf(theirs.id), []);
+    assert.equal((await purgeJobsOf(recent.id)).length, 1);
+    const marker = await after.storage.kv.get(BACKFILL_DONE_KEY);
+    assert.deepEqual((marker?.value as { added?: number } | undefined)?.added, 2);
+
+    await server.wren.jobs.runDue();
+    assert.equal(await after.storage.follows.get(frank.account.id, overdue.id), undefined);
+    assert.equal((await after.storage.accounts.get(overdue.id))?.suspensionOrigin, "remote");
+    assert.equal((await after.storage.accounts.get(within.id))?.suspensionOrigin, "local");
+    // Done: a later start walks nothing again (the job of `within` stays the one it had).
+    await server.restart();
+    assert.deepEqual(
+      (await purgeJobsOf(within.id)).map((job) => job.id),
+      [due?.id],
+    );
+    clock.advance(20 * DAY);
+    await server.wren.jobs.runDue();
+    assert.equal(
+      (await server.wren.ctx.storage.accounts.get(within.id))?.suspensionOrigin,
+      "remote",
+    );
   });
 
   it("deletes a remote account's stored posts 30 days after a moderator suspended it", async () => {

@@ -9,7 +9,7 @@ import { isImportType } from "../../domain/csv-import.ts";
 import { AppError } from "../../domain/errors.ts";
 import { roleMay } from "../../domain/permissions.ts";
 import { archivesOf, requireArchive } from "../../services/archives/archive-records.ts";
-import { archiveBytes } from "../../services/archives/build-archive.ts";
+import { archiveStream } from "../../services/archives/build-archive.ts";
 import { requestArchive } from "../../services/archives/request-archive.ts";
 import { verifyPassword } from "../../services/auth/passwords.ts";
 import { exportCsv } from "../../services/imports/export-csv.ts";
@@ -180,21 +180,22 @@ export const settingsRoutes: RouteModule = (app: Hono<HttpEnv>, deps: HttpDeps) 
   });
   app.get("/settings/export/archive/:id{[0-9]{1,25}}", async (c) => {
     // Only the owner's own archives are found: another's id is not found for them.
-    let bytes: Uint8Array | null = null;
+    let file: Awaited<ReturnType<typeof archiveStream>> = null;
     let createdAt = "";
     try {
       const archive = await requireArchive(ctx, c.get("signedIn").account.id, c.req.param("id"));
       createdAt = archive.createdAt;
-      bytes = await archiveBytes(ctx, archive);
+      file = await archiveStream(ctx, archive);
     } catch (error) {
       if (!(error instanceof AppError && error.status === 404)) throw error;
     }
-    if (!bytes)
-      return showExport(c, 404, { kind: "error", text: "This archive is not available." });
+    if (!file) return showExport(c, 404, { kind: "error", text: "This archive is not available." });
     const stamp = createdAt.replace(/[^0-9]/g, "").slice(0, 14);
     c.header("Content-Type", "application/zip");
     c.header("Content-Disposition", `attachment; filename="archive-${stamp}.zip"`);
     c.header("Cache-Control", "no-store");
-    return c.body(bytes as Uint8Array<ArrayBuffer>);
+    // Streamed from the file host, never whole in memory.
+    c.header("Content-Length", String(file.size));
+    return c.body(file.body);
   });
 };

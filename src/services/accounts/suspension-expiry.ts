@@ -9,7 +9,8 @@
 // A daily sweep (a recurring job, as jobs.prune_failed) catches the local suspensions that have
 // no such job: those made before it existed. Local accounts are few (one per user), so it reads
 // them all; remote accounts are not swept (they can be many, and the store has no index of
-// suspended ones), so an old suspension of a remote account waits for an admin's deletion.
+// suspended ones): their old suspensions get their jobs once, from suspension-purge-backfill.ts.
+// The job's id is fixed per suspension, so that backfill never adds a second one.
 
 import { getLogger } from "@logtape/logtape";
 import { isLocallySuspended } from "../../domain/account.ts";
@@ -40,6 +41,11 @@ export function purgeDueAt(suspendedAt: string): Date {
   return new Date(Date.parse(suspendedAt) + SUSPENSION_GRACE_DAYS * 24 * 3600_000);
 }
 
+/** The id of the deletion job of the suspension of `accountId` made at `suspendedAt`. */
+export function suspensionPurgeJobId(accountId: string, suspendedAt: string): string {
+  return `account-purge-${accountId}-${Date.parse(suspendedAt)}`;
+}
+
 /** Runs `write` (the suspension's record) with its deletion job stored no later than it. */
 export async function withSuspensionPurge(
   ctx: ServiceContext,
@@ -52,7 +58,7 @@ export async function withSuspensionPurge(
     ctx.jobs,
     SUSPENSION_PURGE_JOB,
     { accountId, suspendedAt },
-    { runAt },
+    { runAt, id: suspensionPurgeJobId(accountId, suspendedAt) },
     write,
   );
 }

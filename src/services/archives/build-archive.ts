@@ -4,12 +4,24 @@
 // of the account, all visibilities, as ActivityPub serves them, with attachment URLs made paths
 // into media_attachments/), likes.json and bookmarks.json (the statuses' ids), and the files of
 // every attachment under media_attachments/ by their file-host key. Progress (statuses, then
-// files) is written to the record as it goes; the zip goes to the file host under a random key.
+// files) is written to the record as it goes.
+//
+// Memory stays bounded whatever the account holds: the zip is written to a file on local disk
+// as it is made (a page of statuses, one media file streamed at a time; only ids and paths are
+// kept, never the statuses or the bytes), then handed to the file host streamed, under the key
+// the record names from the start. The record says "ready" only once the file host has it whole,
+// so a partial archive is never offered; a crash leaves the job, whose retry builds it again
+// over the same partial file and key.
 
+import { mkdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import type { Account, ImageRef } from "../../domain/account.ts";
 import type { Status } from "../../domain/status.ts";
+import type { ByteRange, FileStream } from "../../media/file-host.ts";
 import { ZipWriter } from "../../media/zip-writer.ts";
+import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
 import { newSecret } from "../auth/secrets.ts";
 import type { ServiceContext } from "../context.ts";
 import { walkPages } from "../paging.ts";
@@ -43,17 +55,18 @@ function extensionOf(ref: Extract<ImageRef, { kind: "hosted" }>): string {
   return fromKey ?? EXTENSIONS[ref.contentType] ?? "";
 }
 
-function collection(id: string, items: unknown[]): JsonObject {
-  return {
-    "@context": "https://www.w3.org/ns/activitystreams",
-    id,
-    type: "OrderedCollection",
-    totalItems: items.length,
-    orderedItems: items,
-  };
+/**
+ * An OrderedCollection written as its items come (totalItems after them: JSON keys have no
+ * order), so no list of them is held.
+ */
+async function* collection(id: string, items: AsyncIterable<unknown>): AsyncGenerator<string> {
+  yield `{"@context":"https://www.w3.org/ns/activitystreams","id":${JSON.stringify(id)},"type":"OrderedCollection","orderedItems":[`;
+  let count = 0;
+  for await (const item of items) yield `${count++ > 0 ? "," : ""}${JSON.stringify(item)}`;
+  yield `],"totalItems":${count}}`;
 }
 
-const json = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8");
+const json = (value: unknown) => JSON.stringify(value);
 
 /** Replaces the attachments' URLs by their paths in the archive (Mastodon does the same). */
 function localizeAttachments(item: JsonObject, paths: ReadonlyMap<string, string>): JsonObject {
@@ -100,31 +113,39 @@ class ProgressWriter {
   }
 }
 
-async function ownStatuses(ctx: ServiceContext, accountId: string): Promise<Status[]> {
-  const out: Status[] = [];
-  for await (const status of walkPages((page) =>
-    ctx.storage.statuses.listByAccount(accountId, page),
-  )) {
-    if (!status.deleted) out.push(status);
-  }
-  return out;
-}
-
-async function targetUris(
-  ctx: ServiceContext,
-  edges: AsyncIterable<{ targetId: string }>,
-): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const edge of edges) ids.push(edge.targetId);
-  const uris: string[] = [];
-  for (let i = 0; i < ids.length; i += BATCH) {
-    const statuses = await ctx.storage.statuses.getMany(ids.slice(i, i + BATCH));
-    for (const id of ids.slice(i, i + BATCH)) {
-      const status = statuses.get(id);
-      if (status && !status.deleted) uris.push(status.uri);
+/** The account's statuses that are not deleted, a page at a time. */
+async function* ownStatusPages(ctx: ServiceContext, accountId: string): AsyncGenerator<Status[]> {
+  let page: Status[] = [];
+  for await (const status of walkPages((p) => ctx.storage.statuses.listByAccount(accountId, p))) {
+    if (status.deleted) continue;
+    page.push(status);
+    if (page.length >= BATCH) {
+      yield page;
+      page = [];
     }
   }
-  return uris;
+  if (page.length > 0) yield page;
+}
+
+/** The URIs of the statuses the edges point at, looked up a batch at a time. */
+async function* targetUris(
+  ctx: ServiceContext,
+  edges: AsyncIterable<{ targetId: string }>,
+): AsyncGenerator<string> {
+  let ids: string[] = [];
+  const flush = async function* () {
+    const statuses = await ctx.storage.statuses.getMany(ids);
+    for (const id of ids) {
+      const status = statuses.get(id);
+      if (status && !status.deleted) yield status.uri;
+    }
+    ids = [];
+  };
+  for await (const edge of edges) {
+    ids.push(edge.targetId);
+    if (ids.length >= BATCH) yield* flush();
+  }
+  if (ids.length > 0) yield* flush();
 }
 
 /** The actor document, with its avatar and header as files of the archive. */
@@ -141,17 +162,17 @@ async function addActor(
   ] as const) {
     const ref = field === "icon" ? account.avatar : account.header;
     if (ref?.kind !== "hosted") continue;
-    const bytes = await ctx.files.get(ref.key);
-    if (!bytes) continue;
+    const found = await ctx.files.read(ref.key);
+    if (!found) continue;
     const file = `${name}${extensionOf(ref)}`;
-    zip.add(file, bytes, { compress: !COMPRESSED.test(ref.contentType) });
+    await zip.add(file, found.body, { compress: !COMPRESSED.test(ref.contentType) });
     const image = actor[field];
     if (image && typeof image === "object") actor[field] = { ...(image as JsonObject), url: file };
   }
   actor.outbox = "outbox.json";
   actor.likes = "likes.json";
   actor.bookmarks = "bookmarks.json";
-  zip.add("actor.json", json(actor));
+  await zip.add("actor.json", json(actor));
 }
 
 export interface BuildOptions {
@@ -201,66 +222,84 @@ export async function buildArchive(
     onProgress?.(progress.current.done, progress.current.total);
   };
 
-  const statuses = await ownStatuses(ctx, accountId);
-  const mediaIds = [...new Set(statuses.flatMap((s) => (s.reblogOfId === null ? s.mediaIds : [])))];
+  // A first walk counts and gathers the attachments' ids (strings, not statuses).
+  let statusCount = 0;
+  const mediaSet = new Set<string>();
+  for await (const page of ownStatusPages(ctx, accountId)) {
+    statusCount += page.length;
+    for (const s of page) if (s.reblogOfId === null) for (const id of s.mediaIds) mediaSet.add(id);
+  }
+  const mediaIds = [...mediaSet];
+  // The key is chosen once and kept on the record: a retry writes over the same file, and a
+  // failed or expired archive's file is found to remove.
+  // A secret may start with "-" or "_", which no key segment may: hence the letter before it.
+  const fileKey = found.fileKey ?? `archives/${accountId}/a${newSecret(24)}.zip`;
   await step(
-    { state: "building", done: 0, total: statuses.length + mediaIds.length, error: null },
+    {
+      state: "building",
+      done: 0,
+      total: statusCount + mediaIds.length,
+      fileKey,
+      error: null,
+    },
     true,
   );
 
-  const zip = new ZipWriter(ctx.clock.now());
-  const paths = new Map<string, string>();
-  let done = 0;
-  for (let i = 0; i < mediaIds.length; i += BATCH) {
-    const media = await ctx.storage.media.getMany(mediaIds.slice(i, i + BATCH));
-    for (const attachment of media.values()) {
-      const key = attachment.fileKey;
-      const bytes = key ? await ctx.files.get(key) : null;
-      if (key && bytes) {
-        const path = `media_attachments/${key}`;
-        zip.add(path, bytes, { compress: !COMPRESSED.test(attachment.contentType) });
-        paths.set(ctx.files.url(key), path);
-      } else if (key) {
-        logger.warn("Archive {archiveId}: the file {key} is missing", { archiveId, key });
+  const partial = await partialPath(ctx, archiveId);
+  const zip = await ZipWriter.create(partial, ctx.clock.now());
+  let size: number;
+  try {
+    const paths = new Map<string, string>();
+    let done = 0;
+    for (let i = 0; i < mediaIds.length; i += BATCH) {
+      const media = await ctx.storage.media.getMany(mediaIds.slice(i, i + BATCH));
+      for (const attachment of media.values()) {
+        const key = attachment.fileKey;
+        const file = key ? await ctx.files.read(key) : null;
+        if (key && file) {
+          const path = `media_attachments/${key}`;
+          await zip.add(path, file.body, { compress: !COMPRESSED.test(attachment.contentType) });
+          paths.set(ctx.files.url(key), path);
+        } else if (key) {
+          logger.warn("Archive {archiveId}: the file {key} is missing", { archiveId, key });
+        }
+        await step({ done: ++done });
       }
-      await step({ done: ++done });
     }
-  }
-  // Each attachment counted once, even when its file was missing.
-  done = mediaIds.length;
+    // Each attachment counted once, even when its file was missing.
+    done = mediaIds.length;
 
-  const items: JsonObject[] = [];
-  for (let i = 0; i < statuses.length; i += BATCH) {
-    const batch = statuses.slice(i, i + BATCH);
-    for (const activity of await documents.activities(account, batch)) {
-      const { "@context": _context, ...item } = activity;
-      items.push(localizeAttachments(item, paths));
-    }
-    done += batch.length;
-    await step({ done });
+    const activities = async function* () {
+      for await (const page of ownStatusPages(ctx, accountId)) {
+        for (const activity of await documents.activities(account, page)) {
+          const { "@context": _context, ...item } = activity;
+          yield localizeAttachments(item, paths);
+        }
+        done += page.length;
+        await step({ done });
+      }
+    };
+    await zip.add("outbox.json", collection("outbox.json", activities()));
+    const walkEdges = (store: "favourites" | "bookmarks") =>
+      walkPages((page) => ctx.storage[store].listFrom(accountId, page));
+    await zip.add("likes.json", collection("likes.json", targetUris(ctx, walkEdges("favourites"))));
+    await zip.add(
+      "bookmarks.json",
+      collection("bookmarks.json", targetUris(ctx, walkEdges("bookmarks"))),
+    );
+    await addActor(ctx, zip, account, documents);
+    size = await zip.finish();
+    await ctx.files.putFile(fileKey, partial, "application/zip");
+  } finally {
+    await zip.abort();
+    await rm(partial, { force: true });
   }
-  zip.add("outbox.json", json(collection("outbox.json", items)));
-  const walkEdges = (store: "favourites" | "bookmarks") =>
-    walkPages((page) => ctx.storage[store].listFrom(accountId, page));
-  zip.add(
-    "likes.json",
-    json(collection("likes.json", await targetUris(ctx, walkEdges("favourites")))),
-  );
-  zip.add(
-    "bookmarks.json",
-    json(collection("bookmarks.json", await targetUris(ctx, walkEdges("bookmarks")))),
-  );
-  await addActor(ctx, zip, account, documents);
-
-  const bytes = zip.finish();
-  const fileKey = `archives/${accountId}/${newSecret(24)}.zip`;
-  await ctx.files.put(fileKey, bytes, "application/zip");
   const now = ctx.clock.now();
   await step(
     {
       state: "ready",
       fileKey,
-      size: bytes.length,
+      size,
       finishedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + ARCHIVE_TTL_MS).toISOString(),
     },
@@ -269,7 +308,18 @@ export async function buildArchive(
   return progress.current;
 }
 
-/** Marks an archive whose job gave up as failed, so its page stops waiting. */
+/**
+ * Where an archive is made before the file host takes it: a file of the process's scratch
+ * directory (on disk, under the data directory) named by the archive, so a retry after a crash
+ * writes over what the crash left.
+ */
+async function partialPath(ctx: ServiceContext, archiveId: string): Promise<string> {
+  const dir = join(ctx.scratchDir ?? tmpdir(), "archives");
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  return join(dir, `${archiveId}.zip.partial`);
+}
+
+/** Marks an archive whose job gave up as failed (its file, if any went up, removed). */
 export async function failArchive(
   ctx: ServiceContext,
   accountId: string,
@@ -277,15 +327,17 @@ export async function failArchive(
   error: string,
 ): Promise<void> {
   const found = await findArchive(ctx, accountId, archiveId);
-  if (found && found.state !== "ready")
-    await saveArchive(ctx, { ...found, state: "failed", error });
+  if (!found || found.state === "ready") return;
+  if (found.fileKey) await ctx.files.delete(found.fileKey);
+  await saveArchive(ctx, { ...found, state: "failed", fileKey: null, error });
 }
 
-/** The finished archive's bytes, for its owner. */
-export async function archiveBytes(
+/** The finished archive's bytes (or `range` of them), streamed, for its owner. */
+export async function archiveStream(
   ctx: ServiceContext,
   archive: AccountArchive,
-): Promise<Uint8Array | null> {
+  range?: ByteRange,
+): Promise<FileStream | null> {
   if (archive.state !== "ready" || !archive.fileKey) return null;
-  return ctx.files.get(archive.fileKey);
+  return ctx.files.read(archive.fileKey, range);
 }

@@ -211,6 +211,8 @@ function flakyFiles(files: FileHost, failing: (op: string, key: string) => boole
     put: (key, bytes, type) =>
       failing("put", key) ? Promise.reject(new Error("disk full")) : files.put(key, bytes, type),
     get: (key) => files.get(key),
+    putFile: (key, path, type) => files.putFile(key, path, type),
+    read: (key, range) => files.read(key, range),
     delete: (key) =>
       failing("delete", key) ? Promise.reject(new Error("host away")) : files.delete(key),
     url: (key) => files.url(key),

@@ -9,4 +9,6 @@ export interface PgContext {
   sql: Sql;
   changes: Changes;
   outbox: Outbox;
+  /** This storage's application_name: the writer its own statements' signals name. */
+  self: string;
 }

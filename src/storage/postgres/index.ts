@@ -95,7 +95,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     // Set once the job store exists: the outbox stores a job alone through it.
     let putJob: (job: Job) => Promise<void> = async () => {};
     const outbox = createOutbox((job) => putJob(job));
-    const db: PgContext = { sql, changes, outbox };
+    const db: PgContext = { sql, changes, outbox, self: applicationName };
     // One memo of edges for every kind: the joined reads ask several kinds at once.
     const edgeMemo = createEdgeMemo(sql, changes);
     const edges = <E extends Edge>(kind: EdgeKind): EdgeStore<E> =>

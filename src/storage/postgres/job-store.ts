@@ -84,10 +84,30 @@ export function createJobStore(db: PgContext): PgJobStore {
   });
 
   const listeners = new Set<(runAt?: string) => void>();
-  /** A wake-up's payload names the earliest new job's due time (migration 0031); may be empty. */
-  const callAll = (payload?: string) => {
-    const runAt = payload ? payload : undefined;
+  const tellAll = (runAt?: string) => {
     for (const listener of listeners) listener(runAt);
+  };
+  /**
+   * A wake-up names its writer and the earliest new job's due time ("writer|runAt", migration
+   * 0046; the time may be empty). This process's own are skipped: its enqueue woke its runner
+   * already (durable-queue.ts), and the echo, heard later, would have it look again at a moment
+   * nobody chose. An older process's payload (a bare time, or empty) wakes as it always did.
+   */
+  const heard = (payload: string) => {
+    const bar = payload.indexOf("|");
+    if (bar !== -1 && payload.slice(0, bar) === db.self) return;
+    const runAt = bar === -1 ? payload : payload.slice(bar + 1);
+    tellAll(runAt ? runAt : undefined);
+  };
+  /**
+   * Called on every connection of a LISTEN: notices sent while it was down are lost, so a
+   * reconnection looks at the table. Not the first one: a runner looks as it starts watching.
+   */
+  const onConnection = () => {
+    let connections = 0;
+    return () => {
+      if (connections++ > 0) tellAll();
+    };
   };
   /** The LISTEN, opened for the first watcher (processes that only enqueue never listen). */
   let listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;
@@ -205,13 +225,10 @@ export function createJobStore(db: PgContext): PgJobStore {
 
     watch(listener) {
       listeners.add(listener);
-      // On (re)connection too: notifications sent while the connection was down are lost.
-      listening ??= sql
-        .listen(WAKE_CHANNEL, callAll, () => callAll())
-        .catch((error) => {
-          logger.error("Could not listen for new jobs (runners poll instead): {error}", { error });
-          return undefined;
-        });
+      listening ??= sql.listen(WAKE_CHANNEL, heard, onConnection()).catch((error) => {
+        logger.error("Could not listen for new jobs (runners poll instead): {error}", { error });
+        return undefined;
+      });
       return () => {
         listeners.delete(listener);
         if (listeners.size > 0 || !listening) return;
@@ -260,7 +277,7 @@ export function createJobStore(db: PgContext): PgJobStore {
           returning 1
         )
         select count(*)::int as moved,
-          case when count(*) > 0 then pg_notify(${WAKE_CHANNEL}, '') end as woke
+          case when count(*) > 0 then pg_notify(${WAKE_CHANNEL}, ${`${db.self}|`}) end as woke
         from moved`;
       return row?.moved ?? 0;
     },
