@@ -3,6 +3,7 @@
 // durable queue. Mastodon keeps the same record (ScheduledStatus) with the same limits.
 
 import type { Visibility } from "./account.ts";
+import type { QuotePolicy } from "./quote.ts";
 
 /** The poll to attach once published; its deadline counts from the publication. */
 export interface ScheduledPoll {
@@ -27,6 +28,10 @@ export interface ScheduledStatusParams {
   /** The OAuth app of the token that scheduled it. */
   applicationId: string | null;
   idempotency: string | null;
+  /** The status to quote (`quoted_status_id`); absent in records scheduled before quotes were. */
+  quotedStatusId?: string | null;
+  /** Who may quote it (`quote_approval_policy`), resolved when scheduled, as Mastodon does. */
+  quotePolicy?: QuotePolicy | null;
 }
 
 export interface ScheduledStatus {

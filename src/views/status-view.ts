@@ -109,6 +109,11 @@ function buildView(
   // A suspended author's statuses are hidden with the account (kept, in case it is restored).
   if (!shared || !account || account.account.suspended) return null;
   const poll = status.pollId ? batch.polls.get(status.pollId) : undefined;
+  // A boost answers for its original: what the viewer did to the original is what they did to
+  // the boost (Mastodon's Account#favourited? etc. read `status.proper`), so a client reading
+  // the top level of a boost it just favourited sees it favourited. (A boost's conversation is
+  // its original's, so `muted` follows already.)
+  const actedOn = status.reblogOfId ?? status.id;
   return {
     status,
     account,
@@ -134,9 +139,9 @@ function buildView(
       viewerId === null
         ? null
         : {
-            favourited: batch.favourited.has(status.id),
-            reblogged: batch.reblogged.has(status.id),
-            bookmarked: batch.bookmarked.has(status.id),
+            favourited: batch.favourited.has(actedOn),
+            reblogged: batch.reblogged.has(actedOn),
+            bookmarked: batch.bookmarked.has(actedOn),
             muted: batch.mutedConversations.has(status.conversationId),
             pinned:
               viewerId === status.accountId && isPinnable(status)

@@ -166,6 +166,15 @@ describe("mutes", () => {
     assert.equal((await relationshipOf(server, bob, alice)).muting, false);
   });
 
+  it("muting yourself changes nothing and answers 200, as Mastodon's MuteService", async () => {
+    const path = `/api/v1/accounts/${alice.account.id}/mute`;
+    const res = await call(server, "POST", path, alice.token);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.muting, false);
+    const mutes = await call(server, "GET", "/api/v1/mutes", alice.token);
+    assert.ok(!mutes.body.some((a: { id: string }) => a.id === alice.account.id));
+  });
+
   it("muting again updates the notifications flag", async () => {
     const res = await call(server, "POST", `/api/v1/accounts/${bob.account.id}/mute`, alice.token, {
       notifications: false,

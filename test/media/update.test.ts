@@ -106,6 +106,61 @@ describe("GET, PUT and DELETE /api/v1/media/:id", () => {
     assert.equal((await fetchFile(first.preview_url)).res.status, 404);
   });
 
+  it("takes a thumbnail as a base64 data: URI in JSON, and says why a JSON Blob is no file", async () => {
+    const media = await png(alice);
+    const path = `/api/v1/media/${media.id}`;
+    const jpeg = await sharp({
+      create: { width: 60, height: 60, channels: 3, background: { r: 0, g: 200, b: 0 } },
+    })
+      .jpeg()
+      .toBuffer();
+    // Mastodon registers Paperclip's DataUriAdapter: a JSON client may send files this way.
+    const changed = await send(
+      server,
+      "PUT",
+      path,
+      {
+        token: alice.token,
+        json: { thumbnail: `data:image/jpeg;base64,${jpeg.toString("base64")}`, description: "G" },
+      },
+      200,
+    );
+    assert.notEqual(changed.preview_url, media.preview_url);
+    assert.equal(changed.description, "G");
+    assert.equal((await fetchFile(changed.preview_url)).res.status, 200);
+
+    // masto.js sends `update({ thumbnail: blob })` as JSON, where the Blob became {}.
+    for (const thumbnail of [{}, "not a data uri", "data:image/png;base64,%%%"]) {
+      const refused = await send(
+        server,
+        "PUT",
+        path,
+        { token: alice.token, json: { thumbnail, description: "H" } },
+        422,
+      );
+      assert.match(
+        refused.error,
+        /^Validation failed: thumbnail must be a file: send it as a part of a multipart\/form-data body, or as a base64 data: URI/,
+      );
+    }
+    // Nothing of a refused request was applied.
+    const read = await send(server, "GET", path, { token: alice.token }, 200);
+    assert.equal(read.description, "G");
+  });
+
+  it("uploads a file sent as a data: URI", async () => {
+    const bytes = await solidPng(30, 20);
+    const media = await send(
+      server,
+      "POST",
+      "/api/v2/media",
+      { token: alice.token, json: { file: `data:image/png;base64,${bytes.toString("base64")}` } },
+      200,
+    );
+    assert.equal(media.type, "image");
+    assert.equal(media.meta.original.width, 30);
+  });
+
   it("answers 404 for someone else's media and for unknown ids", async () => {
     const media = await png(alice);
     const path = `/api/v1/media/${media.id}`;

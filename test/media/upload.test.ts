@@ -147,7 +147,10 @@ describe("media uploads", () => {
       { token: alice.token, json: { file: "aGVsbG8=" } },
       422,
     );
-    assert.match(json.error, /file must be a file upload/);
+    assert.match(
+      json.error,
+      /file must be a file: send it as a part of a multipart\/form-data body/,
+    );
     // Nothing refused was kept.
     const ids = await server.wren.ctx.storage.media.listUnattachedBefore(
       "2999-01-01T00:00:00.000Z",

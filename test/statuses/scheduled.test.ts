@@ -118,6 +118,40 @@ describe("scheduled statuses", () => {
     assert.equal((await statusesOf(server, alice)).length, 1);
   });
 
+  it("keeps a quote and its policy until it publishes the quote, as Mastodon 4.5", async () => {
+    const { server, clock, alice, bob } = await setUp();
+    const quoted = await post(server, bob, { status: "Quote me" });
+    const scheduled = await post(server, alice, {
+      status: "Later, with a quote",
+      quoted_status_id: quoted.id,
+      quote_approval_policy: "followers",
+      scheduled_at: inMinutes(30),
+    });
+    assert.equal(scheduled.params.quoted_status_id, quoted.id);
+    assert.equal(scheduled.params.quote_approval_policy, "followers");
+    const plain = await post(server, alice, { status: "No quote", scheduled_at: inMinutes(40) });
+    assert.equal(plain.params.quoted_status_id, null);
+    assert.equal(plain.params.quote_approval_policy, "public");
+    // The quoted status must be there for the author when scheduling.
+    const refused = await call(
+      server,
+      "POST",
+      "/api/v1/statuses",
+      {
+        token: alice.token,
+        json: { status: "x", quoted_status_id: "999999999", scheduled_at: inMinutes(30) },
+      },
+      404,
+    );
+    assert.equal(refused.error, "Record not found");
+
+    clock.advance(30 * MINUTE);
+    await server.wren.jobs.runDue();
+    const [published] = await statusesOf(server, alice);
+    assert.equal(published.quote?.quoted_status?.id, quoted.id);
+    assert.equal(published.quote_approval?.automatic?.[0], "followers");
+  });
+
   it("answers a retry with the same Idempotency-Key with the first scheduled status", async () => {
     const { server, alice } = await setUp();
     const body = { status: "Retried", scheduled_at: inMinutes(60) };

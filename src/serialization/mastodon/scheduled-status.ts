@@ -24,6 +24,9 @@ export interface ScheduledStatusJson {
     /** Always null: a status is scheduled once. */
     scheduled_at: null;
     with_rate_limit: boolean;
+    quoted_status_id: string | null;
+    /** Mastodon 4.5 names the policy; "nobody" for a record that kept none. */
+    quote_approval_policy: string;
   };
   media_attachments: MediaAttachmentJson[];
 }
@@ -56,6 +59,8 @@ export function serializeScheduledStatus(
       idempotency: params.idempotency,
       scheduled_at: null,
       with_rate_limit: false,
+      quoted_status_id: params.quotedStatusId ?? null,
+      quote_approval_policy: params.quotePolicy ?? "nobody",
     },
     media_attachments: mediaIds.flatMap((id) => {
       const attachment = media.get(id);

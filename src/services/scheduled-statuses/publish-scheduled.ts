@@ -44,6 +44,8 @@ function post(ctx: ServiceContext, scheduled: ScheduledStatus): Promise<Status> 
     inReplyToId: params.inReplyToId ?? undefined,
     mediaIds: params.mediaIds ?? undefined,
     poll: params.poll ?? undefined,
+    quotedStatusId: params.quotedStatusId ?? undefined,
+    quotePolicy: params.quotePolicy ?? undefined,
     idempotencyKey: publicationKey(scheduled.id),
     mediaHolderId: scheduled.id,
   });

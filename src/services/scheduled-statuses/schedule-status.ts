@@ -8,6 +8,7 @@ import type { ServiceContext } from "../context.ts";
 import { checkAttachable, withAttachedMedia } from "../media/attach-media.ts";
 import { withAttachLock } from "../media/media-lock.ts";
 import { checkPollParams, checkPollWithoutMedia } from "../polls/poll-params.ts";
+import { prepareQuote } from "../quotes/prepare-quote.ts";
 import { checkText, normalizeLanguage } from "../statuses/compose-text.ts";
 import { type CreateStatusInput, loadParent } from "../statuses/create-status.ts";
 import { IDEMPOTENCY_WINDOW_MS, idempotencyKeyHash } from "../statuses/idempotency.ts";
@@ -64,7 +65,7 @@ async function schedule(
 ): Promise<ScheduledStatus> {
   const { accountId } = input;
   // Only a local user may schedule (404 otherwise), as only one may post.
-  await loadPoster(ctx, accountId);
+  const { user } = await loadPoster(ctx, accountId);
   const mediaIds = input.mediaIds ?? [];
   if (input.poll) checkPollWithoutMedia(mediaIds.length, ctx.settings.maxMediaAttachments);
   const poll = input.poll ? checkPollParams(input.poll) : null;
@@ -75,6 +76,11 @@ async function schedule(
   });
   // Replying to a boost replies to the boosted status, as when posting at once.
   const parent = input.inReplyToId ? await loadParent(ctx, accountId, input.inReplyToId) : null;
+  // The quoted status must exist for the author and allow the quote now (Mastodon authorizes
+  // `quote?` before scheduling); the rules that need the composed post apply at publication.
+  const quoted = input.quotedStatusId
+    ? (await prepareQuote(ctx, accountId, input.quotedStatusId)).quoted
+    : null;
 
   const store = async () => {
     const media = await checkAttachable(ctx, { accountId, mediaIds });
@@ -104,6 +110,8 @@ async function schedule(
             poll,
             applicationId: input.applicationId,
             idempotency: input.idempotencyKey ?? null,
+            quotedStatusId: quoted?.id ?? null,
+            quotePolicy: input.quotePolicy ?? user.defaultQuotePolicy ?? "public",
           },
           jobId,
           createdAt: ctx.clock.now().toISOString(),

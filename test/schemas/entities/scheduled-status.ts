@@ -39,6 +39,9 @@ const ScheduledParams = object(
     idempotency: nullable(string),
     scheduled_at: { type: "null" },
     with_rate_limit: boolean,
+    // Mastodon 4.5 (ScheduledStatusSerializer#params) adds these two to every record.
+    quoted_status_id: nullable(string),
+    quote_approval_policy: oneOf("public", "followers", "nobody"),
   },
 );
 
