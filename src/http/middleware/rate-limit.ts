@@ -53,9 +53,25 @@ interface Counters {
 /** A limit's key for a caller among the storage's shared counters. */
 const sharedKey = (name: string, callerKey: string) => `rate:${name}:${compact(callerKey)}`;
 
+/**
+ * Reset times formatted, by time: a window's every hit answers the same one, and a request's
+ * limits a few (emptied when large: the windows of many callers end at many times).
+ */
+const resetHeaders = new Map<number, string>();
+const resetHeaderOf = (resetAt: number): string => {
+  let header = resetHeaders.get(resetAt);
+  if (header === undefined) {
+    if (resetHeaders.size >= 1024) resetHeaders.clear();
+    header = new Date(resetAt).toISOString();
+    resetHeaders.set(resetAt, header);
+  }
+  return header;
+};
+
 const asWindow = (w: CounterWindow): Window => ({
-  ...w,
-  resetHeader: new Date(w.resetAt).toISOString(),
+  resetAt: w.resetAt,
+  used: w.used,
+  resetHeader: resetHeaderOf(w.resetAt),
 });
 
 function sharedCounters(coordination: Coordination, name: string, windowMs: number): Counters {

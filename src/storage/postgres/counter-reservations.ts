@@ -1,14 +1,16 @@
 // Rate-limit hits answered without a statement where that stays exact (ADR 0042): a reservable
 // hit (CounterHit.reservable) that goes to the shared counter asks for a few units of the
 // caller's window at once, as many as a sixteenth of what the window had left at the last
-// answer (at most 16; one near the limit, so a small limit is counted one by one). The upsert
+// answer (at most 64; one near the limit, so a small limit is counted one by one). The upsert
 // adds at most what is left, at least the hit's own unit (window-counters.ts); this process
 // hands the rest out to its next hits of the key, in order, without asking.
 //
 // What holds across processes: the shared `used` counts every unit handed out or held, so the
 // limit is never exceeded. A caller may be refused by one process while others still hold
-// units of its window: at most 15 per other process, and never more than a sixteenth of what was
-// left when they took them. Held units die with the window (or the process): the caller loses at
+// units of its window: at most 63 per other process, and never more than a sixteenth of what was
+// left when they took them. (The cap was 16, ADR 0042; 64 sends a quarter of the statements
+// where the limit is large, as an API limit of thousands, and changes nothing below ~1,000, where
+// the sixteenth is smaller: ADR 0047.) Held units die with the window (or the process): the caller loses at
 // most that many. The X-RateLimit headers a held unit answers with count the other processes'
 // hits only up to the last statement.
 
@@ -16,7 +18,9 @@ import { LruCache } from "../../domain/lru-cache.ts";
 import type { CounterHit, CounterWindow } from "../ports.ts";
 
 /** The most units one statement takes for one key. */
-const MOST = 16;
+const MOST = 64;
+/** What a statement takes of what the window had left: a sixteenth. */
+const SHARE = 16;
 /** Keys whose units are held at most (the least recently used go first, with their units). */
 const CAPACITY = 50_000;
 
@@ -38,7 +42,7 @@ export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
   const take = (hit: CounterHit, now: number) => {
     const kept = held.get(hit.key);
     if (!kept || kept.resetAt <= now) return 1;
-    return Math.max(1, Math.min(MOST, Math.floor((hit.limit - kept.seen) / MOST)));
+    return Math.max(1, Math.min(MOST, Math.floor((hit.limit - kept.seen) / SHARE)));
   };
 
   const local = (hit: CounterHit, now: number) => {

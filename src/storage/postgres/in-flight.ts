@@ -40,17 +40,27 @@ export type CallGate = (method: string) => Promise<void> | undefined;
  * `gate` lets it (the call then answers a promise).
  */
 export function tracked<S extends object>(store: S, inFlight: InFlight, gate?: CallGate): S {
+  // One wrapper per method, made on first use: a page calls the stores dozens of times, and a
+  // closure made per call was a measurable share of a read answered from the memos.
+  type Method = (...args: unknown[]) => unknown;
+  const wrappers = new Map<string | symbol, { value: Method; wrapper: Method }>();
   return new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        const waiting = gate?.(String(property));
+      const method = value as Method;
+      const made = wrappers.get(property);
+      if (made?.value === method) return made.wrapper;
+      const name = String(property);
+      const wrapper = (...args: unknown[]) => {
+        const waiting = gate?.(name);
         const result = waiting
-          ? waiting.then(() => value.apply(target, args))
-          : value.apply(target, args);
+          ? waiting.then(() => method.apply(target, args))
+          : method.apply(target, args);
         return result instanceof Promise ? inFlight.track(result) : result;
       };
+      wrappers.set(property, { value: method, wrapper });
+      return wrapper;
     },
   });
 }

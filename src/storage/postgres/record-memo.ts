@@ -95,7 +95,8 @@ export function createRecordMemo<T extends object>(
           if (record !== undefined) found.set(key, record);
         }
       }
-      return inOrder(keys, found);
+      // Nothing loaded: `found` is in the keys' order already.
+      return missing.length === 0 ? found : inOrder(keys, found);
     },
   };
 }

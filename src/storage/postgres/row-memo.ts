@@ -112,7 +112,8 @@ export function createRowMemo<T extends object>(
         );
         for (const [key, record] of loaded) found.set(key, record);
       }
-      return inOrder(keys, found);
+      // Nothing loaded: `found` is in the keys' order already.
+      return missing.length === 0 ? found : inOrder(keys, found);
     },
   };
 }
