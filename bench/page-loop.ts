@@ -1,7 +1,8 @@
 // `node bench/page-loop.ts [--statuses N] [--calls N]`: the in-process time of a signed-in
 // page's work, without HTTP: each timeline service (listing, resolving, blocks, mutes, visibility,
 // filters) and the rendering of its page (hydration and text), timed apart, for the public and
-// home timelines of the bench's seeded viewer. The least of five windows of `calls` calls after
+// home timelines of the bench's seeded viewer; and the rendering to the bytes answered
+// (`renderResolvedBytes`, or, in trees without it, the text encoded as the routes did). The least of five windows of `calls` calls after
 // 500 to warm up: steadier than anything measured through a socket on a shared machine, and it
 // shows where a page's CPU goes (what the server adds on top is HTTP, routing and middleware).
 
@@ -10,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/load.ts";
-import { renderResolvedText } from "../src/http/mastodon/status-json.ts";
+import * as statusJson from "../src/http/mastodon/status-json.ts";
 import { createServices, openStorage } from "../src/main.ts";
 import { homeTimeline } from "../src/services/timelines/home.ts";
 import { publicTimeline } from "../src/services/timelines/public.ts";
@@ -46,6 +47,15 @@ async function time(run: () => Promise<unknown>): Promise<number> {
   return least;
 }
 
+const { renderResolvedText } = statusJson;
+/** What a timeline route answers: kept encoded parts where the tree has them. */
+const renderBytes: (...args: Parameters<typeof renderResolvedText>) => Promise<Uint8Array> =
+  "renderResolvedBytes" in statusJson
+    ? (statusJson.renderResolvedBytes as (
+        ...args: Parameters<typeof renderResolvedText>
+      ) => Promise<Uint8Array>)
+    : async (...args) => Buffer.from(await renderResolvedText(...args));
+
 const timelines: [string, () => Promise<ResolvedEntry[]>, "public" | "home"][] = [
   ["public", () => publicTimeline(ctx, viewerId, {}, page), "public"],
   ["home", () => homeTimeline(ctx, viewerId, page), "home"],
@@ -55,9 +65,10 @@ try {
     const entries = await service();
     const serviceUs = await time(service);
     const renderUs = await time(() => renderResolvedText(ctx, entries, viewerId, context));
+    const bytesUs = await time(() => renderBytes(ctx, entries, viewerId, context));
     process.stdout.write(
       `${name}: ${entries.length} statuses, service ${serviceUs.toFixed(1)} µs, ` +
-        `rendering ${renderUs.toFixed(1)} µs CPU per call\n`,
+        `rendering ${renderUs.toFixed(1)} µs, to bytes ${bytesUs.toFixed(1)} µs CPU per call\n`,
     );
   }
 } finally {

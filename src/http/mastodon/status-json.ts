@@ -138,6 +138,21 @@ export async function renderResolvedText(
 }
 
 /**
+ * renderResolvedText as UTF-8 bytes, written from the kept parts' bytes with only the fresh
+ * parts encoded (serialization/mastodon/status-text.ts): what the timeline routes answer.
+ */
+export async function renderResolvedBytes(
+  ctx: ServiceContext,
+  page: readonly StatusWithOriginal[],
+  viewerId: string | null,
+  filterContext: FilterContext,
+): Promise<Buffer<ArrayBuffer>> {
+  return textRenderer(ctx).statusesBytes(
+    await loadResolvedViews(ctx, page, viewerId, filterContext),
+  );
+}
+
+/**
  * One resolved status as JSON text for `viewerId`, marked by their filters of `filterContext`
  * (the streaming API's `update` payloads); undefined when it cannot be shown (see renderStatuses).
  */

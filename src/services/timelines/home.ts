@@ -11,6 +11,7 @@ import { withoutHidden } from "../filters/hidden.ts";
 import { keptForViewer, type ViewerPart } from "../viewer-memo.ts";
 import { type FollowedTagsSource, followedTagsSource } from "./followed-tags.ts";
 import { filterHome } from "./home-filter.ts";
+import { keptWindows, resolvedWindow, windowKey } from "./kept-windows.ts";
 import { keepVisible, lineUp, type ResolvedEntry, resolveEntries } from "./resolve-entries.ts";
 
 /**
@@ -30,6 +31,12 @@ export const HOME_AUTHORS: ViewerPart<{
   size: ({ authors }) => authors.length,
 };
 
+/**
+ * Windows of home timelines (kept-windows.ts), each by its viewer: the listing merges the
+ * viewer's followed accounts and tags, which the storage's version also fixes.
+ */
+const readKept = keptWindows(2_000);
+
 export async function homeTimeline(
   ctx: ServiceContext,
   viewerId: string,
@@ -38,10 +45,14 @@ export async function homeTimeline(
   const { authors, byAuthor } = await keptForViewer(ctx, HOME_AUTHORS, viewerId);
   const source = await followedTagsSource(ctx, viewerId, authors);
   const filled = await fillPage(page, {
-    read: (window) => source.read(window),
+    read: (window) =>
+      readKept(ctx, windowKey([viewerId], window), {
+        list: () => source.read(window),
+        resolve: (entries) => resolveEntries(ctx, entries),
+      }),
     idOf: (entry) => entry.status_id,
     async keep(batch) {
-      const resolved = await resolveEntries(ctx, batch);
+      const resolved = resolvedWindow(batch) ?? (await resolveEntries(ctx, batch));
       return lineUp(
         batch.map((e) => e.status_id),
         await keepHome(ctx, viewerId, resolved, byAuthor, source),

@@ -9,9 +9,10 @@ import type { IdPage, PublicFilter } from "../../storage/ports.ts";
 import type { ServiceContext } from "../context.ts";
 import { reviewsOf } from "../discovery/trend-reviews.ts";
 import { fillPage } from "../fill-page.ts";
+import { keptWindows, resolvedWindow, windowKey } from "./kept-windows.ts";
 import { mergeWindows } from "./merge-windows.ts";
 import { type OriginOptions, publicFilterOf } from "./origin.ts";
-import { keepPublic } from "./public-filter.ts";
+import { keepPublic, type PublicOptions, resolvePublic } from "./public-filter.ts";
 import type { ResolvedEntry } from "./resolve-entries.ts";
 
 /** Mastodon applies at most this many tags from each of any/all/none. */
@@ -34,6 +35,9 @@ function normalizeAll(names: readonly string[] | undefined): string[] {
   }
   return [...out];
 }
+
+/** Windows of hashtag timelines (kept-windows.ts), the same for every reader. */
+const readKept = keptWindows(500);
 
 export interface TagTimelineOptions extends OriginOptions {
   any?: readonly string[];
@@ -64,16 +68,24 @@ export async function tagTimeline(
   const hasTag = (tags: readonly string[], name: string) =>
     tags.some((t) => t.normalize("NFKC").toLowerCase() === name);
 
+  const keeping: PublicOptions = {
+    withReplies: true,
+    also: (status) =>
+      all.every((name) => hasTag(status.tags, name)) &&
+      !none.some((name) => hasTag(status.tags, name)),
+  };
   const filled = await fillPage(page, {
-    read: (window) => readUnion(ctx, sources, window, filter),
+    read: (window) =>
+      readKept(
+        ctx,
+        windowKey([sources, filter.origin, filter.onlyMedia === true, all, none], window),
+        {
+          list: () => readUnion(ctx, sources, window, filter),
+          resolve: (entries) => resolvePublic(ctx, entries, keeping),
+        },
+      ),
     idOf: (entry) => entry.status_id,
-    keep: (batch) =>
-      keepPublic(ctx, viewerId, batch, {
-        withReplies: true,
-        also: (status) =>
-          all.every((name) => hasTag(status.tags, name)) &&
-          !none.some((name) => hasTag(status.tags, name)),
-      }),
+    keep: (batch) => keepPublic(ctx, viewerId, batch, keeping, resolvedWindow(batch)),
   });
   return filled.items;
 }

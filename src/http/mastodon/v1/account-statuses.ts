@@ -11,7 +11,7 @@ import type { Access } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam } from "../../schemas.ts";
-import { renderResolvedText } from "../status-json.ts";
+import { renderResolvedBytes } from "../status-json.ts";
 
 const schema = z.object({
   ...pageFields(20, 40),
@@ -47,7 +47,7 @@ export function accountStatusesRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access
         newestId: page[0]?.status.id,
         oldestId: page[page.length - 1]?.status.id,
       });
-      return jsonText(c, await renderResolvedText(ctx, page, viewerId, "account"));
+      return jsonText(c, await renderResolvedBytes(ctx, page, viewerId, "account"));
     },
   );
 }

@@ -21,7 +21,7 @@ import { type Access, requireViewer } from "../../middleware/access.ts";
 import { pageFields, setLinkHeader, toIdPage } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { booleanParam, listParam } from "../../schemas.ts";
-import { renderResolvedText } from "../status-json.ts";
+import { renderResolvedBytes } from "../status-json.ts";
 
 const homeSchema = z.object(pageFields(20, 40));
 
@@ -61,7 +61,7 @@ export function timelineRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Acces
       newestId: page[0]?.status.id,
       oldestId: page[page.length - 1]?.status.id,
     });
-    return jsonText(c, await renderResolvedText(ctx, page, viewerId, filterContext));
+    return jsonText(c, await renderResolvedBytes(ctx, page, viewerId, filterContext));
   }
 
   app.get(

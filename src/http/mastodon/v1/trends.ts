@@ -17,7 +17,7 @@ import { setOffsetLinkHeader } from "../../pagination.ts";
 import { readValidParams } from "../../params.ts";
 import { integerParam, limitParam } from "../../schemas.ts";
 import { urlContext } from "../account-json.ts";
-import { renderResolvedText } from "../status-json.ts";
+import { renderResolvedBytes } from "../status-json.ts";
 import { renderTags } from "../tag-json.ts";
 
 /** Offset paging of trends (Mastodon's `offset` and `limit`). */
@@ -49,7 +49,7 @@ export function trendRoutes(app: Hono<HttpEnv>, deps: HttpDeps, access: Access):
     const { page, read } = await trendingStatuses(ctx, viewerId, slice);
     // The count read, not shown: a page short of the reader's shut-outs still has a next one.
     setOffsetLinkHeader(c, ctx.settings.publicUrl, { ...slice, count: read });
-    return jsonText(c, await renderResolvedText(ctx, page, viewerId, "public"));
+    return jsonText(c, await renderResolvedBytes(ctx, page, viewerId, "public"));
   });
 
   app.get("/api/v1/trends/links", access({ optional: true }), async (c) => {
