@@ -5,10 +5,16 @@
 // another checkout (e.g. the last commit's, from `git worktree`) with this harness. To profile the server, set
 // WREN_BENCH_WREN_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/…" (see bench/profile.ts). With
 // `--postgres` the server runs on a PostgreSQL database made for the run (bench/lib/pg-database.ts).
+// `--strace` counts the server's file system calls per activity in each round (strace attached to
+// every thread; it slows the server, so that run's rates and CPU say nothing).
 
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../test/helpers/server.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
+import { parseStraceSummary, traceThreads } from "./lib/strace.ts";
 import { withFederation } from "./scenarios/federation.ts";
 import { measureInbox } from "./scenarios/inbox.ts";
 
@@ -19,6 +25,7 @@ const { values } = parseArgs({
     activities: { type: "string" },
     tree: { type: "string" },
     postgres: { type: "boolean", default: false },
+    strace: { type: "boolean", default: false },
   },
 });
 const quick = values.quick as boolean;
@@ -29,6 +36,21 @@ const activities = Number(values.activities ?? (quick ? 500 : 2_000));
 const rounds = Number(values.rounds ?? (quick ? 1 : 3));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
+const CALLS = ["fsync", "fdatasync", "openat", "write", "rename", "unlink", "close"];
+/** With --strace: each round's system calls per activity, logged when the round is processed. */
+const tracer = (pid: number) => async () => {
+  const dir = await mkdtemp(join(tmpdir(), "wren-inbox-strace-"));
+  const file = join(dir, "strace.txt");
+  const stop = await traceThreads(pid, file, CALLS);
+  return async (count: number) => {
+    await stop();
+    const calls = parseStraceSummary(await readFile(file, "utf8"), CALLS);
+    await rm(dir, { recursive: true, force: true });
+    log(
+      `calls per activity: ${CALLS.map((c) => `${c} ${((calls[c] ?? 0) / count).toFixed(2)}`).join(", ")}`,
+    );
+  };
+};
 const database = values.postgres
   ? await benchDatabase(`wren_bench_inbox_${process.pid}`)
   : undefined;
@@ -44,6 +66,7 @@ const result = await withFederation(
       concurrency: 50,
       timeoutSeconds: 300,
       serverPid,
+      ...(values.strace ? { traceRound: tracer(serverPid) } : {}),
     });
   },
   database ? postgresEnv(database.url) : {},
