@@ -6,7 +6,9 @@
 // WREN_BENCH_WREN_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/…" (see bench/profile.ts). With
 // `--postgres` the server runs on a PostgreSQL database made for the run (bench/lib/pg-database.ts).
 // `--strace` counts the server's file system calls per activity in each round (strace attached to
-// every thread; it slows the server, so that run's rates and CPU say nothing).
+// every thread; it slows the server, so that run's rates and CPU say nothing). `--statements`
+// (with `--postgres`) counts the SQL statements per activity in each round, the most frequent
+// listed, from the server's log (bench/lib/pg-log.ts; logging slows it too).
 
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,6 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../test/helpers/server.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
+import { logStatements } from "./lib/pg-log.ts";
 import { parseStraceSummary, traceThreads } from "./lib/strace.ts";
 import { withFederation } from "./scenarios/federation.ts";
 import { measureInbox } from "./scenarios/inbox.ts";
@@ -26,6 +29,7 @@ const { values } = parseArgs({
     tree: { type: "string" },
     postgres: { type: "boolean", default: false },
     strace: { type: "boolean", default: false },
+    statements: { type: "boolean", default: false },
   },
 });
 const quick = values.quick as boolean;
@@ -54,6 +58,28 @@ const tracer = (pid: number) => async () => {
 const database = values.postgres
   ? await benchDatabase(`wren_bench_inbox_${process.pid}`)
   : undefined;
+const statementLog = database && values.statements ? await logStatements(database.url) : undefined;
+/** With --statements: each round's statements per activity, the most frequent shapes listed. */
+const statementCounter = async () => {
+  const statements = statementLog as NonNullable<typeof statementLog>;
+  const from = await statements.offset();
+  return async (count: number) => {
+    const lines = await statements.since(from);
+    const shapes = new Map<string, number>();
+    for (const line of lines) {
+      // Literals and parameters vary; the statement's shape is what repeats.
+      const shape = line
+        .replace(/'[^']*'/g, "?")
+        .replace(/\$\d+/g, "?")
+        .slice(0, 110);
+      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+    }
+    log(`statements per activity: ${(lines.length / count).toFixed(2)}`);
+    for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+      log(`  ${(n / count).toFixed(2)}  ${shape}`);
+    }
+  };
+};
 const result = await withFederation(
   { servers: senders, followersPerServer: 1, peerProcesses: quick ? 1 : 2, senders },
   freePort,
@@ -67,6 +93,7 @@ const result = await withFederation(
       timeoutSeconds: 300,
       serverPid,
       ...(values.strace ? { traceRound: tracer(serverPid) } : {}),
+      ...(statementLog ? { traceRound: statementCounter } : {}),
     });
   },
   database ? postgresEnv(database.url) : {},
