@@ -9,8 +9,7 @@
 // file's bytes (bench/lib/raw-writes.ts) once per round, the storage limit the bench compares
 // status creation with. Needs strace.
 
-import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
@@ -18,6 +17,7 @@ import { cpuTimes, runLoad, startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { median } from "./lib/stats.ts";
+import { parseStraceSummary, traceThreads } from "./lib/strace.ts";
 import { writeProbes } from "./scenarios/writes.ts";
 
 const argv = process.argv.slice(2);
@@ -38,42 +38,6 @@ interface Figures {
   /** User CPU alone: the system part swings with other processes' disk traffic (fsync). */
   userPerCreate: number;
   callsPerCreate: Record<string, number>;
-}
-
-/** strace -c's summary table: calls per system call. */
-function parseSummary(text: string): Record<string, number> {
-  const calls: Record<string, number> = {};
-  for (const line of text.split("\n")) {
-    const fields = line.trim().split(/\s+/);
-    const name = fields.at(-1) as string;
-    if ((CALLS as readonly string[]).includes(name)) {
-      // `% time seconds usecs/call calls [errors] syscall`
-      calls[name] = Number(fields[3]);
-    }
-  }
-  return calls;
-}
-
-/** Attaches strace to every thread of `pid` until the returned stop is called. */
-async function traceThreads(pid: number, file: string): Promise<() => Promise<void>> {
-  const threads = await readdir(`/proc/${pid}/task`);
-  const args = ["-f", "-c", "-o", file, "-e", `trace=${CALLS.join(",")}`];
-  const strace = spawn("strace", [...args, ...threads.flatMap((t) => ["-p", t])], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  strace.stderr?.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  // strace says it attached to each thread before tracing them.
-  await new Promise((r) => setTimeout(r, 500));
-  return () =>
-    new Promise((resolve, reject) => {
-      strace.once("exit", (code) =>
-        code === 0 || code === null ? resolve() : reject(new Error(`strace: ${stderr}`)),
-      );
-      strace.kill("SIGINT");
-    });
 }
 
 async function measure(tree: string): Promise<Figures> {
@@ -104,10 +68,10 @@ async function measure(tree: string): Promise<Figures> {
       const spent = user + after.system - before.system;
       const created = Math.max(result.requests - result.non2xx, 1);
       const file = join(traceDir, "strace.txt");
-      const stop = await traceThreads(pid, file);
+      const stop = await traceThreads(pid, file, CALLS);
       const traced = await load(seconds);
       await stop();
-      const calls = parseSummary(await readFile(file, "utf8"));
+      const calls = parseStraceSummary(await readFile(file, "utf8"), CALLS);
       const creates = Math.max(traced.requests - traced.non2xx, 1);
       return {
         rps: result.rps,

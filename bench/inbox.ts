@@ -5,10 +5,19 @@
 // another checkout (e.g. the last commit's, from `git worktree`) with this harness. To profile the server, set
 // WREN_BENCH_WREN_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/…" (see bench/profile.ts). With
 // `--postgres` the server runs on a PostgreSQL database made for the run (bench/lib/pg-database.ts).
+// `--strace` counts the server's file system calls per activity in each round (strace attached to
+// every thread; it slows the server, so that run's rates and CPU say nothing). `--statements`
+// (with `--postgres`) counts the SQL statements per activity in each round, the most frequent
+// listed, from the server's log (bench/lib/pg-log.ts; logging slows it too).
 
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../test/helpers/server.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
+import { logStatements } from "./lib/pg-log.ts";
+import { parseStraceSummary, traceThreads } from "./lib/strace.ts";
 import { withFederation } from "./scenarios/federation.ts";
 import { measureInbox } from "./scenarios/inbox.ts";
 
@@ -19,6 +28,8 @@ const { values } = parseArgs({
     activities: { type: "string" },
     tree: { type: "string" },
     postgres: { type: "boolean", default: false },
+    strace: { type: "boolean", default: false },
+    statements: { type: "boolean", default: false },
   },
 });
 const quick = values.quick as boolean;
@@ -29,9 +40,46 @@ const activities = Number(values.activities ?? (quick ? 500 : 2_000));
 const rounds = Number(values.rounds ?? (quick ? 1 : 3));
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
+const CALLS = ["fsync", "fdatasync", "openat", "write", "rename", "unlink", "close"];
+/** With --strace: each round's system calls per activity, logged when the round is processed. */
+const tracer = (pid: number) => async () => {
+  const dir = await mkdtemp(join(tmpdir(), "wren-inbox-strace-"));
+  const file = join(dir, "strace.txt");
+  const stop = await traceThreads(pid, file, CALLS);
+  return async (count: number) => {
+    await stop();
+    const calls = parseStraceSummary(await readFile(file, "utf8"), CALLS);
+    await rm(dir, { recursive: true, force: true });
+    log(
+      `calls per activity: ${CALLS.map((c) => `${c} ${((calls[c] ?? 0) / count).toFixed(2)}`).join(", ")}`,
+    );
+  };
+};
 const database = values.postgres
   ? await benchDatabase(`wren_bench_inbox_${process.pid}`)
   : undefined;
+const statementLog = database && values.statements ? await logStatements(database.url) : undefined;
+/** With --statements: each round's statements per activity, the most frequent shapes listed. */
+const statementCounter = async () => {
+  const statements = statementLog as NonNullable<typeof statementLog>;
+  const from = await statements.offset();
+  return async (count: number) => {
+    const lines = await statements.since(from);
+    const shapes = new Map<string, number>();
+    for (const line of lines) {
+      // Literals and parameters vary; the statement's shape is what repeats.
+      const shape = line
+        .replace(/'[^']*'/g, "?")
+        .replace(/\$\d+/g, "?")
+        .slice(0, 110);
+      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+    }
+    log(`statements per activity: ${(lines.length / count).toFixed(2)}`);
+    for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+      log(`  ${(n / count).toFixed(2)}  ${shape}`);
+    }
+  };
+};
 const result = await withFederation(
   { servers: senders, followersPerServer: 1, peerProcesses: quick ? 1 : 2, senders },
   freePort,
@@ -44,6 +92,8 @@ const result = await withFederation(
       concurrency: 50,
       timeoutSeconds: 300,
       serverPid,
+      ...(values.strace ? { traceRound: tracer(serverPid) } : {}),
+      ...(statementLog ? { traceRound: statementCounter } : {}),
     });
   },
   database ? postgresEnv(database.url) : {},

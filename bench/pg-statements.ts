@@ -6,13 +6,13 @@
 // write, as under a steady stream of posts, instead of repeating one just answered.
 // Needs the local server's log at /var/log/postgresql/ (Debian's layout).
 
-import { mkdtemp, open, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import postgres from "postgres";
 import { freePort } from "../test/helpers/server.ts";
 import type { Probe } from "./lib/compare.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
+import { logStatements } from "./lib/pg-log.ts";
 import { startWrenServer } from "./lib/processes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { readProbes } from "./scenarios/reads.ts";
@@ -20,23 +20,8 @@ import { writeProbes } from "./scenarios/writes.ts";
 
 const afterWrite = process.argv.includes("--after-write");
 const wanted = process.argv.slice(2).filter((arg) => arg !== "--after-write");
-const logDir = "/var/log/postgresql";
-const logFile = join(logDir, (await readdir(logDir)).find((f) => f.endsWith(".log")) as string);
 const db = await benchDatabase(`wren_bench_statements_${process.pid}`);
-const name = new URL(db.url).pathname.slice(1);
 const dataDir = await mkdtemp(join(tmpdir(), "wren-bench-statements-"));
-
-async function readFrom(offset: number): Promise<string> {
-  const size = (await stat(logFile)).size;
-  const handle = await open(logFile, "r");
-  try {
-    const buffer = Buffer.alloc(size - offset);
-    await handle.read(buffer, 0, buffer.length, offset);
-    return buffer.toString("utf8");
-  } finally {
-    await handle.close();
-  }
-}
 
 try {
   const env = { ...benchEnv(dataDir, await freePort()), ...postgresEnv(db.url) };
@@ -46,9 +31,7 @@ try {
     ownStatuses: 4,
     followTargets: 4,
   });
-  const admin = postgres(db.url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`alter database ${name} set log_statement = 'all'`);
-  await admin.end();
+  const log = await logStatements(db.url);
   const wren = await startWrenServer(env);
   try {
     const url = env.WREN_PUBLIC_URL as string;
@@ -76,21 +59,10 @@ try {
         await res.arrayBuffer();
       }
       await new Promise((r) => setTimeout(r, 500));
-      const from = (await stat(logFile)).size;
+      const from = await log.offset();
       await request(1);
       await new Promise((r) => setTimeout(r, 500));
-      // A log entry starts with a timestamp; a statement's further lines are continuations.
-      const entries: string[] = [];
-      for (const line of (await readFrom(from)).split("\n")) {
-        if (/^\d{4}-\d\d-\d\d /.test(line)) entries.push(line);
-        else if (entries.length > 0) entries[entries.length - 1] += ` ${line}`;
-      }
-      // The server's log is shared: other sessions' bench databases may log their statements too.
-      const ours = entries.filter((entry) => entry.includes(`@${name} `));
-      const lines = ours.flatMap((entry) => {
-        const m = /(?:statement|execute [^:]*): (.*)$/.exec(entry);
-        return m ? [(m[1] as string).replace(/\s+/g, " ").trim().slice(0, 200)] : [];
-      });
+      const lines = (await log.since(from)).map((l) => l.slice(0, 200));
       process.stdout.write(`\n## ${probe.name}: ${lines.length} statements\n`);
       for (const l of lines) process.stdout.write(`  ${l}\n`);
     }

@@ -118,6 +118,8 @@ export async function measureInbox(
     concurrency: number;
     timeoutSeconds: number;
     serverPid?: number;
+    /** Started as each measured round starts; its stop is awaited once the round is processed. */
+    traceRound?: () => Promise<(activities: number) => Promise<void>>;
   },
 ): Promise<InboxResult> {
   const senders = seeded.senders;
@@ -155,12 +157,14 @@ export async function measureInbox(
       options.concurrency,
       Math.min(options.activities, 1000),
     );
+    const stopTrace = await options.traceRound?.();
     const load = await runInboxLoad(spec);
     if (load.accepted !== options.activities) {
       process.stderr.write(`  inbox: refused ${JSON.stringify(load.refused)}\n`);
     }
     add(options.activities);
     const at = await processed(wrenUrl, expected, options.timeoutSeconds * 1000);
+    await stopTrace?.(options.activities);
     accepted.push(load.accepted / ((load.finishedAt - load.startedAt) / 1000));
     done.push(options.activities / ((at - load.startedAt) / 1000));
     verified.push(load.verifiedPerSecond);

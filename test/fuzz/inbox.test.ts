@@ -5,11 +5,10 @@
 // the queued inbox task drops what it cannot use instead of failing.
 
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { signRequest } from "@fedify/fedify";
 import fc from "fast-check";
+import { readJobJournals } from "../../src/storage/json-file/job-journal.ts";
 import {
   AS_CONTEXT,
   type FakeActor,
@@ -103,12 +102,8 @@ async function sendSigned(url: string, path: string, activity: unknown, actor: F
 
 /** Queued jobs whose last run threw, with their error: an inbox task must drop bad input. */
 async function failedJobs(dataDir: string): Promise<string[]> {
-  const dir = join(dataDir, "jobs");
   const failed: string[] = [];
-  for (const name of await readdir(dir)) {
-    const text = await readFile(join(dir, name), "utf8").catch(() => undefined);
-    if (text === undefined || !name.endsWith(".json")) continue;
-    const job = JSON.parse(text) as { type: string; lastError: string | null };
+  for (const job of (await readJobJournals(dataDir)).jobs.values()) {
     if (job.lastError !== null) failed.push(`${job.type}: ${job.lastError.slice(0, 300)}`);
   }
   return failed;

@@ -1,5 +1,6 @@
-// json-file layout of polls, notifications, announcements, emojis, markers, conversations and
-// jobs: one pretty-printed file per record where the README says, and gone when removed.
+// json-file layout of polls, notifications, announcements, emojis, markers and conversations:
+// one pretty-printed file per record where the README says, and gone when removed. (Jobs are
+// lines of the job journal: job-store-journal.test.ts.)
 
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -11,7 +12,6 @@ import {
   makeAnnouncement,
   makeConversation,
   makeEmoji,
-  makeJob,
   makeMarker,
   makeNotification,
   makePoll,
@@ -42,7 +42,6 @@ it("keeps the new kinds of record one file each in the documented layout", async
   const emoji = makeEmoji({ id: "8" });
   const marker = makeMarker({ accountId: "5", timeline: "notifications" });
   const conversation = makeConversation({ id: "9", accountId: "5", lastStatusId: "50" });
-  const job = makeJob({ id: "10" });
   await Promise.all([
     storage.polls.put(poll),
     storage.pollVotes.put(vote),
@@ -53,7 +52,6 @@ it("keeps the new kinds of record one file each in the documented layout", async
     storage.customEmojis.put(emoji),
     storage.markers.put(marker),
     storage.conversations.put(conversation),
-    storage.jobs.put(job),
   ]);
   assert.equal(await read("polls", "1.json"), pretty(poll));
   assert.equal(await read("poll-votes", "2.json"), pretty(vote));
@@ -64,12 +62,9 @@ it("keeps the new kinds of record one file each in the documented layout", async
   assert.equal(await read("custom-emojis", "8.json"), pretty(emoji));
   assert.equal(await read("markers", "5-notifications.json"), pretty(marker));
   assert.equal(await read("conversations", "5", "9.json"), pretty(conversation));
-  assert.equal(await read("jobs", "10.json"), pretty(job));
 
-  // A done job and a cleared notification leave no file behind.
-  await storage.jobs.delete("10");
+  // A cleared notification leaves no file behind.
   await storage.notifications.clear("5");
-  assert.deepEqual(await readdir(join(dir, "jobs")), []);
   assert.deepEqual(await readdir(join(dir, "notifications", "5")), []);
   await storage.close();
 });
@@ -77,7 +72,6 @@ it("keeps the new kinds of record one file each in the documented layout", async
 it("refuses ids that could leave their folder", async () => {
   const storage = await openJsonFileStorage(dir);
   await assert.rejects(storage.notifications.put(makeNotification({ id: "1", accountId: "../x" })));
-  await assert.rejects(storage.jobs.put(makeJob({ id: "../../etc" })));
   await assert.rejects(storage.customEmojis.put(makeEmoji({ id: "a/b" })));
   assert.equal(await storage.notifications.get("1"), undefined);
   await storage.close();

@@ -160,6 +160,7 @@ export async function openJsonFileStorage(
       jobs: openJobStore(root, writer, {
         ...options.jobJournal,
         readOnlyOpen: inspect !== undefined,
+        ...(options.writeFaults ? { faults: options.writeFaults } : {}),
       }),
       media: openMediaStore(root, writer),
       kv: openKvStore(root, writer),

@@ -26,6 +26,7 @@ import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
 import { journalNumbers } from "./status-journal.ts";
 import { openForAppend, syncDir } from "./sync-dir.ts";
+import type { WriteFaults } from "./write-faults.ts";
 
 const logger = getLogger(["wren", "storage", "jobs"]);
 
@@ -113,6 +114,8 @@ export interface JobJournalOptions {
   compactAfter?: number;
   /** `wren doctor`: nothing is written at open (no compaction). */
   readOnlyOpen?: boolean;
+  /** Tests only (write-faults.ts): appends fail as on a full or read-only disk. */
+  faults?: WriteFaults;
 }
 
 export class JobJournal {
@@ -131,12 +134,19 @@ export class JobJournal {
   #lines = 0;
   #compactAt: number;
   readonly #compactAfter: number;
+  readonly #faults: WriteFaults | undefined;
   #closed = false;
   /** Compactions done (tests). */
   compactions = 0;
 
-  private constructor(root: string, number: number, compactAfter: number) {
+  private constructor(
+    root: string,
+    number: number,
+    compactAfter: number,
+    faults: WriteFaults | undefined,
+  ) {
     this.#root = root;
+    this.#faults = faults;
     this.#number = number;
     this.#compactAfter = compactAfter;
     this.#compactAt = compactAfter;
@@ -158,7 +168,12 @@ export class JobJournal {
       });
     }
     const last = replay.numbers.at(-1) ?? 0;
-    const journal = new JobJournal(root, last, options.compactAfter ?? MIN_COMPACT_AFTER);
+    const journal = new JobJournal(
+      root,
+      last,
+      options.compactAfter ?? MIN_COMPACT_AFTER,
+      options.faults,
+    );
     for (const [id, job] of replay.jobs) journal.#live.set(id, `+${JSON.stringify(job)}`);
     if (replay.numbers.length > 0 && !options.readOnlyOpen) await journal.#compact();
     else journal.#number = last + 1;
@@ -223,6 +238,7 @@ export class JobJournal {
       const batch = this.#pending.splice(0);
       const durable = batch.some((p) => p.waiter !== undefined);
       try {
+        this.#faults?.check("write", this.#path(this.#number));
         const handle = await this.#open();
         const text = batch.map((p) => `${p.line}\n`).join("");
         await handle.appendFile(this.#newLine ? `\n${text}` : text);

@@ -1,9 +1,9 @@
-// Where the json-file job store keeps its jobs (ADR 0044): the records written around a write
-// (putAround) in the job journal, other jobs in files; and a write around a job that cannot be
-// journaled changes nothing.
+// Where the json-file job store keeps its jobs (ADRs 0044, 0049): every new job in the job
+// journal, the job files of a data directory written before in their files; and a write around a
+// job that cannot be journaled changes nothing.
 
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -25,15 +25,20 @@ describe("json-file job store and its journal", () => {
 
   const jobFiles = async () => (await readdir(join(dir, "jobs")).catch(() => [])).sort();
   const journaledIds = async () => [...(await readJobJournals(dir)).jobs.keys()].sort();
+  /** A job file as a Wren before ADR 0049 wrote it. */
+  const oldJobFile = async (job: ReturnType<typeof makeJob>) => {
+    await mkdir(join(dir, "jobs"), { recursive: true });
+    await writeFile(join(dir, "jobs", `${job.id}.json`), `${JSON.stringify(job, null, 2)}\n`);
+  };
 
-  it("journals a job put around a write, keeps it there, and files the others", async () => {
+  it("journals every new job, put around a write or not, and keeps it there", async () => {
     const storage = await openJsonFileStorage(dir);
     await storage.jobs.putAround(makeJob({ id: "10", runAt: at(30) }), () =>
       storage.statuses.put(makeStatus({ id: "20", accountId: "1" })),
     );
     await storage.jobs.put(makeJob({ id: "11", runAt: at(40) }));
-    assert.deepEqual(await jobFiles(), ["11.json"]);
-    assert.deepEqual(await journaledIds(), ["10"]);
+    assert.deepEqual(await jobFiles(), []);
+    assert.deepEqual(await journaledIds(), ["10", "11"]);
 
     // A retry of a journal job is a journal line too; its removal, lazy, one more.
     const [claimed] = await storage.jobs.claim(at(30), 1, at(35), "runner");
@@ -41,14 +46,14 @@ describe("json-file job store and its journal", () => {
     const retry = { ...makeJob({ id: "10" }), runAt: at(50), attempts: 1, lastError: "boom" };
     assert.equal(await storage.jobs.reschedule(retry, "runner"), true);
     assert.equal(await storage.jobs.advanceGroup("none", at(1)), 0);
-    assert.deepEqual(await jobFiles(), ["11.json"]);
+    assert.deepEqual(await jobFiles(), []);
     assert.deepEqual((await readJobJournals(dir)).jobs.get("10"), retry);
     await storage.jobs.putAround(makeJob({ id: "12", runAt: at(45) }), async () => "nothing");
     assert.equal(await storage.jobs.delete("12"), true);
     assert.equal(await storage.jobs.delete("12"), false);
     assert.equal(await storage.jobs.get("12"), undefined);
     await storage.close();
-    assert.deepEqual(await journaledIds(), ["10"]);
+    assert.deepEqual(await journaledIds(), ["10", "11"]);
 
     const reopened = await openJsonFileStorage(dir);
     try {
@@ -61,32 +66,42 @@ describe("json-file job store and its journal", () => {
       const [again] = await reopened.jobs.claim(at(50), 1, at(55), "b");
       assert.equal(again?.id, "11");
       assert.equal(await reopened.jobs.complete("11", "b"), true);
-      assert.deepEqual(await jobFiles(), []);
     } finally {
       await reopened.close();
     }
+    assert.deepEqual(await journaledIds(), ["10"]);
   });
 
-  it("keeps a job put around a write in its file when it already has one", async () => {
+  it("keeps the job files of a data directory written before in their files", async () => {
+    await oldJobFile(makeJob({ id: "10", runAt: at(30) }));
     const storage = await openJsonFileStorage(dir);
     try {
-      await storage.jobs.put(makeJob({ id: "10" }));
-      const again = makeJob({ id: "10", attempts: 2 });
+      assert.equal((await storage.jobs.get("10"))?.id, "10");
+      const again = makeJob({ id: "10", runAt: at(30), attempts: 2 });
       const status = makeStatus({ id: "20", accountId: "1" });
       await storage.jobs.putAround(again, () => storage.statuses.put(status));
-      assert.deepEqual(await jobFiles(), ["10.json"]);
-      assert.deepEqual(await journaledIds(), []);
       assert.deepEqual(await storage.jobs.get("10"), again);
       assert.equal((await storage.statuses.get("20"))?.id, "20");
+      // A retry rewrites the file; the completion removes it.
+      const [claimed] = await storage.jobs.claim(at(30), 1, at(35), "runner");
+      assert.equal(claimed?.id, "10");
+      const retry = { ...again, runAt: at(50), attempts: 3, lastError: "boom" };
+      assert.equal(await storage.jobs.reschedule(retry, "runner"), true);
+      assert.deepEqual(await jobFiles(), ["10.json"]);
+      assert.deepEqual(await journaledIds(), []);
+      const [next] = await storage.jobs.claim(at(50), 1, at(55), "runner");
+      assert.equal(next?.id, "10");
+      assert.equal(await storage.jobs.complete("10", "runner"), true);
+      assert.deepEqual(await jobFiles(), []);
     } finally {
       await storage.close();
     }
   });
 
   it("dumps the journal's jobs with the job files, by id", async () => {
+    await oldJobFile(makeJob({ id: "11" }));
     const storage = await openJsonFileStorage(dir);
     try {
-      await storage.jobs.put(makeJob({ id: "11" }));
       await storage.jobs.putAround(makeJob({ id: "10" }), async () => {});
       const dumped: unknown[] = [];
       for await (const { kind, record } of storage.dump()) if (kind === "jobs") dumped.push(record);

@@ -1,12 +1,14 @@
-// Background jobs: `jobs/<job_id>.json`, one file each, removed when the job is done; and the
-// records of events written around their write (putAround), which live in the job journal
-// instead (job-journal.ts, ADR 0044): one group-committed line, fsynced while the write's own
-// first steps run, and removed lazily. A job stays where it was first stored: later writes of a
-// journal job (a retry, a group's move) are journal lines too. In memory: the waiting (unfailed)
-// jobs ordered by due time then id, so claim() reads the front of the list and nextRunAt() its
-// first entry without scanning; and the failed jobs, most recent failure first, for operators;
-// and the waiting jobs of each group, for advanceGroup. Writes of one job are serialized, so a
-// group's move and the runner's removal of a finished job never interleave.
+// Background jobs as lines of the job journal (job-journal.ts; ADR 0044 for the records of events
+// written around a write, ADR 0049 for every job): storing a job is one group-committed line,
+// one fdatasync shared by every job stored in the same turn, where a file per job cost a
+// temporary file, its fsync, a rename and a directory fsync, and its removal an unlink and
+// another directory fsync; removals are lazy. Data directories written before keep their job
+// files, `jobs/<job_id>.json`: a job stays where it was first stored (a file job's retry or
+// group move rewrites its file, its removal unlinks it). In memory: the waiting (unfailed) jobs
+// ordered by due time then id, so claim() reads the front of the list and nextRunAt() its first
+// entry without scanning; and the failed jobs, most recent failure first, for operators; and the
+// waiting jobs of each group, for advanceGroup. Writes of one job are serialized, so a group's
+// move and the runner's removal of a finished job never interleave.
 //
 // Claims (leases) live in memory only. One process holds a data directory (the lock file), so a
 // lease outlives its holder only when the process dies, and then the lock proves the holder gone:
@@ -149,9 +151,12 @@ export async function openJobStore(
     reindex(previous, value);
   }
 
-  /** Stores the job where it lives (a new one: a file). Under the job's write queue. */
+  /**
+   * Stores the job where it lives: a file job (an older Wren's) in its file, any other in the
+   * journal. Under the job's write queue.
+   */
   function store(job: Job): Promise<void> {
-    return journaled.has(job.id) ? putInJournal(job) : records.put(job);
+    return records.peek(job.id) ? records.put(job) : putInJournal(job);
   }
 
   /** Removes the job; a journal job at once, its line written lazily (job-journal.ts). */
@@ -195,8 +200,9 @@ export async function openJobStore(
     // waits for the line to be durable (write-gate.ts), so no change is ever without its job.
     async putAround(job, write) {
       validRunAt(job);
-      // Every caller gives a new job. One already in a file stays there, stored first: the gate
-      // below must never wait for the durable writer, whose batch would wait for the gate.
+      // Every caller gives a new job. One already in a file (an older Wren's) stays there, stored
+      // first: the gate below must never wait for the durable writer, whose batch would wait for
+      // the gate.
       if (records.peek(job.id)) {
         await put(job);
         return write();
