@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { assertStreamsFiles } from "../../test/helpers/file-host-streams.ts";
 import type { FileHost } from "./file-host.ts";
 import { createLocalDirectoryHost, isSafeKey } from "./local-directory.ts";
 
@@ -65,5 +66,10 @@ describe("createLocalDirectoryHost", () => {
     await assert.rejects(host.put("../escape.png", new Uint8Array([1]), "image/png"));
     await assert.rejects(host.delete("/etc/passwd"));
     await assert.rejects(readFile(join(dir, "../escape.png")), { code: "ENOENT" });
+  });
+
+  it("stores a local file streamed and serves it whole and by byte ranges", async () => {
+    await assertStreamsFiles(host, "archives/7/export.zip");
+    assert.deepEqual(await readdir(join(dir, "archives/7")), [], "no temporary file is left");
   });
 });

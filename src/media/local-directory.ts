@@ -92,12 +92,10 @@ export function createLocalDirectoryHost(directory: string, publicBaseUrl: strin
         throw error;
       }
       const start = range?.start ?? 0;
-      const end = range ? start + range.length - 1 : size - 1;
-      // An empty range (or file) reads nothing; createReadStream's `end` is inclusive.
-      const stream =
-        end < start
-          ? Readable.from([])
-          : createReadStream(path, { start, end: Math.min(end, size - 1) });
+      // createReadStream's `end` is inclusive and may not come before `start`: an empty range, an
+      // empty file or a range starting at (or past) the end reads nothing, as S3 answers it.
+      const end = Math.min(range ? start + range.length - 1 : size - 1, size - 1);
+      const stream = end < start ? Readable.from([]) : createReadStream(path, { start, end });
       return { size, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> };
     },
 

@@ -14,6 +14,7 @@ import { addCustomEmoji } from "../../src/services/emojis/add-emoji.ts";
 import { removeCustomEmoji } from "../../src/services/emojis/remove-emoji.ts";
 import { pruneUnattachedMedia } from "../../src/services/media/prune-unattached.ts";
 import { createUserWithToken, type TestUser } from "../helpers/accounts.ts";
+import { assertStreamsFiles } from "../helpers/file-host-streams.ts";
 import { animatedGif, BLUE, RED, solidPng } from "../helpers/images.ts";
 import { assertMatchesResponse } from "../helpers/openapi.ts";
 import {
@@ -139,6 +140,10 @@ describe("S3 file host driver", () => {
       await assert.rejects(host.get(key), /Unsafe file key/);
       assert.throws(() => host.url(key), /Unsafe file key/);
     }
+  });
+
+  it("stores a local file as one streamed upload and serves it whole and by byte ranges", async () => {
+    await assertStreamsFiles(host, "archives/7/export.zip");
   });
 
   it("fails loudly with an unknown access key or a missing bucket", async () => {
