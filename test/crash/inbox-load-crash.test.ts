@@ -51,11 +51,13 @@ describe("a crash under inbox load", { timeout: 240_000 }, () => {
     const aliceUri = `${env.WREN_PUBLIC_URL}/users/alice`;
     const actors: FakeActor[] = [];
     for (let i = 0; i < 4; i++) actors.push(await peer.actor(`sender${i}`));
-    // Each note names alice, so it concerns someone here and is stored.
+    // Each note mentions alice (a Mention tag, as Mastodon sends), so it concerns someone here, is
+    // stored and notifies her.
     const notes = Array.from({ length: ACTIVITIES }, (_, i) =>
       createNote(peer, actors[i % actors.length] as FakeActor, {
         cc: [aliceUri],
-        content: `<p>note ${i}</p>`,
+        tag: [{ type: "Mention", href: aliceUri, name: `@alice@127.0.0.1:${port}` }],
+        content: `<p>note ${i} for @alice</p>`,
       }),
     );
 
@@ -92,6 +94,17 @@ describe("a crash under inbox load", { timeout: 240_000 }, () => {
       },
       { timeout: 120_000 },
     );
+    // The mentions are notified by listeners of each stored note's event, jobs of their own that
+    // may still be queued once the inbox tasks are done: wait for them through the API too.
+    const restarted = server;
+    await eventually(
+      async () => {
+        const mentioned = await mentionedUris(restarted.url, alice.token);
+        const unnotified = [...accepted].filter((uri) => !mentioned.has(uri));
+        assert.deepEqual(unnotified, [], "accepted notes whose mention is not notified yet");
+      },
+      { timeout: 120_000 },
+    );
     await server.kill("SIGTERM");
     server = undefined;
 
@@ -122,3 +135,20 @@ describe("a crash under inbox load", { timeout: 240_000 }, () => {
     });
   });
 });
+
+/** The URIs of the statuses that mention notifications of the token's owner point at. */
+async function mentionedUris(base: string, token: string): Promise<Set<string>> {
+  const uris = new Set<string>();
+  let maxId = "";
+  for (;;) {
+    const page = await fetch(
+      `${base}/api/v1/notifications?types[]=mention&limit=80${maxId && `&max_id=${maxId}`}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    assert.equal(page.status, 200);
+    const notifications = (await page.json()) as { id: string; status: { uri: string } }[];
+    if (notifications.length === 0) return uris;
+    for (const n of notifications) uris.add(n.status.uri);
+    maxId = (notifications.at(-1) as { id: string }).id;
+  }
+}
