@@ -124,15 +124,7 @@ export class ZipWriter {
       header.writeUInt32LE(CENTRAL_HEADER, 0);
       // Made on Unix (3), so the external attributes are a file mode: read-only, as Mastodon's.
       header.writeUInt16LE((3 << 8) | VERSION, 4);
-      header.writeUInt16LE(VERSION, 6);
-      header.writeUInt16LE(UTF8_NAMES, 8);
-      header.writeUInt16LE(e.method, 10);
-      header.writeUInt16LE(this.stamp.time, 12);
-      header.writeUInt16LE(this.stamp.date, 14);
-      header.writeUInt32LE(e.crc, 16);
-      header.writeUInt32LE(e.compressed, 20);
-      header.writeUInt32LE(e.size, 24);
-      header.writeUInt16LE(e.name.length, 28);
+      this.writeEntryFields(header, 6, e);
       // Extra field, comment, disk number, internal attributes: none.
       header.writeUInt32LE(0o100444 * 0x10000, 38);
       header.writeUInt32LE(e.offset, 42);
@@ -158,17 +150,25 @@ export class ZipWriter {
   private localHeader(entry: CentralEntry): Buffer {
     const header = Buffer.alloc(30);
     header.writeUInt32LE(LOCAL_HEADER, 0);
-    header.writeUInt16LE(VERSION, 4);
-    header.writeUInt16LE(UTF8_NAMES, 6);
-    header.writeUInt16LE(entry.method, 8);
-    header.writeUInt16LE(this.stamp.time, 10);
-    header.writeUInt16LE(this.stamp.date, 12);
-    header.writeUInt32LE(entry.crc, 14);
-    header.writeUInt32LE(entry.compressed, 18);
-    header.writeUInt32LE(entry.size, 22);
-    header.writeUInt16LE(entry.name.length, 26);
+    this.writeEntryFields(header, 4, entry);
     header.writeUInt16LE(0, 28);
     return header;
+  }
+
+  /**
+   * The fields the local and the central header share, in the same order (version needed, flags,
+   * method, time, date, CRC, sizes, name length), from `at` on: only their offsets differ.
+   */
+  private writeEntryFields(header: Buffer, at: number, entry: CentralEntry): void {
+    header.writeUInt16LE(VERSION, at);
+    header.writeUInt16LE(UTF8_NAMES, at + 2);
+    header.writeUInt16LE(entry.method, at + 4);
+    header.writeUInt16LE(this.stamp.time, at + 6);
+    header.writeUInt16LE(this.stamp.date, at + 8);
+    header.writeUInt32LE(entry.crc, at + 10);
+    header.writeUInt32LE(entry.compressed, at + 14);
+    header.writeUInt32LE(entry.size, at + 18);
+    header.writeUInt16LE(entry.name.length, at + 22);
   }
 
   private async write(...parts: Buffer[]): Promise<void> {
