@@ -80,6 +80,34 @@ describe("edge memo on one connection", () => {
     );
   });
 
+  it("does not keep a pair that a write raced, and forgets pairs named with awkward ids", async () => {
+    const { sql } = raw;
+    const changes = createChanges();
+    const memo = createEdgeMemo(sql, changes);
+    const pair = { kind: "mutes", accountId: AWKWARD, targetId: "2" };
+    const other = { kind: "mutes", accountId: "1", targetId: AWKWARD };
+    // The write is named while the statement that reads the pair is under way.
+    const reading = memo.find([pair, other]);
+    changes.rows("edges", [pairName("mutes", AWKWARD, "2")]);
+    assert.deepEqual(await reading, [undefined, undefined]);
+    await sql`
+      insert into edges (kind, account_id, target_id, id, data) values
+        ('mutes', ${AWKWARD}, '2', 50, ${sql.json({ id: "50", accountId: AWKWARD, targetId: "2" })}),
+        ('mutes', '1', ${AWKWARD}, 51, ${sql.json({ id: "51", accountId: "1", targetId: AWKWARD })})`;
+    // The raced pair was asked again; the other was kept as missing, until its name is heard.
+    assert.deepEqual(
+      (await memo.find([pair, other])).map((edge) => edge?.id),
+      ["50", undefined],
+    );
+    changes.rows("edges", [pairName("mutes", "1", AWKWARD)]);
+    assert.deepEqual(
+      (await memo.find([pair, other])).map((edge) => edge?.id),
+      ["50", "51"],
+    );
+    // Kept edges are frozen: every later reader shares them.
+    assert.equal(Object.isFrozen((await memo.find([pair]))[0]), true);
+  });
+
   it("does not keep a list that a write to one of its pairs raced", async () => {
     const changes = createChanges();
     const memo = createEdgeMemo(raw.sql, changes);

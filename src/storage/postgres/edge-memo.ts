@@ -11,6 +11,8 @@
 // Not kept: EdgeStore.get, which the use cases read under a lock before they write (is there a
 // follow already? is this the follow the event recorded?): it always asks the database.
 
+import { deepFreeze } from "../../domain/deep-freeze.ts";
+import { PairCache } from "../../domain/pair-cache.ts";
 import type { Edge } from "../../domain/relations.ts";
 import type { Changes } from "./changes.ts";
 import type { Sql } from "./connect.ts";
@@ -27,9 +29,11 @@ const ESCAPES: Record<string, string> = { "%": "%25", ",": "%2C", "|": "%7C", " 
 /** An id as a pair's name holds it (migration 0038's wren_edge_pair): no separator left in it. */
 const NEEDS_ESCAPE = /[%,| ]/;
 const escaped = (id: string) =>
-  // Ids are nearly always plain numbers: a test is cheaper than a replace (a relationships
-  // request names 180 pairs).
+  // Ids are nearly always plain numbers: a test is cheaper than a replace.
   NEEDS_ESCAPE.test(id) ? id.replace(/[%,| ]/g, (c) => ESCAPES[c] as string) : id;
+const UNESCAPES: Record<string, string> = { "%25": "%", "%2C": ",", "%7C": "|", "%20": " " };
+const unescaped = (id: string) =>
+  id.includes("%") ? id.replace(/%(25|2C|7C|20)/g, (c) => UNESCAPES[c] as string) : id;
 
 /** What a write's change signal names an edge by: "kind account target", ids escaped. */
 export const pairName = (kind: string, accountId: string, targetId: string) =>
@@ -54,45 +58,105 @@ export interface EdgeMemo {
   written(names: readonly string[]): void;
 }
 
+/** A pair's name read back into its parts (the inverse of pairName). */
+function pairOf(name: string): EdgePair | undefined {
+  const [kind, account, target, extra] = name.split(" ");
+  if (kind === undefined || account === undefined || target === undefined || extra !== undefined) {
+    return undefined;
+  }
+  return { kind, accountId: unescaped(account), targetId: unescaped(target) };
+}
+
+/** A load under way: the pairs written since it began (their names), or all of them. */
+interface Load {
+  stale: Set<string> | "all";
+}
+
 export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
-  const pairs = createRowMemo<Edge>(changes, "edges", { capacity: PAIRS });
+  // Pairs by their three ids, not by name: a relationships request asks 180 (pair-cache.ts).
+  let pairs = new PairCache<Edge | typeof MISSING>(PAIRS);
+  const loads = new Set<Load>();
+  changes.watchRows("edges", (names) => {
+    if (names === undefined) {
+      pairs = new PairCache(PAIRS);
+      for (const load of loads) load.stale = "all";
+      return;
+    }
+    for (const name of names) {
+      const pair = pairOf(name);
+      // A name this build cannot read (a newer writer's?): nothing kept can be trusted.
+      if (pair === undefined) {
+        pairs = new PairCache(PAIRS);
+        for (const load of loads) load.stale = "all";
+        return;
+      }
+      pairs.delete(pair.kind, pair.accountId, pair.targetId);
+      for (const load of loads) if (load.stale !== "all") load.stale.add(name);
+    }
+  });
   const lists = createRowMemo<string[]>(changes, "edges", {
     capacity: LISTS,
     keyOf: listOf,
     keeps: (targets) => targets.length <= LIST_TARGETS,
   });
-  /** The kept edge of every name (undefined: none), or undefined when one is not kept. */
-  const keptAnswers = (names: readonly string[]): (Edge | undefined)[] | undefined => {
-    const answers = new Array<Edge | undefined>(names.length);
-    for (let i = 0; i < names.length; i++) {
-      const kept = pairs.peek(names[i] as string);
-      if (kept === undefined) return undefined;
-      answers[i] = kept === MISSING ? undefined : kept;
+
+  /** Reads the pairs not kept (one statement of primary-key lookups) and keeps what no write
+   * touched meanwhile. */
+  async function load(wanted: readonly EdgePair[]): Promise<Map<string, Edge>> {
+    const entry: Load = { stale: new Set() };
+    loads.add(entry);
+    try {
+      const rows = await sql<{ kind: string; account_id: string; target_id: string; data: Edge }[]>`
+        select kind, account_id, target_id, data from edges
+        where (kind, account_id, target_id) in (
+          select * from unnest(${wanted.map((p) => p.kind)}::text[],
+            ${wanted.map((p) => p.accountId)}::text[], ${wanted.map((p) => p.targetId)}::text[]))`;
+      const found = new Map(rows.map((r) => [pairName(r.kind, r.account_id, r.target_id), r.data]));
+      const { stale } = entry;
+      if (stale !== "all") {
+        for (const p of wanted) {
+          const name = pairName(p.kind, p.accountId, p.targetId);
+          if (stale.has(name)) continue;
+          const edge = found.get(name);
+          // Kept edges are shared by every later reader: frozen, as json-file's are.
+          pairs.set(
+            p.kind,
+            p.accountId,
+            p.targetId,
+            edge === undefined ? MISSING : deepFreeze(edge),
+          );
+        }
+      }
+      return found;
+    } finally {
+      loads.delete(entry);
     }
-    return answers;
-  };
+  }
+
   return {
     async find(asked) {
-      const names = asked.map((p) => pairName(p.kind, p.accountId, p.targetId));
-      // Between writes every pair is kept: answered without the maps and the load below (a
-      // relationships request asks 180 pairs; this was most of its extra cost over json-file).
-      const kept = keptAnswers(names);
-      if (kept !== undefined) return kept;
-      const byName = new Map(names.map((name, i) => [name, asked[i] as EdgePair]));
-      if (byName.size === 0) return [];
-      const found = await pairs.getMany([...byName.keys()], async (missing) => {
-        const wanted = missing.map((name) => byName.get(name) as EdgePair);
-        // Each pair a primary-key lookup, whatever kinds and directions were asked together.
-        const rows = await sql<
-          { kind: string; account_id: string; target_id: string; data: Edge }[]
-        >`
-          select kind, account_id, target_id, data from edges
-          where (kind, account_id, target_id) in (
-            select * from unnest(${wanted.map((p) => p.kind)}::text[],
-              ${wanted.map((p) => p.accountId)}::text[], ${wanted.map((p) => p.targetId)}::text[]))`;
-        return new Map(rows.map((r) => [pairName(r.kind, r.account_id, r.target_id), r.data]));
+      const answers = new Array<Edge | undefined>(asked.length);
+      const missing: number[] = [];
+      for (let i = 0; i < asked.length; i++) {
+        const p = asked[i] as EdgePair;
+        const kept = pairs.get(p.kind, p.accountId, p.targetId);
+        if (kept === undefined) missing.push(i);
+        else answers[i] = kept === MISSING ? undefined : kept;
+      }
+      // Between writes every pair is kept: answered without a name, a map or a wait.
+      if (missing.length === 0) return answers;
+      const names = missing.map((i) => {
+        const p = asked[i] as EdgePair;
+        return pairName(p.kind, p.accountId, p.targetId);
       });
-      return names.map((name) => found.get(name));
+      const byName = new Map(
+        names.map((name, n) => [name, asked[missing[n] as number] as EdgePair]),
+      );
+      const found = await load([...byName.values()]);
+      missing.forEach((i, n) => {
+        answers[i] = found.get(names[n] as string);
+      });
+      return answers;
     },
     async targets(kind, accountId, load) {
       // A copy: the kept list is frozen, and callers may sort or extend theirs.
