@@ -50,6 +50,8 @@ export interface EdgePair {
 }
 
 export interface EdgeMemo {
+  /** The kept edge of one pair: null when kept as none, undefined when not kept. */
+  kept(kind: string, accountId: string, targetId: string): Edge | null | undefined;
   /** The edge of each of `pairs`, if any, in order; one statement for the pairs not kept. */
   find(pairs: readonly EdgePair[]): Promise<(Edge | undefined)[]>;
   /** An account's targets of a kind (as `load` answers them), kept until one of them changes. */
@@ -134,6 +136,10 @@ export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
   }
 
   return {
+    kept(kind, accountId, targetId) {
+      const kept = pairs.get(kind, accountId, targetId);
+      return kept === MISSING ? null : kept;
+    },
     async find(asked) {
       const answers = new Array<Edge | undefined>(asked.length);
       const missing: number[] = [];

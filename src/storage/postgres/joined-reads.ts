@@ -6,7 +6,7 @@
 // migration 0039, ADR 0042), as json-file answers them from memory.
 
 import type { Edge } from "../../domain/relations.ts";
-import type { AccountCounts, JoinedReads, StatusCounts, Storage } from "../ports.ts";
+import type { AccountCounts, EdgeQuestion, JoinedReads, StatusCounts, Storage } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import {
   ACCOUNT_STATUS_COUNTS,
@@ -80,6 +80,23 @@ export function createJoinedReads(
     );
   };
 
+  /** Every question's answer from the kept pairs, or undefined when one pair is not kept. */
+  const keptEdges = (accountId: string, questions: readonly EdgeQuestion[]) => {
+    const answers: Map<string, Edge>[] = [];
+    for (const q of questions) {
+      const kind = EDGE_KINDS[q.kind];
+      const answer = new Map<string, Edge>();
+      for (const id of q.ids) {
+        const edge =
+          q.direction === "from" ? memo.kept(kind, accountId, id) : memo.kept(kind, id, accountId);
+        if (edge === undefined) return undefined;
+        if (edge !== null) answer.set(id, edge);
+      }
+      answers.push(answer);
+    }
+    return answers;
+  };
+
   return {
     // From the stores' memos rather than one join: a signed-in request's token, app, account
     // and user are kept in this process until their tables change, so the usual request sends
@@ -96,6 +113,9 @@ export function createJoinedReads(
     },
 
     async edges(accountId, questions) {
+      // Between writes every pair is kept: answered one lookup a pair, with no pair objects.
+      const kept = keptEdges(accountId, questions);
+      if (kept !== undefined) return kept as never;
       // Every question's pairs asked of the edge memo together: what it keeps answers at once,
       // the rest is one statement of primary-key lookups (edge-memo.ts, ADR 0041).
       const asked = questions.map((q) =>
