@@ -106,8 +106,12 @@ export async function openKvStore(
   const inJournal = (key: readonly string[]) =>
     entryJournal !== undefined && JOURNALED_FAMILIES.has(groupOf(key));
   /** The stored entry of `key` (a journal line first, then a file), not copied. */
-  const peek = (key: readonly string[]): KvEntry | undefined =>
-    (inJournal(key) ? lines.get(entryKey(key)) : undefined) ?? records.peek(hashOf(key));
+  const peek = (key: readonly string[]): KvEntry | undefined => {
+    if (!inJournal(key)) return records.peek(hashOf(key));
+    const line = lines.get(entryKey(key));
+    // Most keys of a journaled family were never a file: no hash to compute for them.
+    return line ?? (groups.has(groupOf(key)) ? records.peek(hashOf(key)) : undefined);
+  };
   /** Stores `entry` where its family lives. Under its key's queue. */
   const put = async (entry: KvEntry): Promise<void> => {
     const stored = { ...entry, key: [...entry.key] };
@@ -115,7 +119,7 @@ export async function openKvStore(
     await entryJournal.journal.setEntry(stored);
     lines.set(entryKey(stored.key), structuredClone(stored));
     // An older Wren's file of the key would come back if the line were removed later.
-    if (records.peek(hashOf(entry.key))) await records.remove(hashOf(entry.key));
+    if (groups.has(groupOf(entry.key))) await records.remove(hashOf(entry.key));
   };
   /** Removes the entry of `key` wherever it is; false when there was none. Under its queue. */
   const unput = async (key: readonly string[]): Promise<boolean> => {
@@ -125,6 +129,7 @@ export async function openKvStore(
       lines.delete(entryKey(key));
       removed = true;
     }
+    if (inJournal(key) && !groups.has(groupOf(key))) return removed;
     return (await records.remove(hashOf(key))) || removed;
   };
   // Moved once a write is applied (KvStore.version), by the family of the keys written: a list
