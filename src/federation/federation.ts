@@ -137,13 +137,11 @@ export function createWrenFederation(
       if (legacy) return legacy;
       const path = request.method === "POST" ? routePath(request) : "";
       if (INBOX_PATH.test(path)) {
-        // Refused, or verified and queued, before Fedify's handler (inbox/accept.ts); if not,
-        // Fedify takes the request rebuilt on the body it read.
-        const early = await checkInboxPost(ctx, queue, request, path, gateContext).catch(
-          (error) => ({ response: answerInboxFailure(request, error) }),
+        // Refused, or verified and queued, before Fedify's handler (inbox/accept.ts).
+        const early = await checkInboxPost(ctx, queue, request, path, gateContext).catch((error) =>
+          answerInboxFailure(request, error),
         );
-        if ("response" in early) return early.response;
-        request = early.request;
+        if (early) return early;
       }
       const response = await federation
         .fetch(request, {

@@ -78,14 +78,11 @@ async function recipientOf(ctx: ServiceContext, path: string): Promise<string | 
   return (await findListedLocalAccount(ctx, identifier)) ? identifier : undefined;
 }
 
-const utf8 = new TextDecoder();
-
 /**
  * Wren's part of an inbox POST (to `path`), before Fedify: the body is read once, refused when
  * nested too deeply (nesting-guard.ts) or not signed by its actor's own key (signer-gate.ts),
- * and queued here when its HTTP signature verified and it is a plain activity: `response`.
- * Otherwise `request`, the same request on the bytes read, for Fedify's handler to take (and
- * check again).
+ * and queued here when its HTTP signature verified and it is a plain activity. Null: Fedify's
+ * handler takes the request (and checks it again).
  */
 export async function checkInboxPost(
   ctx: ServiceContext,
@@ -93,33 +90,22 @@ export async function checkInboxPost(
   request: Request,
   path: string,
   context: () => Context<ServiceContext>,
-): Promise<{ response: Response } | { request: Request }> {
-  // Read straight from the connection (the Node adapter's own path: no web stream from it and
-  // no tee, which `clone()` cost on every activity), then one request on those very bytes for
-  // the signature's digest and, if it goes on, Fedify.
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  const onBytes = new Request(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: bytes,
-    signal: request.signal,
-  });
-  const text = utf8.decode(bytes);
+): Promise<Response | null> {
+  const text = await request.clone().text();
   const tooDeep = refuseDeepText(text);
-  if (tooDeep) return { response: tooDeep };
+  if (tooDeep) return tooDeep;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { request: onBytes }; // Fedify answers 400 to what is not JSON.
+    return null; // Fedify answers 400 to what is not JSON.
   }
-  const gate = await checkInboxSigner(onBytes, parsed, context);
-  if (gate.kind === "refused") return { response: gate.response };
+  const gate = await checkInboxSigner(request, parsed, context);
+  if (gate.kind === "refused") return gate.response;
   if (gate.kind === "signed" && gate.by === "request") {
-    const accepted = await acceptSigned(ctx, queue, path, parsed as Json, gate.actorId);
-    if (accepted) return { response: accepted };
+    return acceptSigned(ctx, queue, path, parsed as Json, gate.actorId);
   }
-  return { request: onBytes };
+  return null;
 }
 
 /**
