@@ -48,7 +48,13 @@ export function table(rows: string[][]): string {
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
 }
 
-/** Issue 7's targets: inbox ≥ 500 activities/s, fan-out to 1,000 servers ≤ 10 s. */
+/**
+ * Issue 21's inbox targets (signed Create(Note) to the shared inbox): accepted (answered 2xx)
+ * ≥ 1,000/s and processed (statuses stored) ≥ 500/s. Issue 7 had asked 500/s of both.
+ */
+export const INBOX_TARGETS = { acceptedPerSecond: 1_000, processedPerSecond: 500 } as const;
+
+/** Issue 21's inbox targets (INBOX_TARGETS); issue 7's fan-out: 1,000 servers ≤ 10 s. */
 export function federationSection(
   fanout: FanoutResult,
   inbox: InboxResult,
@@ -70,7 +76,7 @@ export function federationSection(
         rate(inbox.acceptedPerSecond),
         `verifyRequest loop ${rate(inbox.verifiedPerSecond)}`,
         `${Math.round((inbox.acceptedPerSecond / inbox.verifiedPerSecond) * 100)}%`,
-        `≥ 500/s: ${verdict(inbox.acceptedPerSecond >= 500)}`,
+        `≥ ${INBOX_TARGETS.acceptedPerSecond.toLocaleString("en")}/s: ${verdict(inbox.acceptedPerSecond >= INBOX_TARGETS.acceptedPerSecond)}`,
       ],
       [
         "inbox: processed (statuses stored)",
@@ -78,7 +84,7 @@ export function federationSection(
         rate(inbox.processedPerSecond),
         `verifyRequest loop ${rate(inbox.verifiedPerSecond)}`,
         `${Math.round(inbox.ratio * 100)}%`,
-        `≥ 500/s: ${verdict(inbox.processedPerSecond >= 500)}`,
+        `≥ ${INBOX_TARGETS.processedPerSecond.toLocaleString("en")}/s: ${verdict(inbox.processedPerSecond >= INBOX_TARGETS.processedPerSecond)}`,
       ],
       [
         "fan-out: one public status",

@@ -81,12 +81,36 @@ export async function getDomainBlock(ctx: ServiceContext, id: string): Promise<D
   return found;
 }
 
+/**
+ * Every block by its domain, kept per storage while the key–value store's version of the
+ * blocks holds (KvStore.version: this process's writes move it at once, another process's on
+ * PostgreSQL through migration 0005's signal). Every inbox activity asks about its hosts three
+ * to five times; each asking the store cost a read (a round trip on PostgreSQL) and, on
+ * json-file, a hash and a copy per candidate.
+ */
+const kept = new WeakMap<object, { version: number; byDomain: Map<string, DomainBlock> }>();
+
+async function blocksByDomain(ctx: ServiceContext): Promise<Map<string, DomainBlock>> {
+  // Read before the list: a write during the list leaves the older number, read again next time.
+  const version = ctx.storage.kv.version(PREFIX);
+  const memo = kept.get(ctx.storage);
+  if (memo && memo.version === version) return memo.byDomain;
+  const byDomain = new Map<string, DomainBlock>();
+  for (const entry of await ctx.storage.kv.list(PREFIX)) {
+    const block = readStored(entry.value);
+    // Filed under its key, the name lookups use (the stored domain is the same text).
+    if (block) byDomain.set(entry.key[2] ?? block.domain, block);
+  }
+  kept.set(ctx.storage, { version, byDomain });
+  return byDomain;
+}
+
 /** The rules that cover a host, the host's own first (see blockCandidates). */
 async function coveringBlocks(ctx: ServiceContext, host: string): Promise<DomainBlock[]> {
   const candidates = blockCandidates(host);
   if (candidates.length === 0) return [];
-  const entries = await ctx.storage.kv.getMany(candidates.map((c) => [...PREFIX, c]));
-  return entries.flatMap((e) => readStored(e?.value) ?? []);
+  const byDomain = await blocksByDomain(ctx);
+  return candidates.flatMap((c) => byDomain.get(c) ?? []);
 }
 
 /**

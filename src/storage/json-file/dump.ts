@@ -3,7 +3,8 @@
 // (`<id>.json`, `<account>/<id>.json`), so a kind is listed in order by sorting file names and
 // reading the files one by one; only the key–value entries and markers, whose names are hashes,
 // are read first and sorted in memory (both are small). Jobs are the `jobs/` files and the job
-// journal's live jobs (ADR 0044), merged by id.
+// journal's live jobs (ADR 0044), merged by id; key–value entries the files and the journal's
+// entries (ADR 0052).
 
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
@@ -91,7 +92,11 @@ export async function* dumpDataDirectory(root: string): AsyncGenerator<DumpedRec
     const files = await recordFiles(join(root, FOLDERS[kind]));
     if (NAMED_BY_HASH.has(kind)) {
       const records = await Promise.all(files.map(readRecord));
-      const keyed = records.map((record) => ({ key: dumpKey(kind, record), record }));
+      // The key–value entries kept in the job journal (ADR 0052); a line replaces a file.
+      const lines = kind === "kv" ? [...(await readJobJournals(root)).entries.values()] : [];
+      const byKey = new Map<string, object>();
+      for (const record of [...records, ...lines]) byKey.set(dumpKey(kind, record), record);
+      const keyed = [...byKey].map(([key, record]) => ({ key, record }));
       keyed.sort((a, b) => compareDumpKeys(a.key, b.key));
       for (const { record } of keyed) yield { kind, record };
       continue;

@@ -116,6 +116,11 @@ export async function openJsonFileStorage(
       const facts = statusStore ? await (await statusStore).accountFacts(ids) : new Map();
       return new Map(ids.map((id) => [id, facts.get(id)?.lastStatusAt ?? null]));
     };
+    const jobs = openJobStore(root, writer, {
+      ...options.jobJournal,
+      readOnlyOpen: inspect !== undefined,
+      ...(options.writeFaults ? { faults: options.writeFaults } : {}),
+    });
     const stores = {
       accounts: openAccountStore(root, writer, lastStatusTimes),
       users: openUserStore(root, writer),
@@ -157,13 +162,10 @@ export async function openJsonFileStorage(
       collections: openCollectionStore(root, writer),
       filters: openFilterStore(root, writer),
       conversations: openConversationStore(root, writer),
-      jobs: openJobStore(root, writer, {
-        ...options.jobJournal,
-        readOnlyOpen: inspect !== undefined,
-        ...(options.writeFaults ? { faults: options.writeFaults } : {}),
-      }),
+      jobs,
       media: openMediaStore(root, writer),
-      kv: openKvStore(root, writer),
+      // The inbox's once-records are lines of the job journal (ADR 0052).
+      kv: jobs.then((opened) => openKvStore(root, writer, opened.entryJournal)),
     };
     statusStore = stores.statuses;
     // Opened in parallel; a failure of one still waits for the others before the lock goes.

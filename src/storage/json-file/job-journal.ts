@@ -6,6 +6,10 @@
 //
 // Lines: `+<job as JSON>` stores or replaces a job; `-<id>` removes it; a file whose first line
 // is `=` holds the whole state (a compaction): what earlier journals said no longer counts.
+// Since ADR 0052 the journal also holds the key–value entries of the families kv-store.ts names
+// (the inbox's once-records, one per activity): `*<entry as JSON>` stores or replaces one,
+// `~<its key as JSON>` removes it; both durable, so they share the fdatasync of the jobs
+// (accepted inbox activities) asked for in the same turn instead of costing a file each.
 //
 // Removals are lazy: written with the next batch, and fsynced only when that batch holds a job
 // that must be durable (or at close). A removal that a crash loses brings its job back at start,
@@ -23,6 +27,7 @@ import { join } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import type { Job } from "../../domain/job.ts";
 import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
+import type { KvEntry } from "../kv-port.ts";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
 import { journalNumbers } from "./status-journal.ts";
 import { openForAppend, syncDir } from "./sync-dir.ts";
@@ -42,6 +47,8 @@ export const jobJournalNumbers = (root: string) => journalNumbers(root, PREFIX);
 export interface JournalReplay {
   /** The live jobs, in the order their newest line was written. */
   jobs: Map<string, Job>;
+  /** The live key–value entries, by their key as JSON (entryKey). */
+  entries: Map<string, KvEntry>;
   numbers: number[];
   /** Complete lines that were not a job or a removal (a failed append's remains). */
   skipped: number;
@@ -56,12 +63,48 @@ const isJob = (value: unknown): value is Job =>
   typeof (value as Job).type === "string" &&
   typeof (value as Job).runAt === "string";
 
-/** Applies one complete line; false when it is neither a job nor a removal. */
-function applyLine(jobs: Map<string, Job>, line: string): boolean {
+const isEntry = (value: unknown): value is KvEntry =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Array.isArray((value as KvEntry).key) &&
+  (value as KvEntry).key.length > 0 &&
+  (value as KvEntry).key.every((segment) => typeof segment === "string") &&
+  ((value as KvEntry).expiresAt === null || typeof (value as KvEntry).expiresAt === "string");
+
+/** What a key–value entry is filed under in the journal (a removal line names it). */
+export const entryKey = (key: readonly string[]): string => JSON.stringify(key);
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Applies one key–value line (`*` or `~`); false when it is not one. */
+function applyEntryLine(entries: Map<string, KvEntry>, line: string): boolean {
+  const value = parsed(line.slice(1));
+  if (line.startsWith("~")) {
+    if (!Array.isArray(value) || value.length === 0) return false;
+    entries.delete(entryKey(value as string[]));
+    return true;
+  }
+  if (!isEntry(value)) return false;
+  const key = entryKey(value.key);
+  entries.delete(key);
+  entries.set(key, value);
+  return true;
+}
+
+/** Applies one complete line; false when it is neither a job, an entry nor a removal. */
+function applyLine(jobs: Map<string, Job>, entries: Map<string, KvEntry>, line: string): boolean {
   if (line.startsWith("-") && line.length > 1) {
     jobs.delete(line.slice(1));
     return true;
   }
+  if (line.startsWith("*") || line.startsWith("~")) return applyEntryLine(entries, line);
   if (!line.startsWith("+")) return false;
   let job: unknown;
   try {
@@ -82,6 +125,7 @@ function applyLine(jobs: Map<string, Job>, line: string): boolean {
  */
 export async function readJobJournals(root: string): Promise<JournalReplay> {
   const jobs = new Map<string, Job>();
+  const entries = new Map<string, KvEntry>();
   const numbers = await jobJournalNumbers(root);
   let skipped = 0;
   for (const n of numbers) {
@@ -92,13 +136,16 @@ export async function readJobJournals(root: string): Promise<JournalReplay> {
     });
     const lines = text.split("\n");
     lines.pop(); // after the last newline: empty, or a line a crash cut
-    if (lines[0] === WHOLE) jobs.clear();
+    if (lines[0] === WHOLE) {
+      jobs.clear();
+      entries.clear();
+    }
     for (const line of lines) {
       if (line === WHOLE || line === "") continue;
-      if (!applyLine(jobs, line)) skipped++;
+      if (!applyLine(jobs, entries, line)) skipped++;
     }
   }
-  return { jobs, numbers, skipped };
+  return { jobs, entries, numbers, skipped };
 }
 
 interface Pending {
@@ -130,6 +177,8 @@ export class JobJournal {
   #unsynced = false;
   /** The line of each live job: what a compaction writes. */
   readonly #live = new Map<string, string>();
+  /** The line of each live key–value entry, by entryKey: what a compaction writes too. */
+  readonly #liveEntries = new Map<string, string>();
   /** Lines in the current file. */
   #lines = 0;
   #compactAt: number;
@@ -159,7 +208,7 @@ export class JobJournal {
   static async open(
     root: string,
     options: JobJournalOptions = {},
-  ): Promise<{ journal: JobJournal; jobs: Map<string, Job> }> {
+  ): Promise<{ journal: JobJournal; jobs: Map<string, Job>; entries: Map<string, KvEntry> }> {
     const replay = await readJobJournals(root);
     if (replay.skipped > 0) {
       logger.warn("Skipped {count} unreadable line(s) of the job journals in {root}", {
@@ -175,9 +224,12 @@ export class JobJournal {
       options.faults,
     );
     for (const [id, job] of replay.jobs) journal.#live.set(id, `+${JSON.stringify(job)}`);
+    for (const [key, entry] of replay.entries) {
+      journal.#liveEntries.set(key, `*${JSON.stringify(entry)}`);
+    }
     if (replay.numbers.length > 0 && !options.readOnlyOpen) await journal.#compact();
     else journal.#number = last + 1;
-    return { journal, jobs: replay.jobs };
+    return { journal, jobs: replay.jobs, entries: replay.entries };
   }
 
   /** The journal appended to now (tests). */
@@ -187,18 +239,36 @@ export class JobJournal {
 
   /** Appends `job` (`json`, its JSON text, if the caller has it); resolves once durable. */
   append(job: Job, json = JSON.stringify(job)): Promise<void> {
-    if (this.#closed)
-      return Promise.reject(new Error(`Storage is closed; cannot write job ${job.id}`));
     const line = `+${json}`;
-    const { promise, resolve, reject } = Promise.withResolvers<void>();
-    this.#push({
-      line,
-      waiter: { resolve, reject },
-      written: () => {
-        this.#live.delete(job.id);
-        this.#live.set(job.id, line);
-      },
+    return this.#durable(line, `job ${job.id}`, () => {
+      this.#live.delete(job.id);
+      this.#live.set(job.id, line);
     });
+  }
+
+  /**
+   * Stores a key–value entry (its key filed by entryKey); resolves once durable, in the same
+   * group commit as the jobs and entries asked for in this turn.
+   */
+  setEntry(entry: KvEntry): Promise<void> {
+    const line = `*${JSON.stringify(entry)}`;
+    const key = entryKey(entry.key);
+    return this.#durable(line, `entry ${key}`, () => {
+      this.#liveEntries.delete(key);
+      this.#liveEntries.set(key, line);
+    });
+  }
+
+  /** Removes a key–value entry; resolves once durable (a key–value delete is acknowledged so). */
+  removeEntry(key: readonly string[]): Promise<void> {
+    const filed = entryKey(key);
+    return this.#durable(`~${filed}`, `entry ${filed}`, () => this.#liveEntries.delete(filed));
+  }
+
+  #durable(line: string, what: string, written: () => void): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error(`Storage is closed; cannot write ${what}`));
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
+    this.#push({ line, waiter: { resolve, reject }, written });
     return promise;
   }
 
@@ -276,7 +346,8 @@ export class JobJournal {
     try {
       await this.#compact();
     } catch (error) {
-      this.#compactAt = this.#lines + Math.max(this.#compactAfter, this.#live.size * 4);
+      this.#compactAt =
+        this.#lines + Math.max(this.#compactAfter, (this.#live.size + this.#liveEntries.size) * 4);
       logger.warn("Could not compact the job journal in {root}: {error}", {
         root: this.#root,
         error: String(error),
@@ -292,7 +363,7 @@ export class JobJournal {
     const next = this.#number + 1;
     const path = this.#path(next);
     const temp = `${path}.${process.pid}${TEMP_SUFFIX}`;
-    const lines = [WHOLE, ...this.#live.values()];
+    const lines = [WHOLE, ...this.#live.values(), ...this.#liveEntries.values()];
     const handle = await open(temp, "w", PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(lines.map((l) => `${l}\n`).join(""));
@@ -311,7 +382,7 @@ export class JobJournal {
     this.#unsynced = false;
     this.#number = next;
     this.#lines = lines.length;
-    this.#compactAt = Math.max(this.#compactAfter, this.#live.size * 4);
+    this.#compactAt = Math.max(this.#compactAfter, (this.#live.size + this.#liveEntries.size) * 4);
     this.compactions++;
     // The new journal says everything: the old ones are obsolete even if a crash keeps them.
     for (const n of await jobJournalNumbers(this.#root)) {

@@ -19,6 +19,7 @@
 import { deepFreeze } from "../../domain/deep-freeze.ts";
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
+import type { KvEntry } from "../kv-port.ts";
 import type { JobStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { JobJournal, type JobJournalOptions } from "./job-journal.ts";
@@ -58,6 +59,11 @@ const millis = (iso: string | null) => {
 export interface JsonFileJobStore extends JobStore {
   /** Writes the journal's pending removals durably and closes it (at the storage's close). */
   closeJournal(): Promise<void>;
+  /**
+   * The journal, for the key–value entries kept in it (kv-store.ts, ADR 0052), and those it
+   * read back at open.
+   */
+  readonly entryJournal: { journal: JobJournal; entries: Map<string, KvEntry> };
 }
 
 export async function openJobStore(
@@ -128,7 +134,7 @@ export async function openJobStore(
   );
   /** The journal's jobs (frozen), by id. */
   const journaled = new Map<string, Job>();
-  const { journal, jobs: replayed } = await JobJournal.open(root, options);
+  const { journal, jobs: replayed, entries } = await JobJournal.open(root, options);
   for (const [id, job] of replayed) {
     // Never both by construction; a file beside a journal line would be an older Wren's.
     if (records.peek(id)) continue;
@@ -327,5 +333,6 @@ export async function openJobStore(
       return removed;
     },
     closeJournal: () => journal.close(),
+    entryJournal: { journal, entries },
   };
 }

@@ -1,0 +1,43 @@
+// The bench report's federation table judges the inbox against issue 21's figures: accepted
+// ≥ 1,000/s, processed ≥ 500/s (it once labelled and checked accepted against 500/s).
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { federationSection } from "../../bench/lib/report.ts";
+import type { FanoutResult } from "../../bench/scenarios/fanout.ts";
+import type { InboxResult } from "../../bench/scenarios/inbox.ts";
+
+const fanout: FanoutResult = {
+  servers: 10,
+  followers: 100,
+  seconds: 1,
+  firstSeconds: 0.1,
+  rounds: [1],
+  signSeconds: 0.5,
+  ratio: 0.5,
+};
+
+const inbox = (acceptedPerSecond: number, processedPerSecond: number): InboxResult => ({
+  activities: 2_000,
+  senders: 200,
+  concurrency: 50,
+  acceptedPerSecond,
+  processedPerSecond,
+  verifiedPerSecond: 1_200,
+  ratio: processedPerSecond / 1_200,
+  perRound: [],
+});
+
+const rowOf = (lines: string[], scenario: string) =>
+  lines.find((line) => line.startsWith(`| ${scenario}`)) ?? assert.fail(`no row ${scenario}`);
+
+describe("the bench report's inbox targets", () => {
+  it("checks accepted against 1,000/s and processed against 500/s", () => {
+    const between = federationSection(fanout, inbox(700, 500), "x").join("\n").split("\n");
+    assert.match(rowOf(between, "inbox: accepted"), /≥ 1,000\/s: missed/);
+    assert.match(rowOf(between, "inbox: processed"), /≥ 500\/s: met/);
+    const met = federationSection(fanout, inbox(1_000, 499), "x").join("\n").split("\n");
+    assert.match(rowOf(met, "inbox: accepted"), /≥ 1,000\/s: met/);
+    assert.match(rowOf(met, "inbox: processed"), /≥ 500\/s: missed/);
+  });
+});
