@@ -58,7 +58,7 @@ async function direct(
   if (fresh) process.stderr.write(newDataDirectoryWarning(config.dataDir));
   try {
     const ctx = createServiceContext(config, storage);
-    if (admin.needsFederation(op)) {
+    if (await admin.needsFederation(op)) {
       const { attachFederation } = await import("../wiring/federation.ts");
       attachFederation(config, ctx);
     }
