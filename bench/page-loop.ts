@@ -12,10 +12,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/load.ts";
 import * as statusJson from "../src/http/mastodon/status-json.ts";
-import { createServices, openStorage } from "../src/main.ts";
 import { homeTimeline } from "../src/services/timelines/home.ts";
 import { publicTimeline } from "../src/services/timelines/public.ts";
 import type { ResolvedEntry } from "../src/services/timelines/resolve-entries.ts";
+import { createServices } from "../src/wiring/services.ts";
+import { openStorage } from "../src/wiring/storage.ts";
 import { freePort } from "../test/helpers/server.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 

@@ -1,64 +1,47 @@
-// The only place that wires Wren together: config → storage → services → HTTP (+ admin socket).
-// The CLI's `serve` command and the tests both start Wren through startWren().
+// Wires a serving Wren together: config → storage → services → federation → HTTP (+ admin
+// socket), with the storage, services and federation built by src/wiring/ (which the `wren`
+// commands that run without a server load alone, ADR 0053). The CLI's `serve` command and the
+// tests both start Wren through startWren().
 
 import { readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import type { Message } from "@fedify/fedify";
 import { serve } from "@hono/node-server";
 import { getLogger } from "@logtape/logtape";
 import { adminSocketPath } from "./admin/protocol.ts";
 import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
-import { type Clock, systemClock } from "./domain/clock.ts";
-import { createArchiveDocuments } from "./federation/archive-documents.ts";
-import { createWrenFederation } from "./federation/federation.ts";
 import { createLibreTranslate } from "./federation/libre-translate.ts";
-import { createLinkFetcher } from "./federation/link-fetcher.ts";
 import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
-import { createPushSender } from "./federation/push-sender.ts";
-import { createRemoteResolver } from "./federation/resolver.ts";
 import { createHttp } from "./http/app.ts";
 import type { HttpLimits } from "./http/env.ts";
 import { trackInFlight } from "./http/in-flight.ts";
 import { attachWebSocketStreaming } from "./http/streaming/websocket.ts";
-import { createDurableQueue } from "./jobs/durable-queue.ts";
-import { registerJobHandlers } from "./jobs/handlers.ts";
-import { createJobRunner, type JobRunner } from "./jobs/runner.ts";
-import { createSmtpMailer } from "./mail/smtp-mailer.ts";
-import type { FileHost } from "./media/file-host.ts";
-import { createLocalDirectoryHost } from "./media/local-directory.ts";
-import { createS3Host } from "./media/s3.ts";
+import type { JobRunner } from "./jobs/runner.ts";
 import { ensureSuspensionSweepScheduled } from "./services/accounts/suspension-expiry.ts";
 import { backfillSuspensionPurges } from "./services/accounts/suspension-purge-backfill.ts";
-import { confirmEvent, intentRecordOf } from "./services/confirm-event.ts";
-import type { InstanceSettings, ServiceContext } from "./services/context.ts";
-import { createEventBus, releaseLeasedEvents } from "./services/events.ts";
-import { subscribeListeners } from "./services/listeners.ts";
+import type { ServiceContext } from "./services/context.ts";
+import { releaseLeasedEvents } from "./services/events.ts";
 import { ensureFailedJobsPruneScheduled } from "./services/maintenance/failed-jobs-prune.ts";
 import { ensureKvPruneScheduled } from "./services/maintenance/kv-prune.ts";
 import { ensureRemoteRetentionScheduled } from "./services/maintenance/remote-status-retention.ts";
 import { ensureMediaCleanupScheduled } from "./services/media/cleanup-schedule.ts";
 import { reportFfmpeg } from "./services/media/report-ffmpeg.ts";
 import { repairPollCounts } from "./services/polls/repair-poll-counts.ts";
-import { offlineRemote } from "./services/remote.ts";
 import { ensurePurgeSweepScheduled } from "./services/statuses/purge-deleted-sweep.ts";
-import { openJsonFileStorage, type WriteFaults } from "./storage/json-file/index.ts";
-import type { Storage } from "./storage/ports.ts";
-import { openPostgresStorage } from "./storage/postgres/index.ts";
+import { attachFederation } from "./wiring/federation.ts";
+import { mediaDirectory } from "./wiring/service-context.ts";
+import { createServices, type ServicesOptions } from "./wiring/services.ts";
+import { type OpenStorageOptions, openStorage } from "./wiring/storage.ts";
 
 const logger = getLogger(["wren", "server"]);
 
 /** How long a shutdown waits for handlers whose clients hung up (a second signal stops at once). */
 const SHUTDOWN_DRAIN_LIMIT_MS = 30_000;
 
-export interface StartOptions {
-  clock?: Clock;
-  /** Tests only: makes the json-file storage fail like a full or read-only disk. */
-  writeFaults?: WriteFaults;
-}
+export interface StartOptions extends ServicesOptions, OpenStorageOptions {}
 
 export interface RunningWren {
   /** The address the HTTP server listens on (may differ from the public URL); null for a worker. */
@@ -115,123 +98,6 @@ function rateLimitSettings(
   };
 }
 
-export function instanceSettings(config: Config): InstanceSettings {
-  return {
-    publicUrl: config.publicUrl,
-    ...(config.streamingUrl ? { streamingUrl: config.streamingUrl } : {}),
-    domain: new URL(config.publicUrl).host,
-    title: config.instanceTitle,
-    description: config.instanceDescription,
-    contactEmail: config.contactEmail,
-    registrations: config.registrations,
-    maxStatusCharacters: config.maxStatusCharacters,
-    maxMediaAttachments: config.maxMediaAttachments,
-    maxImageBytes: config.maxImageBytes,
-    remoteStatusRetentionDays: config.remoteStatusRetentionDays,
-    passwordHashCost: config.passwordHashCost,
-    rules: config.rules,
-    showDomainBlocks: config.showDomainBlocks,
-    trendsRequireReview: config.trendsRequireReview,
-    federationMode: config.federationMode,
-    ffmpeg: {
-      ffmpegPath: config.ffmpegPath,
-      ffprobePath: config.ffprobePath,
-      searchPath: config.searchPath,
-    },
-  };
-}
-
-export async function openStorage(
-  config: Config,
-  options: Pick<StartOptions, "writeFaults"> = {},
-): Promise<Storage> {
-  if (config.storage === "postgres") {
-    // The schema refuses postgres without a URL, so the fallback is never used.
-    return openPostgresStorage({ url: config.databaseUrl ?? "", poolMax: config.databasePoolMax });
-  }
-  return openJsonFileStorage(config.dataDir, { writeFaults: options.writeFaults });
-}
-
-export interface Services {
-  ctx: ServiceContext;
-  /** Runs the durable queue's jobs; started only by a serving process. */
-  jobs: JobRunner;
-}
-
-/** Builds the use cases' context over an open storage, with its listeners and job handlers. */
-export function createServices(
-  config: Config,
-  storage: Storage,
-  options: StartOptions = {},
-): Services {
-  const clock = options.clock ?? systemClock;
-  // From the storage: with several processes on one database, each mints in its own id slot.
-  const ids = storage.coordination.idGenerator(() => clock.now().getTime());
-  const jobs = createJobRunner(storage.jobs, clock, { leaseMs: config.jobLeaseSeconds * 1000 });
-  const queue = createDurableQueue(storage.jobs, clock, ids, (runAt) => jobs.wake(runAt));
-  const ctx: ServiceContext = {
-    storage,
-    clock,
-    ids,
-    files: createFileHost(config),
-    scratchDir: join(config.dataDir, "scratch"),
-    settings: instanceSettings(config),
-    events: createEventBus({
-      jobs: queue,
-      clock,
-      confirm: (event) => confirmEvent(storage, event),
-      intentRecord: intentRecordOf,
-      leaseMs: config.eventLeaseSeconds * 1000,
-    }),
-    jobs: queue,
-    remote: offlineRemote,
-    ...(config.smtpUrl
-      ? {
-          mailer: createSmtpMailer({
-            url: config.smtpUrl,
-            from: config.smtpFrom ?? `notifications@${new URL(config.publicUrl).hostname}`,
-          }),
-        }
-      : {}),
-  };
-  subscribeListeners(ctx);
-  registerJobHandlers(jobs, ctx);
-  return { ctx, jobs };
-}
-
-/** The service context alone, for one-off commands that do not run jobs (offline CLI). */
-export function createServiceContext(
-  config: Config,
-  storage: Storage,
-  options: StartOptions = {},
-): ServiceContext {
-  return createServices(config, storage, options).ctx;
-}
-
-export function mediaDirectory(config: Config): string {
-  return join(config.dataDir, "media");
-}
-
-/** The configured file host; WREN_MEDIA_PUBLIC_URL, if set, is the media URL base of both. */
-export function createFileHost(config: Config): FileHost {
-  if (config.mediaDriver === "s3") {
-    // The schema refuses an s3 driver without these, so the fallbacks are never used.
-    return createS3Host({
-      endpoint: config.s3Endpoint ?? "",
-      region: config.s3Region,
-      bucket: config.s3Bucket ?? "",
-      accessKeyId: config.s3AccessKeyId ?? "",
-      secretAccessKey: config.s3SecretAccessKey ?? "",
-      forcePathStyle: config.s3ForcePathStyle,
-      ...(config.mediaPublicUrl ? { publicUrl: config.mediaPublicUrl } : {}),
-    });
-  }
-  return createLocalDirectoryHost(
-    mediaDirectory(config),
-    config.mediaPublicUrl ?? `${config.publicUrl}/media`,
-  );
-}
-
 /** The PEM certificate and key when WREN_TLS_CERT/WREN_TLS_KEY are set (the schema wants both). */
 async function readTlsFiles(config: Config): Promise<{ cert: Buffer; key: Buffer } | undefined> {
   if (!config.tlsCertFile || !config.tlsKeyFile) return undefined;
@@ -246,34 +112,6 @@ function listenUrlOf(server: ReturnType<typeof serve>, tls: boolean): string {
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return `${tls ? "https" : "http"}://${host}:${address.port}`;
-}
-
-/**
- * Builds the federation over the services: it subscribes the outbox to their events, and the
- * services reach other servers through it (search with resolve, mentions, moves) and fetch
- * linked pages under the same address guard. Also for commands that run without a server and
- * need either (their activities wait in the durable queue for the server).
- */
-export function attachFederation(
-  config: Config,
-  ctx: ServiceContext,
-): ReturnType<typeof createWrenFederation> {
-  const federation = createWrenFederation(ctx, {
-    allowPrivateAddress: config.allowPrivateAddresses,
-    delivery: {
-      firstRetryMs: config.deliveryRetrySeconds * 1000,
-      probeMs: config.deliveryProbeSeconds * 1000,
-    },
-  });
-  ctx.remote = createRemoteResolver(federation.federation, ctx);
-  ctx.archiveDocuments = createArchiveDocuments(federation.federation, ctx);
-  ctx.links = createLinkFetcher({
-    publicUrl: config.publicUrl,
-    allowPrivateAddress: config.allowPrivateAddresses,
-  });
-  // Web Push messages go to the endpoints apps gave, under the same guard.
-  ctx.push = createPushSender(ctx, { allowPrivateAddress: config.allowPrivateAddresses });
-  return federation;
 }
 
 export async function startWren(config: Config, options: StartOptions = {}): Promise<RunningWren> {

@@ -6,12 +6,13 @@
 import { loadConfig } from "../../src/config/load.ts";
 import type { Account } from "../../src/domain/account.ts";
 import type { Status } from "../../src/domain/status.ts";
-import { createServices, openStorage } from "../../src/main.ts";
 import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
 import type { ServiceContext } from "../../src/services/context.ts";
 import { followAccount } from "../../src/services/graph/follow.ts";
 import { createPersonalToken } from "../../src/services/oauth/create-personal-token.ts";
 import { createStatus } from "../../src/services/statuses/create-status.ts";
+import { createServices } from "../../src/wiring/services.ts";
+import { openStorage } from "../../src/wiring/storage.ts";
 import { RELAXED_LIMITS } from "../../test/helpers/server.ts";
 
 export interface SeedSpec {

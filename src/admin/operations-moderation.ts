@@ -13,22 +13,12 @@ import {
   undoAction,
 } from "../services/accounts/moderate-account.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { MODERATION_ACTIONS } from "./moderation-actions.ts";
 import type { Operation } from "./operations.ts";
 
 function op<S extends z.ZodType>(definition: Operation<S>): Operation<S> {
   return definition;
 }
-
-export const MODERATION_ACTIONS = [
-  "suspend",
-  "unsuspend",
-  "silence",
-  "unsilence",
-  "sensitive",
-  "unsensitive",
-  "disable",
-  "enable",
-] as const;
 
 export interface ModerationState {
   username: string;

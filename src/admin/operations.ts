@@ -1,26 +1,12 @@
-// What the admin socket (and the CLI, when no server runs) can do: a map from operation name to
-// a service call. Each entry checks the shape of its arguments; the service checks their
-// meaning (username taken, password too short…) and throws AppError.
+// What the admin socket (and the CLI, when no server runs) can do: operations by name, each a
+// service call. Each checks the shape of its arguments; the service checks their meaning
+// (username taken, password too short…) and throws AppError. The operations are defined in
+// groups (operations-*.ts), each loaded when one of its operations is first asked for: a `wren`
+// command loads the services its own operation needs, not every group's (ADR 0053).
 
-import { z } from "zod";
+import type { z } from "zod";
 import { AppError } from "../domain/errors.ts";
-import { ROLES } from "../domain/user.ts";
-import { createLocalAccount } from "../services/accounts/create-local-account.ts";
-import { resetPassword } from "../services/accounts/reset-password.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { createPersonalToken } from "../services/oauth/create-personal-token.ts";
-import { ANNOUNCEMENT_OPERATIONS } from "./operations-announcements.ts";
-import { ARCHIVE_OPERATIONS } from "./operations-archives.ts";
-import { DOMAIN_OPERATIONS } from "./operations-domains.ts";
-import { EMOJI_OPERATIONS } from "./operations-emojis.ts";
-import { IMPORT_OPERATIONS } from "./operations-imports.ts";
-import { INSTANCE_OPERATIONS } from "./operations-instance.ts";
-import { MEDIA_OPERATIONS } from "./operations-media.ts";
-import { MODERATION_OPERATIONS } from "./operations-moderation.ts";
-import { MOVE_OPERATIONS } from "./operations-moves.ts";
-import { REPORT_OPERATIONS } from "./operations-reports.ts";
-import { SIGN_UP_OPERATIONS } from "./operations-sign-ups.ts";
-import { TAG_OPERATIONS } from "./operations-tags.ts";
 
 /**
  * What a command running an operation in its own process (no server) lends it: a progress
@@ -38,72 +24,75 @@ export interface Operation<S extends z.ZodType> {
   run(ctx: ServiceContext, args: z.output<S>, hooks?: LocalHooks): Promise<unknown>;
 }
 
-function operation<S extends z.ZodType>(op: Operation<S>): Operation<S> {
-  return op;
-}
+export type OperationTable = Readonly<Record<string, Operation<z.ZodType>>>;
+type Group = () => Promise<OperationTable>;
 
-export const ADMIN_OPERATIONS = {
-  "account.create": operation({
-    args: z.object({
-      username: z.string(),
-      email: z.string(),
-      password: z.string(),
-      admin: z.boolean().default(false),
-      role: z.enum(ROLES).optional(),
-    }),
-    async run(ctx, args) {
-      const { account } = await createLocalAccount(ctx, {
-        username: args.username,
-        email: args.email,
-        password: args.password,
-        role: args.role ?? (args.admin ? "admin" : "user"),
-        // The operator may take names kept from sign-ups, such as `admin`.
-        allowReserved: true,
-      });
-      return { id: account.id, username: account.username };
-    },
-  }),
-  "account.resetPassword": operation({
-    args: z.object({ username: z.string(), password: z.string() }),
-    async run(ctx, args) {
-      return resetPassword(ctx, { username: args.username, password: args.password });
-    },
-  }),
-  "token.create": operation({
-    args: z.object({ username: z.string(), scopes: z.array(z.string()).default([]) }),
-    async run(ctx, args) {
-      const { secret } = await createPersonalToken(ctx, {
-        username: args.username,
-        scopes: args.scopes,
-      });
-      return { token: secret };
-    },
-  }),
-  ...EMOJI_OPERATIONS,
-  ...ANNOUNCEMENT_OPERATIONS,
-  ...MEDIA_OPERATIONS,
-  ...DOMAIN_OPERATIONS,
-  ...REPORT_OPERATIONS,
-  ...SIGN_UP_OPERATIONS,
-  ...MODERATION_OPERATIONS,
-  ...INSTANCE_OPERATIONS,
-  ...MOVE_OPERATIONS,
-  ...IMPORT_OPERATIONS,
-  ...ARCHIVE_OPERATIONS,
-  ...TAG_OPERATIONS,
-} satisfies Record<string, Operation<z.ZodType>>;
+const accounts: Group = async () => (await import("./operations-accounts.ts")).ACCOUNT_OPERATIONS;
+const announcements: Group = async () =>
+  (await import("./operations-announcements.ts")).ANNOUNCEMENT_OPERATIONS;
+const archives: Group = async () => (await import("./operations-archives.ts")).ARCHIVE_OPERATIONS;
+const domains: Group = async () => (await import("./operations-domains.ts")).DOMAIN_OPERATIONS;
+const emojis: Group = async () => (await import("./operations-emojis.ts")).EMOJI_OPERATIONS;
+const imports: Group = async () => (await import("./operations-imports.ts")).IMPORT_OPERATIONS;
+const instance: Group = async () => (await import("./operations-instance.ts")).INSTANCE_OPERATIONS;
+const media: Group = async () => (await import("./operations-media.ts")).MEDIA_OPERATIONS;
+const moderation: Group = async () =>
+  (await import("./operations-moderation.ts")).MODERATION_OPERATIONS;
+const moves: Group = async () => (await import("./operations-moves.ts")).MOVE_OPERATIONS;
+const reports: Group = async () => (await import("./operations-reports.ts")).REPORT_OPERATIONS;
+const signUps: Group = async () => (await import("./operations-sign-ups.ts")).SIGN_UP_OPERATIONS;
+const tags: Group = async () => (await import("./operations-tags.ts")).TAG_OPERATIONS;
 
-export type AdminOperationName = keyof typeof ADMIN_OPERATIONS;
+/** Every group, for the test that checks each operation is found by its name. */
+export const OPERATION_GROUPS: readonly Group[] = [
+  accounts,
+  announcements,
+  archives,
+  domains,
+  emojis,
+  imports,
+  instance,
+  media,
+  moderation,
+  moves,
+  reports,
+  signUps,
+  tags,
+];
 
-export function isAdminOperation(name: string): name is AdminOperationName {
-  return Object.hasOwn(ADMIN_OPERATIONS, name);
+/** The groups that define the operations named `<prefix>.…`, looked in in this order. */
+const GROUPS_BY_PREFIX: Readonly<Record<string, readonly Group[]>> = {
+  account: [accounts, signUps, moderation, moves],
+  token: [accounts],
+  invite: [signUps],
+  announcement: [announcements],
+  archive: [archives],
+  domain: [domains],
+  "ip-block": [domains],
+  "email-block": [domains],
+  emoji: [emojis],
+  import: [imports],
+  export: [imports],
+  instance: [instance],
+  media: [media],
+  report: [reports],
+  tag: [tags],
+};
+
+/** The operation of this name, its group loaded on first use; undefined for an unknown name. */
+export async function findOperation(name: string): Promise<Operation<z.ZodType> | undefined> {
+  const prefix = name.split(".")[0] ?? "";
+  const groups = Object.hasOwn(GROUPS_BY_PREFIX, prefix) ? GROUPS_BY_PREFIX[prefix] : undefined;
+  for (const group of groups ?? []) {
+    const table = await group();
+    if (Object.hasOwn(table, name)) return table[name];
+  }
+  return undefined;
 }
 
 /** Whether the operation reaches other servers (see Operation.federation). */
-export function needsFederation(name: string): boolean {
-  return (
-    isAdminOperation(name) && (ADMIN_OPERATIONS[name] as Operation<z.ZodType>).federation === true
-  );
+export async function needsFederation(name: string): Promise<boolean> {
+  return (await findOperation(name))?.federation === true;
 }
 
 /** Runs one operation by name; unknown names and malformed arguments are a 400. */
@@ -113,8 +102,8 @@ export async function runAdminOperation(
   args: unknown,
   hooks?: LocalHooks,
 ): Promise<unknown> {
-  if (!isAdminOperation(name)) throw new AppError(400, `Unknown operation: ${name}`);
-  const op: Operation<z.ZodType> = ADMIN_OPERATIONS[name];
+  const op = await findOperation(name);
+  if (!op) throw new AppError(400, `Unknown operation: ${name}`);
   const parsed = op.args.safeParse(args ?? {});
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "args"}: ${i.message}`);

@@ -37,9 +37,11 @@ async function direct(
   args: Record<string, unknown>,
   hooks?: LocalHooks,
 ): Promise<unknown> {
-  // Loaded on demand: the server's wiring is most of the start-up time of a command.
-  const [{ attachFederation, createServiceContext, openStorage }, admin] = await Promise.all([
-    import("../main.ts"),
+  // Loaded on demand, and only the services' wiring: the HTTP layer is never needed here, and
+  // Fedify only by the operations that reach other servers (ADR 0053).
+  const [{ createServiceContext }, { openStorage }, admin] = await Promise.all([
+    import("../wiring/service-context.ts"),
+    import("../wiring/storage.ts"),
     import("../admin/operations.ts"),
   ]);
   const fresh = config.storage === "json-file" && isNewDataDirectory(config.dataDir);
@@ -56,7 +58,10 @@ async function direct(
   if (fresh) process.stderr.write(newDataDirectoryWarning(config.dataDir));
   try {
     const ctx = createServiceContext(config, storage);
-    if (admin.needsFederation(op)) attachFederation(config, ctx);
+    if (await admin.needsFederation(op)) {
+      const { attachFederation } = await import("../wiring/federation.ts");
+      attachFederation(config, ctx);
+    }
     return await admin.runAdminOperation(ctx, op, args, hooks);
   } finally {
     await storage.close();

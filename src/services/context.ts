@@ -1,5 +1,6 @@
 // What every use case receives: storage, the clock, id generation, the file host and the few
-// settings that shape behaviour. Built once in main.ts (or by a test) and passed down.
+// settings that shape behaviour. Built once by src/wiring/service-context.ts (or by a test) and
+// passed down.
 
 import type { Clock } from "../domain/clock.ts";
 import type { IdGenerator } from "../domain/ids.ts";
@@ -76,7 +77,7 @@ export interface ServiceContext {
   settings: InstanceSettings;
   events: EventBus;
   jobs: JobQueue;
-  /** Other servers, through the federation (set by main.ts once the federation is built). */
+  /** Other servers, through the federation (set by attachFederation, src/wiring/federation.ts). */
   remote: RemoteResolver;
   /** Linked pages and their images (preview cards); absent: no cards are fetched. */
   links?: LinkFetcher;

@@ -1,6 +1,7 @@
 // Subscribes the in-process reactions to domain events (notifications, conversations; later the
-// federation outbox). main.ts calls this once per service context. The names are recorded with
-// each event (services/events.ts): renaming a listener orphans the retries of the old name.
+// federation outbox). src/wiring/service-context.ts calls this once per service context. The
+// names are recorded with each event (services/events.ts): renaming a listener orphans the
+// retries of the old name.
 
 import { previewCardListener } from "./cards/fetch-card.ts";
 import type { ServiceContext } from "./context.ts";

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createAccount, runWren } from "./run-wren.ts";
+import { runWren, seedAccount } from "./run-wren.ts";
 
 describe("wren account alias and move, server stopped", () => {
   let dataDir: string;
@@ -16,7 +16,7 @@ describe("wren account alias and move, server stopped", () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "wren-cli-moves-"));
     env = { WREN_DATA_DIR: dataDir, WREN_PUBLIC_URL: "https://wren.example" };
-    for (const name of ["alice", "alice2"]) ids[name] = await createAccount(name, env);
+    for (const name of ["alice", "alice2"]) ids[name] = await seedAccount(name, env);
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
 

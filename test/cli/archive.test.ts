@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { createAccount, runWren, serveEnv, startServe } from "./run-wren.ts";
+import { runWren, seedAccount, serveEnv, startServe } from "./run-wren.ts";
 
 const run = promisify(execFile);
 
@@ -21,7 +21,7 @@ describe("wren archive", () => {
     dataDir = await mkdtemp(join(tmpdir(), "wren-cli-archive-"));
     outDir = await mkdtemp(join(tmpdir(), "wren-cli-archive-out-"));
     env = await serveEnv(dataDir);
-    await createAccount("alice", env);
+    await seedAccount("alice", env);
   });
   after(async () => {
     await rm(dataDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createAccount, runWren, serveEnv, startServe } from "./run-wren.ts";
+import { runWren, seedAccount, serveEnv, startServe } from "./run-wren.ts";
 
 describe("wren import-csv, import-status and export-csv", () => {
   let dataDir: string;
@@ -18,7 +18,7 @@ describe("wren import-csv, import-status and export-csv", () => {
     dataDir = await mkdtemp(join(tmpdir(), "wren-cli-csv-"));
     env = await serveEnv(dataDir);
     domain = new URL(env.WREN_PUBLIC_URL as string).host;
-    for (const name of ["alice", "bob", "carol"]) await createAccount(name, env);
+    for (const name of ["alice", "bob", "carol"]) await seedAccount(name, env);
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
 

@@ -132,20 +132,29 @@ export function startServe(env: Record<string, string>): ServeProcess {
   };
 }
 
-/** Creates a local account with `wren account create` (failing the test if it fails); its id. */
-export async function createAccount(name: string, env: Record<string, string>): Promise<string> {
-  const made = await runWren(
-    [
-      "account",
-      "create",
-      name,
-      "--email",
-      `${name}@example.com`,
-      "--password",
-      "a long passphrase",
-    ],
+/**
+ * Creates a local account as `wren account create NAME --email NAME@example.com` would, its id:
+ * the same admin operation, run in this process on the data directory (no server may hold it).
+ * For tests whose subject is another command: a `wren` process each would only cost time.
+ */
+export async function seedAccount(name: string, env: Record<string, string>): Promise<string> {
+  // Loaded here only, as in serveEnv: the services, which most CLI tests never load themselves.
+  const [{ withOfflineServices }, { runAdminOperation }] = await Promise.all([
+    import("../helpers/wren-process.ts"),
+    import("../../src/admin/operations.ts"),
+  ]);
+  const dataDir = env.WREN_DATA_DIR;
+  if (dataDir === undefined) throw new Error("seedAccount needs WREN_DATA_DIR");
+  const made = await withOfflineServices(
+    dataDir,
+    (ctx) =>
+      runAdminOperation(ctx, "account.create", {
+        username: name,
+        email: `${name}@example.com`,
+        password: "a long passphrase",
+      }),
+    undefined,
     env,
   );
-  if (made.code !== 0) throw new Error(`wren account create ${name}: ${made.stderr}`);
-  return made.stdout.trim();
+  return (made as { id: string }).id;
 }

@@ -7,10 +7,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Clock } from "../../src/domain/clock.ts";
-import { createServices, openStorage } from "../../src/main.ts";
 import { createLocalAccount } from "../../src/services/accounts/create-local-account.ts";
 import type { ServiceContext } from "../../src/services/context.ts";
 import { createPersonalToken } from "../../src/services/oauth/create-personal-token.ts";
+import { createServices } from "../../src/wiring/services.ts";
+import { openStorage } from "../../src/wiring/storage.ts";
 import { FAST_PASSWORD_HASHING, RELAXED_LIMITS } from "./server.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");

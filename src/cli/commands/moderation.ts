@@ -1,7 +1,8 @@
 // `wren account suspend|unsuspend|silence|unsilence|sensitive|unsensitive|disable|enable
 // USERNAME` (the moderators' actions, for the operator) and `wren account role USERNAME ROLE`.
 
-import { MODERATION_ACTIONS, type ModerationState } from "../../admin/operations-moderation.ts";
+import { MODERATION_ACTIONS } from "../../admin/moderation-actions.ts";
+import type { ModerationState } from "../../admin/operations-moderation.ts";
 import { type Command, EXIT_OK } from "../command.ts";
 import { operate } from "../operate.ts";
 import { commandConfig } from "../setup.ts";

@@ -17,6 +17,7 @@ import {
 } from "../../domain/record-dump.ts";
 import type { Storage } from "../../storage/ports.ts";
 import { restoreRecord } from "../../storage/restore-record.ts";
+import { openStorage } from "../../wiring/storage.ts";
 import { type Command, EXIT_OK } from "../command.ts";
 import { progressOnStderr } from "../progress.ts";
 import { commandConfig } from "../setup.ts";
@@ -27,7 +28,6 @@ const IMPORT_WINDOW = 64;
 
 async function openConfiguredStorage(): Promise<Storage> {
   const config = await commandConfig();
-  const { openStorage } = await import("../../main.ts");
   return openStorage(config);
 }
 

@@ -1,5 +1,5 @@
 // The port through which the archive gets its ActivityPub documents: the federation builds them
-// with the same serializers as the actor and outbox it serves (main.ts attaches it), so services
+// with the same serializers as the actor and outbox it serves (src/wiring/federation.ts attaches it), so services
 // never import serialization or Fedify.
 
 import type { Account } from "../../domain/account.ts";

@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import type { DomainEvent } from "../../domain/events.ts";
 import { PREVIEW_CARD_TTL_MS, type PreviewCard } from "../../domain/preview-card.ts";
 import type { Status } from "../../domain/status.ts";
-import { processCardImage } from "../../media/card-image.ts";
 import type { ServiceContext } from "../context.ts";
 import type { EventListener } from "../events.ts";
 import { getPreviewCard, putPreviewCard, setStatusCard } from "./card-records.ts";
@@ -61,6 +60,9 @@ async function fetchImage(
     const url = new URL(image, pageUrl).href;
     const answer = await ctx.links.fetch(url, { accept: "image/*", maxBytes: IMAGE_MAX_BYTES });
     if (answer.status !== 200) return none;
+    // Loaded on first use: the image code (sharp, file-type) would otherwise load in every
+    // process that subscribes this listener, each `wren` command among them (ADR 0053).
+    const { processCardImage } = await import("../../media/card-image.ts");
     const processed = await processCardImage(answer.body);
     const key = `cache/preview_cards/${randomBytes(8).toString("hex")}.${processed.extension}`;
     await ctx.files.put(key, processed.bytes, processed.contentType);

@@ -16,11 +16,11 @@ import { loadConfig } from "../../config/load.ts";
 import type { MediaAttachment } from "../../domain/media.ts";
 import { registerJobHandlers } from "../../jobs/handlers.ts";
 import { createJobRunner, type JobRunner } from "../../jobs/runner.ts";
-import { createServices } from "../../main.ts";
 import type { FileHost } from "../../media/file-host.ts";
 import { PROCESSING_FAILED, UNVERIFIED_TYPE } from "../../media/processing-error.ts";
 import { openJsonFileStorage } from "../../storage/json-file/index.ts";
 import type { Storage } from "../../storage/ports.ts";
+import { createServices } from "../../wiring/services.ts";
 import type { ServiceContext } from "../context.ts";
 import { MEDIA_PROCESS_JOB, processMedia } from "./process-media.ts";
 
