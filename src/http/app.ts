@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { payloadTooLarge } from "../domain/errors.ts";
 import type { HttpDeps, HttpEnv } from "./env.ts";
+import { KeptRouteMatches } from "./kept-route-matches.ts";
 import { type Access, accessControl } from "./middleware/access.ts";
 import { accountBudgets, type BudgetedRoute } from "./middleware/account-budget.ts";
 import { apiCaching } from "./middleware/api-caching.ts";
@@ -72,7 +73,8 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
 export function createHttp(deps: HttpDeps): WrenHttp {
   // Not strict: every route also answers with a trailing slash (`/api/v1/instance/`), which
   // Mastodon.py and toot send; c.req.path is then the path without it.
-  const app = new Hono<HttpEnv>({ strict: false });
+  // Route matches kept per method and path (kept-route-matches.ts says why that is exact).
+  const app = new Hono<HttpEnv>({ strict: false, router: new KeptRouteMatches() });
   app.onError(handleError);
   app.notFound(handleNotFound);
 
