@@ -45,6 +45,7 @@ export async function authenticateToken(
   // A suspended account's tokens stay, refused until a moderator lifts the suspension.
   if (!account || !user || user.disabled || account.suspended) return null;
   // Using a token is being active that day (the admin metrics; at most one write a day).
-  await noteActivity(ctx, account.id);
+  const noting = noteActivity(ctx, account.id);
+  if (noting) await noting;
   return { token, app, account, user };
 }
