@@ -49,6 +49,13 @@ function call(
   });
 }
 
+/** The status of a token's verify_credentials on one web process (its body is not read). */
+async function credentialsStatus(web: ClusterProcess, token: string): Promise<number> {
+  const res = await call(web.url as string, token, "GET", "/api/v1/accounts/verify_credentials");
+  await res.body?.cancel();
+  return res.status;
+}
+
 async function ok<T>(answer: Promise<Response>): Promise<T> {
   const res = await answer;
   const text = await res.text();
@@ -262,16 +269,7 @@ describe("a cluster of web and worker processes on one database", { timeout: 120
       ["dave"],
       cluster.env,
     )) as [SeededUser];
-    const statusOn = async (web: ClusterProcess) => {
-      const res = await call(
-        web.url as string,
-        dave.token,
-        "GET",
-        "/api/v1/accounts/verify_credentials",
-      );
-      await res.body?.cancel();
-      return res.status;
-    };
+    const statusOn = (web: ClusterProcess) => credentialsStatus(web, dave.token);
     await eventually(async () =>
       assert.deepEqual([await statusOn(web1), await statusOn(web2)], [200, 200]),
     );
@@ -302,15 +300,7 @@ describe("a cluster of web and worker processes on one database", { timeout: 120
     try {
       const statuses: number[] = [];
       for (let i = 0; i < limit + 2; i++) {
-        const web = limited[i % 2] as ClusterProcess;
-        const res = await call(
-          web.url as string,
-          carol.token,
-          "GET",
-          "/api/v1/accounts/verify_credentials",
-        );
-        await res.body?.cancel();
-        statuses.push(res.status);
+        statuses.push(await credentialsStatus(limited[i % 2] as ClusterProcess, carol.token));
       }
       assert.deepEqual(statuses, [...Array(limit).fill(200), 429, 429]);
     } finally {
