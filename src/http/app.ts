@@ -1,16 +1,19 @@
 // Builds the Hono application: cross-cutting middleware first, then every route module. Route
 // modules only declare routes; they get the service context, limits and the access guard.
 
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { payloadTooLarge } from "../domain/errors.ts";
+import { knownNoIpBlocks } from "../services/address-blocks/ip-blocks.ts";
 import type { HttpDeps, HttpEnv } from "./env.ts";
+import { KeptRouteMatches } from "./kept-route-matches.ts";
 import { type Access, accessControl } from "./middleware/access.ts";
 import { accountBudgets, type BudgetedRoute } from "./middleware/account-budget.ts";
 import { apiCaching } from "./middleware/api-caching.ts";
-import { resolveClientAddress } from "./middleware/client-address.ts";
+import { clientAddressResolver } from "./middleware/client-address.ts";
 import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
 import { handleError, handleNotFound } from "./middleware/errors.ts";
+import { inTurn } from "./middleware/in-turn.ts";
 import { inboxLimits } from "./middleware/inbox-limits.ts";
 import { ipAccess } from "./middleware/ip-access.ts";
 import { byAccount, rateLimitsInTurn, tokenOrAddress } from "./middleware/rate-limit.ts";
@@ -72,13 +75,25 @@ export function createApp(deps: HttpDeps): Hono<HttpEnv> {
 export function createHttp(deps: HttpDeps): WrenHttp {
   // Not strict: every route also answers with a trailing slash (`/api/v1/instance/`), which
   // Mastodon.py and toot send; c.req.path is then the path without it.
-  const app = new Hono<HttpEnv>({ strict: false });
+  // Route matches kept per method and path (kept-route-matches.ts says why that is exact).
+  const app = new Hono<HttpEnv>({ strict: false, router: new KeptRouteMatches() });
   app.onError(handleError);
   app.notFound(handleNotFound);
 
   app.use(requestContext);
-  app.use(resolveClientAddress(deps.trustedProxies));
-  app.use(ipAccess(deps.ctx));
+  // The checks before the routes, two groups of middlewares each registered as one (in-turn.ts
+  // says why): the client address and the IP blocks; then, after CORS (whose headers their
+  // refusals and the federation's answers carry), the body limits, the inbox limits and the
+  // federation detour.
+  app.use(
+    inTurn({
+      first: clientAddressResolver(deps.trustedProxies),
+      rest: [ipAccess(deps.ctx)],
+      // ipAccess lets every request through while the storage is known to hold no IP block.
+      passesAll: () => knownNoIpBlocks(deps.ctx),
+      onError: handleError,
+    }),
+  );
   for (const path of CORS_PATHS) app.use(path, apiCors);
 
   const tooLarge = () => {
@@ -86,7 +101,7 @@ export function createHttp(deps: HttpDeps): WrenHttp {
   };
   const ordinaryLimit = bodyLimit({ maxSize: deps.limits.bodyBytes, onError: tooLarge });
   const uploadLimit = bodyLimit({ maxSize: deps.limits.uploadBytes, onError: tooLarge });
-  app.use((c, next) => {
+  const bodyLimits: MiddlewareHandler<HttpEnv> = (c, next) => {
     // Touching the body stream makes the node adapter build a full web Request with a stream
     // (most of a small POST's cost), so only a chunked body, whose size is known only once read,
     // is counted while read. Otherwise Content-Length (or its absence: no body) is the size, and
@@ -99,7 +114,7 @@ export function createHttp(deps: HttpDeps): WrenHttp {
     const size = Number(c.req.header("content-length") ?? 0);
     const max = upload ? deps.limits.uploadBytes : deps.limits.bodyBytes;
     return size > max ? tooLarge() : next();
-  });
+  };
 
   // Before federation answers them: an inbox POST is work (a signature check, maybe fetches).
   const inbox = inboxLimits(
@@ -110,20 +125,30 @@ export function createHttp(deps: HttpDeps): WrenHttp {
     },
     deps.ctx,
   );
-  app.use(inbox.middleware);
 
   const federationFetch = deps.federationFetch;
-  if (federationFetch) {
-    // Before the routes, after the body limits (inboxes take POSTs). The client API, OAuth
-    // and media are never federation's, so they skip the detour.
-    app.use(async (c, next) => {
+  // Before the routes, after the body limits (inboxes take POSTs). The client API, OAuth and
+  // media are never federation's, so they skip the detour.
+  const federation: MiddlewareHandler<HttpEnv> | undefined =
+    federationFetch &&
+    ((c, next) => {
       if (!mayBeFederation(c.req.path)) return next();
       return federationFetch(c.req.raw, async () => {
         await next();
         return c.res;
       });
     });
-  }
+  app.use(
+    inTurn({
+      rest: federation
+        ? [bodyLimits, inbox.middleware, federation]
+        : [bodyLimits, inbox.middleware],
+      // A request without a body (the inbox limits count POSTs only) to the client API, OAuth
+      // or media passes all three untouched.
+      passesAll: (c) => BODILESS_METHODS.has(c.req.method) && !mayBeFederation(c.req.path),
+      onError: handleError,
+    }),
+  );
 
   const api = rateLimitsInTurn(
     [

@@ -15,7 +15,7 @@ export interface HttpEnv {
     /** Set by the access middleware; null when the request carried no token. */
     viewer: Viewer | null;
     /** The token's verified holder, looked up once per request (see middleware/caller.ts). */
-    caller: Promise<Viewer | null> | undefined;
+    caller: Viewer | null | Promise<Viewer | null> | undefined;
     /** The browser's signed-in user, on pages behind requireSession (session/session.ts). */
     signedIn: SignedIn;
     /** A signed-in page's form fields, read (and CSRF-checked) once by requireSession. */

@@ -2,13 +2,15 @@
 // PostgreSQL database, behind one public address. What one process writes the others read at
 // once; every job runs once, whichever worker takes it; a worker killed mid-delivery leaves the
 // delivery to the other; idempotency keys and rate limits hold across the web processes; and a
-// web process killed right after a status is committed still gets its Create delivered.
+// web process killed right after a status is committed still gets its Create delivered; a token
+// revoked anywhere is refused by every web process.
 // The test itself opens the database too, as a third process would, to seed and inspect.
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Sql } from "postgres";
 import { FEDERATION_TASK_JOB } from "../../src/federation/message-queue.ts";
+import { hashSecret } from "../../src/services/auth/secrets.ts";
 import { EVENT_JOB, EVENT_LEASE_GROUP } from "../../src/services/events.ts";
 import { connectPostgres } from "../../src/storage/postgres/connect.ts";
 import {
@@ -45,6 +47,13 @@ function call(
     },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
+}
+
+/** The status of a token's verify_credentials on one web process (its body is not read). */
+async function credentialsStatus(web: ClusterProcess, token: string): Promise<number> {
+  const res = await call(web.url as string, token, "GET", "/api/v1/accounts/verify_credentials");
+  await res.body?.cancel();
+  return res.status;
 }
 
 async function ok<T>(answer: Promise<Response>): Promise<T> {
@@ -252,6 +261,36 @@ describe("a cluster of web and worker processes on one database", { timeout: 120
     await eventually(async () => assert.ok((await publicIds()).includes(posted.id)));
   });
 
+  it("refuses a token revoked by another process in both web processes", async () => {
+    // Each web process keeps a token's holder between writes (authenticate-token.ts): both use
+    // dave's token first, so what they kept is what the revocation must replace.
+    const [dave] = (await seedUsers(
+      cluster.env.WREN_DATA_DIR as string,
+      ["dave"],
+      cluster.env,
+    )) as [SeededUser];
+    const statusOn = (web: ClusterProcess) => credentialsStatus(web, dave.token);
+    await eventually(async () =>
+      assert.deepEqual([await statusOn(web1), await statusOn(web2)], [200, 200]),
+    );
+
+    // Revoked by a third process, as `wren` commands and the workers write.
+    await withOfflineServices(
+      cluster.env.WREN_DATA_DIR as string,
+      async (ctx) => {
+        const token = await ctx.storage.tokens.findByTokenHash(hashSecret(dave.token));
+        assert.ok(token);
+        await ctx.storage.tokens.put({ ...token, revokedAt: ctx.clock.now().toISOString() });
+      },
+      undefined,
+      cluster.env,
+    );
+    // Refused by each once the write's notification has reached it.
+    await eventually(async () =>
+      assert.deepEqual([await statusOn(web1), await statusOn(web2)], [401, 401]),
+    );
+  });
+
   it("counts one caller's requests to both web processes against one rate limit", async () => {
     const limit = 6;
     const limited = await Promise.all([
@@ -261,15 +300,7 @@ describe("a cluster of web and worker processes on one database", { timeout: 120
     try {
       const statuses: number[] = [];
       for (let i = 0; i < limit + 2; i++) {
-        const web = limited[i % 2] as ClusterProcess;
-        const res = await call(
-          web.url as string,
-          carol.token,
-          "GET",
-          "/api/v1/accounts/verify_credentials",
-        );
-        await res.body?.cancel();
-        statuses.push(res.status);
+        statuses.push(await credentialsStatus(limited[i % 2] as ClusterProcess, carol.token));
       }
       assert.deepEqual(statuses, [...Array(limit).fill(200), 429, 429]);
     } finally {

@@ -44,7 +44,8 @@ export function accessControl(ctx: ServiceContext) {
     return async (c, next) => {
       const bearer = bearerOf(c);
       if (bearer === null && rule.optional) return next();
-      const viewer = bearer === null ? undefined : await verifiedCaller(c, ctx);
+      const found = bearer === null ? undefined : verifiedCaller(c, ctx);
+      const viewer = found instanceof Promise ? await found : found;
       if (!viewer) {
         challenge(c, "invalid_token", INVALID_TOKEN);
         throw unauthorized(INVALID_TOKEN);

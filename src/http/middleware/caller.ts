@@ -16,13 +16,26 @@ export function bearerOf(c: Context<HttpEnv>): string | null {
   return null;
 }
 
-/** The verified holder of the request's token; null when there is none or it is not valid. */
-export function verifiedCaller(c: Context<HttpEnv>, ctx: ServiceContext): Promise<Viewer | null> {
-  let caller = c.get("caller");
-  if (caller === undefined) {
-    const bearer = bearerOf(c);
-    caller = bearer ? authenticateToken(ctx, bearer) : Promise.resolve(null);
-    c.set("caller", caller);
+/**
+ * The verified holder of the request's token; null when there is none or it is not valid. A
+ * promise while the lookup runs (the first asker starts it); the value itself once known, so the
+ * rate limits, the access guard and the routes after the first ask without a promise.
+ */
+export function verifiedCaller(
+  c: Context<HttpEnv>,
+  ctx: ServiceContext,
+): Viewer | null | Promise<Viewer | null> {
+  const known = c.get("caller");
+  if (known !== undefined) return known;
+  const bearer = bearerOf(c);
+  if (!bearer) {
+    c.set("caller", null);
+    return null;
   }
-  return caller;
+  const lookup = authenticateToken(ctx, bearer).then((viewer) => {
+    c.set("caller", viewer);
+    return viewer;
+  });
+  c.set("caller", lookup);
+  return lookup;
 }

@@ -29,4 +29,12 @@ describe("throttleableAddress", () => {
   it("passes through what is not an address", () => {
     assert.equal(throttleableAddress("local"), "local");
   });
+
+  it("answers an address asked again as the first time (its counted form is kept)", () => {
+    for (let i = 0; i < 3; i++) {
+      assert.equal(throttleableAddress("2001:db8:a:b::1%eth0"), "2001:db8:a:b::/64");
+      assert.equal(throttleableAddress("::ffff:203.0.113.7"), "203.0.113.7");
+      assert.equal(throttleableAddress("203.0.113.8"), "203.0.113.8");
+    }
+  });
 });

@@ -1,4 +1,4 @@
-// The admins' `no_access` IP blocks: every request from a blocked address (as resolveClientAddress
+// The admins' `no_access` IP blocks: every request from a blocked address (as clientAddressResolver
 // worked it out, behind trusted proxies too) is refused with 403, the API, the web pages and the
 // inbox alike, as Mastodon's Rack::Attack blocklist does. Expired blocks are ignored.
 

@@ -12,7 +12,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { tooManyRequests } from "../../domain/errors.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { Coordination, CounterWindow } from "../../storage/ports.ts";
-import type { HttpEnv } from "../env.ts";
+import type { HttpEnv, Viewer } from "../env.ts";
 import { verifiedCaller } from "./caller.ts";
 import { clientAddress } from "./client-address.ts";
 import { compact, FixedWindows, type Window } from "./fixed-windows.ts";
@@ -99,17 +99,22 @@ export type RateLimiter = MiddlewareHandler<HttpEnv> & {
  * junk token per request neither escapes the limit nor adds a key.
  */
 export function tokenOrAddress(ctx: ServiceContext): RateLimitKey {
-  return async (c) => {
-    const caller = await verifiedCaller(c, ctx);
-    return caller ? `token:${caller.token.id}` : `ip:${clientAddress(c)}`;
+  const keyOf = (c: Context<HttpEnv>, caller: Viewer | null) =>
+    caller ? `token:${caller.token.id}` : `ip:${clientAddress(c)}`;
+  return (c) => {
+    // Without a promise once the caller is known (and for a request with no bearer token).
+    const caller = verifiedCaller(c, ctx);
+    return caller instanceof Promise ? caller.then((v) => keyOf(c, v)) : keyOf(c, caller);
   };
 }
 
 /** The account of a verified user token (all its tokens together); other requests pass. */
 export function byAccount(ctx: ServiceContext): RateLimitKey {
-  return async (c) => {
-    const account = (await verifiedCaller(c, ctx))?.account;
-    return account ? `account:${account.id}` : null;
+  const keyOf = (caller: Viewer | null) =>
+    caller?.account ? `account:${caller.account.id}` : null;
+  return (c) => {
+    const caller = verifiedCaller(c, ctx);
+    return caller instanceof Promise ? caller.then(keyOf) : keyOf(caller);
   };
 }
 

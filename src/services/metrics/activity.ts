@@ -34,7 +34,11 @@ function today(now: Date): string {
   return lastDay.day;
 }
 
-export async function noteActivity(ctx: ServiceContext, accountId: string): Promise<void> {
+/**
+ * Marks the account active today. Answers without a promise when today's mark is made already
+ * (every request with a token asks; one in a day writes).
+ */
+export function noteActivity(ctx: ServiceContext, accountId: string): Promise<void> | undefined {
   const now = ctx.clock.now();
   const day = today(now);
   let memo = noted.get(ctx);
@@ -42,8 +46,18 @@ export async function noteActivity(ctx: ServiceContext, accountId: string): Prom
     memo = new LruCache(REMEMBERED);
     noted.set(ctx, memo);
   }
-  if (memo.get(accountId) === day) return;
+  if (memo.get(accountId) === day) return undefined;
   memo.set(accountId, day);
+  return record(ctx, memo, accountId, day, now);
+}
+
+async function record(
+  ctx: ServiceContext,
+  memo: LruCache<string, string>,
+  accountId: string,
+  day: string,
+  now: Date,
+): Promise<void> {
   const expiresAt = new Date(Date.parse(day) + ACTIVITY_RETENTION_DAYS * DAY_MS).toISOString();
   try {
     await ctx.storage.kv.compareAndSet(
