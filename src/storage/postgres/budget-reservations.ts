@@ -16,20 +16,11 @@
 
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { BudgetSpend, Coordination } from "../ports.ts";
-import { RESERVED_AT_MOST, RESERVED_SHARE } from "./counter-reservations.ts";
+import { type Held, RESERVED_AT_MOST, RESERVED_SHARE } from "./counter-reservations.ts";
 import type { WindowCounters } from "./window-counters.ts";
 
 /** Budgets whose units are held at most (the least recently used go first, with their units). */
 const CAPACITY = 50_000;
-
-/** The units held of a key's window, and the count the next one answers with. */
-interface Held {
-  resetAt: number;
-  left: number;
-  nextUsed: number;
-  /** The window's `used` at the last answer, for the size of the next take. */
-  seen: number;
-}
 
 export function reservingSpend(counters: WindowCounters): Coordination["spend"] {
   const held = new LruCache<string, Held>(CAPACITY);

@@ -25,7 +25,7 @@ export const RESERVED_SHARE = 16;
 const CAPACITY = 50_000;
 
 /** The units held of a key's window, and the count the next one answers with. */
-interface Held {
+export interface Held {
   resetAt: number;
   left: number;
   nextUsed: number;
