@@ -174,14 +174,16 @@ describe("postgres edge memo across processes", () => {
   it("keeps a target's followers whole, pages cut from them as the database pages them", async () => {
     const { a, b } = processes;
     const ids = (edges: readonly { id: string }[]) => edges.map((e) => e.id).join();
-    // b keeps that there are none: seeing all four means it heard every signal of a's puts.
-    assert.deepEqual(await b.follows.listTo("30", { limit: 9 }), []);
+    // b keeps that target 39 has none: seeing a's later follow of it means b heard every signal
+    // of a's puts before it (signals arrive in commit order).
+    assert.deepEqual(await b.follows.listTo("39", { limit: 9 }), []);
     for (const id of ["31", "32", "33", "34"]) {
       await a.follows.put(makeFollow({ id, accountId: `f${id}`, targetId: "30" }));
     }
+    await a.follows.put(makeFollow({ id: "38", accountId: "f38", targetId: "39" }));
     await eventually(
-      async () => ids(await b.follows.listTo("30", { limit: 9 })),
-      (list) => list === "34,33,32,31",
+      async () => ids(await b.follows.listTo("39", { limit: 9 })),
+      (list) => list === "38",
     );
     const pages = [
       { limit: 2 },

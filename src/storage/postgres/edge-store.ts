@@ -43,6 +43,14 @@ export const EDGE_KINDS: Record<EdgeKind, string> = {
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;
 
+/**
+ * The kinds whose edges to a target are kept whole (edge-memo.ts `sources`): follows, whose
+ * every page every post's listeners read. Not the others, read a page at a time (favourited by,
+ * list members): a target with more edges than are kept would then be read a thousand rows deep
+ * after each change, where a page reads forty.
+ */
+const KEPT_SOURCES: ReadonlySet<string> = new Set(["follows"]);
+
 /** The page of a newest-first list of edges that `bounds` and `page` ask for (id-window.ts). */
 function pageOf<E extends Edge>(all: readonly E[], bounds: IdBounds, page: IdPage): E[] {
   const { above, below } = bounds;
@@ -153,10 +161,11 @@ export function createEdgeStore<E extends Edge>(
       });
     },
     listFrom: (accountId, page) => listBy("account_id", accountId, page),
-    // A target's edges (an author's followers, read by every post's listeners) kept whole in
+    // A target's follows (an author's followers, read by every post's listeners) kept whole in
     // this process until one of them changes (edge-memo.ts), pages cut from them; a target
-    // with more than SOURCE_EDGES is read page by page.
+    // with more than SOURCE_EDGES is read page by page, as are the other kinds.
     async listTo(targetId, page) {
+      if (!KEPT_SOURCES.has(kind)) return listBy("target_id", targetId, page);
       const bounds = page.limit > 0 ? idBounds(page) : undefined;
       if (bounds === undefined) return [];
       const all = await memo.sources(kind, targetId, async (limit) => {
