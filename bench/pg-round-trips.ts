@@ -7,9 +7,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import postgres from "postgres";
 import { freePort } from "../test/helpers/server.ts";
 import type { Probe } from "./lib/compare.ts";
+import { commitCounter } from "./lib/pg-commits.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
 import { startWrenServer } from "./lib/processes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
@@ -19,17 +19,9 @@ import { writeProbes } from "./scenarios/writes.ts";
 const REQUESTS = 20;
 const db = await benchDatabase(`wren_bench_trips_${process.pid}`);
 const dataDir = await mkdtemp(join(tmpdir(), "wren-bench-trips-"));
-const stats = postgres(db.url.replace(/\/[^/]+$/, "/postgres"), { max: 1 });
-const name = new URL(db.url).pathname.slice(1);
-
+const counter = commitCounter(db.url);
 /** Committed transactions of the bench database so far (stats flushed by then). */
-async function commits(): Promise<number> {
-  await new Promise((r) => setTimeout(r, 1500));
-  await stats`select pg_stat_clear_snapshot()`;
-  const [row] = await stats<{ n: string }[]>`
-    select xact_commit as n from pg_stat_database where datname = ${name}`;
-  return Number(row?.n ?? 0);
-}
+const commits = () => counter.commits();
 
 try {
   const env = { ...benchEnv(dataDir, await freePort()), ...postgresEnv(db.url) };
@@ -75,7 +67,7 @@ try {
     await wren.stop();
   }
 } finally {
-  await stats.end();
+  await counter.close();
   await db.drop();
   await rm(dataDir, { recursive: true, force: true });
 }

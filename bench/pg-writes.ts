@@ -4,11 +4,15 @@
 // below what either side's CPU allows, the requests are waiting on each other (a shared row, a
 // retry loop), not working; this tells the two apart without a profiler. Last, the raw rate of
 // status inserts alone (lib/raw-pg-writes.ts): the database's floor for the create scenario.
+// And the statements per request under that load (committed transactions, lib/pg-commits.ts):
+// what is shared between requests (gathered signals, batched removals, held rate-limit and
+// budget units) shows there, where a request measured alone (pg-statements.ts) sends it whole.
 
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
+import { commitCounter } from "./lib/pg-commits.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
 import { cpuMilliseconds, runLoad, startWrenServer } from "./lib/processes.ts";
 import { rawPostgresWriteRate } from "./lib/raw-pg-writes.ts";
@@ -57,11 +61,13 @@ try {
     followTargets: 20_000,
   });
   const wren = await startWrenServer(env);
+  const counter = commitCounter(db.url);
   try {
     const pid = wren.process.pid as number;
     const rows: string[] = [];
     for (const probe of writeProbes(seeded)) {
       if (wanted.length > 0 && !wanted.includes(probe.name)) continue;
+      const commitsBefore = await counter.commits();
       const [wrenBefore, pgBefore] = [await cpuMilliseconds(pid), await postgresCpu(dbName)];
       const result = await runLoad({
         url: `${env.WREN_PUBLIC_URL}${probe.path}`,
@@ -74,8 +80,10 @@ try {
       });
       const [wrenAfter, pgAfter] = [await cpuMilliseconds(pid), await postgresCpu(dbName)];
       const done = Math.max(result.requests - result.non2xx, 1);
+      // Jobs left after the load (removals, a card fetch) commit too: a little over the load's.
+      const statements = ((await counter.commits()) - commitsBefore) / done;
       rows.push(
-        `| ${probe.name} | ${result.rps.toFixed(0)} | ${result.latencyP50} | ${result.non2xx} | ${((wrenAfter - wrenBefore) / done).toFixed(1)} | ${((pgAfter.all - pgBefore.all) / done).toFixed(1)} | ${((pgAfter.ours - pgBefore.ours) / done).toFixed(2)} |`,
+        `| ${probe.name} | ${result.rps.toFixed(0)} | ${result.latencyP50} | ${result.non2xx} | ${((wrenAfter - wrenBefore) / done).toFixed(1)} | ${((pgAfter.all - pgBefore.all) / done).toFixed(1)} | ${((pgAfter.ours - pgBefore.ours) / done).toFixed(2)} | ${statements.toFixed(2)} |`,
       );
     }
     const raw = await rawPostgresWriteRate(db.url, { seconds, concurrency: connections });
@@ -83,9 +91,10 @@ try {
       `Raw status inserts, ${connections} clients on a pool of 10: ${raw.toFixed(0)}/s\n\n`,
     );
     process.stdout.write(
-      `| scenario (${connections} clients, ${seconds} s) | requests/s | p50 ms | non-2xx | Wren CPU ms/request | PostgreSQL CPU ms/request | its backends' CPU ms/request |\n| --- | --- | --- | --- | --- | --- | --- |\n${rows.join("\n")}\n`,
+      `| scenario (${connections} clients, ${seconds} s) | requests/s | p50 ms | non-2xx | Wren CPU ms/request | PostgreSQL CPU ms/request | its backends' CPU ms/request | statements/request |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n${rows.join("\n")}\n`,
     );
   } finally {
+    await counter.close();
     await wren.stop();
   }
 } finally {

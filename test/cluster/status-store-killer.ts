@@ -2,11 +2,10 @@
 // the first status write kills the process once PostgreSQL has committed it.
 
 import type { StatusStore } from "../../src/storage/ports.ts";
-import type { PgContext } from "../../src/storage/postgres/context.ts";
 import { createStatusStore as createRealStatusStore } from "../../src/storage/postgres/status-store.ts";
 
-export function createStatusStore(db: PgContext): StatusStore {
-  const store = createRealStatusStore(db);
+export function createStatusStore(...args: Parameters<typeof createRealStatusStore>): StatusStore {
+  const store = createRealStatusStore(...args);
   return {
     ...store,
     async put(status) {

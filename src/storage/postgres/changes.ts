@@ -45,9 +45,13 @@ export interface Changes {
   /**
    * Calls `listener` with the ids of every write to `table`'s rows, or with undefined when any
    * row may have changed (a write that did not name them, missed notifications). Synchronous,
-   * before the write's promise resolves for this process's own writes. Returns the unwatch.
+   * before the write's promise resolves for this process's own writes; `heardBack` when it is
+   * this process's own write's notification come back (told once already). Returns the unwatch.
    */
-  watchRows(table: string, listener: (ids: readonly string[] | undefined) => void): () => void;
+  watchRows(
+    table: string,
+    listener: (ids: readonly string[] | undefined, heardBack: boolean) => void,
+  ): () => void;
 }
 
 export function createChanges(): Changes {
@@ -56,9 +60,12 @@ export function createChanges(): Changes {
   let everything = 0;
   const tables = new Map<string, number>();
   const others = new Map<string, number>();
-  const watchers = new Map<string, Set<(ids: readonly string[] | undefined) => void>>();
-  const tell = (table: string, ids: readonly string[] | undefined) => {
-    for (const listener of watchers.get(table) ?? []) listener(ids);
+  const watchers = new Map<
+    string,
+    Set<(ids: readonly string[] | undefined, heardBack: boolean) => void>
+  >();
+  const tell = (table: string, ids: readonly string[] | undefined, heardBack = false) => {
+    for (const listener of watchers.get(table) ?? []) listener(ids, heardBack);
   };
   const bumpTable = (table: string) => {
     tables.set(table, (tables.get(table) ?? 0) + 1);
@@ -88,7 +95,7 @@ export function createChanges(): Changes {
     rows(table, ids, heardBack = false) {
       if (!heardBack) version += 1;
       tables.set(table, (tables.get(table) ?? 0) + 1);
-      tell(table, ids);
+      tell(table, ids, heardBack);
     },
     watchRows(table, listener) {
       const set = watchers.get(table) ?? new Set();

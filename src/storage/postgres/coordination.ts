@@ -2,6 +2,7 @@
 // id slot, so every process on the database shares them (migration 0007_coordination).
 
 import type { Coordination } from "../ports.ts";
+import { reservingSpend } from "./budget-reservations.ts";
 import type { Sql } from "./connect.ts";
 import { reservingCountInTurn } from "./counter-reservations.ts";
 import { leaseIdSlot } from "./id-slot.ts";
@@ -21,9 +22,12 @@ export async function openCoordination(sql: Sql): Promise<PgCoordination> {
     coordination: {
       exclusive: false,
       withLock: createLeaseLocks(sql),
-      ...counters,
+      count: counters.count,
+      refund: counters.refund,
       // Rate limits' hits answered from units held by this process where exact (ADR 0042).
       countInTurn: reservingCountInTurn(counters.countInTurn),
+      // Budgets likewise (ADR 0043 amended).
+      spend: reservingSpend(counters),
       idGenerator: (now) => slot.generator(now),
     },
     release: () => slot.release(),

@@ -103,6 +103,51 @@ describe("postgres counter and list memos across processes", () => {
     );
   });
 
+  it("keeps its author's counters as a status put answers them (migration 0048)", async () => {
+    const { a, b } = processes;
+    await b.follows.put(makeFollow({ id: "2", accountId: "15", targetId: "14" }));
+    await b.follows.put(makeFollow({ id: "3", accountId: "14", targetId: "16" }));
+    // a keeps the author's empty list, so seeing b's status in it means hearing b's signals.
+    assert.deepEqual(await a.statuses.listByAccount("14", PAGE), []);
+    await b.statuses.put(
+      makeStatus({ id: "600", accountId: "14", createdAt: "2026-11-27T05:00:00.000Z" }),
+    );
+    // Once a has heard b's last write, nothing of b's is in flight to a.
+    await eventually(
+      () => a.statuses.listByAccount("14", PAGE),
+      (list) => list.length === 1,
+    );
+    await a.statuses.put(
+      makeStatus({ id: "601", accountId: "14", createdAt: "2026-11-27T06:00:00.000Z" }),
+    );
+    const put = {
+      statuses: 2,
+      lastStatusAt: "2026-11-27T06:00:00.000Z",
+      followers: 1,
+      following: 1,
+    };
+    const sql = connectPostgres({ url: processes.database.url, poolMax: 1 });
+    try {
+      // Changed without triggers (no signal): a answers what its put read back, not the table.
+      await sql.begin(async (tx) => {
+        await tx`set local session_replication_role = replica`;
+        await tx`update account_status_counts set statuses = 40 where account_id = 14`;
+      });
+      assert.deepEqual(await accountCounts(a, "14"), put);
+      // b read nothing before: it reads the table.
+      assert.equal((await accountCounts(b, "14"))?.statuses, 40);
+      // A deletion's put answers the counters after it too.
+      await a.statuses.put(makeStatus({ id: "601", accountId: "14", deleted: true }));
+      assert.deepEqual(await accountCounts(a, "14"), {
+        ...put,
+        statuses: 39,
+        lastStatusAt: "2026-11-27T05:00:00.000Z",
+      });
+    } finally {
+      await sql.end();
+    }
+  });
+
   it("sees another process's new and deleted statuses in the lists", async () => {
     const { a, b } = processes;
     await a.statuses.put(makeStatus({ id: "300", accountId: "9" }));

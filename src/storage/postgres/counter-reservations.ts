@@ -17,15 +17,15 @@
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { CounterHit, CounterWindow } from "../ports.ts";
 
-/** The most units one statement takes for one key. */
-const MOST = 64;
+/** The most units one statement takes for one key (budget-reservations.ts too). */
+export const RESERVED_AT_MOST = 64;
 /** What a statement takes of what the window had left: a sixteenth. */
-const SHARE = 16;
+export const RESERVED_SHARE = 16;
 /** Keys whose units are held at most (the least recently used go first, with their units). */
 const CAPACITY = 50_000;
 
 /** The units held of a key's window, and the count the next one answers with. */
-interface Held {
+export interface Held {
   resetAt: number;
   left: number;
   nextUsed: number;
@@ -42,7 +42,10 @@ export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
   const take = (hit: CounterHit, now: number) => {
     const kept = held.get(hit.key);
     if (!kept || kept.resetAt <= now) return 1;
-    return Math.max(1, Math.min(MOST, Math.floor((hit.limit - kept.seen) / SHARE)));
+    return Math.max(
+      1,
+      Math.min(RESERVED_AT_MOST, Math.floor((hit.limit - kept.seen) / RESERVED_SHARE)),
+    );
   };
 
   const local = (hit: CounterHit, now: number) => {

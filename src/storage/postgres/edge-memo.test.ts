@@ -16,7 +16,7 @@ import {
 import type { EdgeQuestion, Storage } from "../ports.ts";
 import { createChanges, parseChange } from "./changes.ts";
 import { connectPostgres } from "./connect.ts";
-import { createEdgeMemo, pairName } from "./edge-memo.ts";
+import { createEdgeMemo, pairName, SOURCE_EDGES } from "./edge-memo.ts";
 import { eventually, rawDatabase, twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 /** Ids the signal must escape: a comma, a bar, a space and a percent sign. */
@@ -197,6 +197,95 @@ describe("postgres edge memo across processes", () => {
       () => b.follows.allTargetsFrom("1"),
       (targets) => targets.length === 0,
     );
+  });
+
+  it("keeps a target's followers whole, pages cut from them as the database pages them", async () => {
+    const { a, b } = processes;
+    const ids = (edges: readonly { id: string }[]) => edges.map((e) => e.id).join();
+    // b keeps that target 39 has none: seeing a's later follow of it means b heard every signal
+    // of a's puts before it (signals arrive in commit order).
+    assert.deepEqual(await b.follows.listTo("39", { limit: 9 }), []);
+    for (const id of ["31", "32", "33", "34"]) {
+      await a.follows.put(makeFollow({ id, accountId: `f${id}`, targetId: "30" }));
+    }
+    await a.follows.put(makeFollow({ id: "38", accountId: "f38", targetId: "39" }));
+    await eventually(
+      async () => ids(await b.follows.listTo("39", { limit: 9 })),
+      (list) => list === "38",
+    );
+    const pages = [
+      { limit: 2 },
+      { limit: 2, maxId: "33" },
+      { limit: 2, sinceId: "31" },
+      { limit: 2, minId: "31" },
+      { limit: 5, minId: "31", maxId: "34" },
+      { limit: 0 },
+      { limit: 9, maxId: "0031" },
+    ];
+    // "0031" lies above every two-digit id (id-window.ts: ids compare by length first).
+    const answers = ["34,33", "32,31", "34,33", "33,32", "33,32", "", "34,33,32,31"];
+    assert.deepEqual(
+      await Promise.all(pages.map(async (page) => ids(await b.follows.listTo("30", page)))),
+      answers,
+    );
+    const sql = connectPostgres({ url: processes.database.url, poolMax: 1 });
+    try {
+      // Deleted without triggers (no signal): b still answers what it kept.
+      await sql.begin(async (tx) => {
+        await tx`set local session_replication_role = replica`;
+        await tx`delete from edges where kind = 'follows' and id = 34`;
+      });
+      assert.equal(ids(await b.follows.listTo("30", { limit: 2 })), "34,33");
+      // Another process's follow of the target names it: b reads the list again.
+      await a.follows.put(makeFollow({ id: "35", accountId: "f35", targetId: "30" }));
+      await eventually(
+        async () => ids(await b.follows.listTo("30", { limit: 9 })),
+        (list) => list === "35,33,32,31",
+      );
+      // A follow of another target leaves it.
+      await sql.begin(async (tx) => {
+        await tx`set local session_replication_role = replica`;
+        await tx`delete from edges where kind = 'follows' and id = 35`;
+      });
+      assert.deepEqual(await b.follows.listTo("37", { limit: 9 }), []);
+      await a.follows.put(makeFollow({ id: "36", accountId: "f36", targetId: "37" }));
+      await eventually(
+        async () => ids(await b.follows.listTo("37", { limit: 9 })),
+        (list) => list === "36",
+      );
+      assert.equal(ids(await b.follows.listTo("30", { limit: 9 })), "35,33,32,31");
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it("reads a target with more followers than it keeps page by page", async () => {
+    const { a, b } = processes;
+    const sql = connectPostgres({ url: processes.database.url, poolMax: 1 });
+    try {
+      await sql`
+        insert into edges (kind, account_id, target_id, id, data)
+        select 'follows', 'g' || n, '40', 1000 + n,
+          jsonb_build_object('id', (1000 + n)::text, 'accountId', 'g' || n, 'targetId', '40')
+        from generate_series(1, ${SOURCE_EDGES + 1}) as n`;
+      const first = await b.follows.listTo("40", { limit: 3 });
+      assert.deepEqual(
+        first.map((e) => e.id),
+        [2001, 2000, 1999].map((n) => String(n + SOURCE_EDGES - 1000)),
+      );
+      // Not kept: a deletion without a signal is seen at once.
+      await sql.begin(async (tx) => {
+        await tx`set local session_replication_role = replica`;
+        await tx`delete from edges where kind = 'follows' and target_id = '40' and id > 1002`;
+      });
+      assert.deepEqual(
+        (await b.follows.listTo("40", { limit: 3 })).map((e) => e.id),
+        ["1002", "1001"],
+      );
+      assert.equal((await a.follows.listTo("40", { limit: 3 })).length, 2);
+    } finally {
+      await sql.end();
+    }
   });
 
   it("forgets the pair an edge's id moved away from, in the writer at once", async () => {

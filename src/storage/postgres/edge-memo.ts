@@ -24,6 +24,10 @@ const PAIRS = 50_000;
 /** Lists of targets kept at most, each of at most LIST_TARGETS (a longer one is asked each time). */
 const LISTS = 1_000;
 const LIST_TARGETS = 2_000;
+/** Lists of the edges to a target kept at most (an author's followers, read by every post). */
+const SOURCE_LISTS = 500;
+/** The most edges a kept list of sources holds: a longer one is kept as "too long", asked by page. */
+export const SOURCE_EDGES = 1_000;
 
 const ESCAPES: Record<string, string> = { "%": "%25", ",": "%2C", "|": "%7C", " ": "%20" };
 /** An id as a pair's name holds it (migration 0038's wren_edge_pair): no separator left in it. */
@@ -41,6 +45,15 @@ export const pairName = (kind: string, accountId: string, targetId: string) =>
 /** The key of the list of an account's targets of a kind: its pairs' names up to the target. */
 const listName = (kind: string, accountId: string) => `${kind} ${escaped(accountId)}`;
 const listOf = (pair: string) => pair.slice(0, pair.lastIndexOf(" "));
+/** The key of the list of the edges of a kind to a target ("kind > target": no pair's prefix). */
+const sourcesName = (kind: string, targetId: string) => `${kind} > ${escaped(targetId)}`;
+const sourcesOf = (pair: string) =>
+  `${pair.slice(0, pair.indexOf(" "))} >${pair.slice(pair.lastIndexOf(" "))}`;
+
+/** The edges to a target, newest first; null when there were more than SOURCE_EDGES. */
+interface Sources {
+  edges: Edge[] | null;
+}
 
 /** One edge asked about: the kind as stored (EDGE_KINDS), from `accountId` to `targetId`. */
 export interface EdgePair {
@@ -56,6 +69,15 @@ export interface EdgeMemo {
   find(pairs: readonly EdgePair[]): Promise<(Edge | undefined)[]>;
   /** An account's targets of a kind (as `load` answers them), kept until one of them changes. */
   targets(kind: string, accountId: string, load: () => Promise<string[]>): Promise<string[]>;
+  /**
+   * Every edge of a kind to a target, newest first (`load` reads at most SOURCE_EDGES + 1),
+   * kept until one of them changes; undefined when there are more than SOURCE_EDGES.
+   */
+  sources(
+    kind: string,
+    targetId: string,
+    load: (limit: number) => Promise<Edge[]>,
+  ): Promise<readonly Edge[] | undefined>;
   /** This process's write to the pairs `names`: forgotten at once, and the version moves. */
   written(names: readonly string[]): void;
 }
@@ -100,6 +122,10 @@ export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
     capacity: LISTS,
     keyOf: listOf,
     keeps: (targets) => targets.length <= LIST_TARGETS,
+  });
+  const sourceLists = createRowMemo<Sources>(changes, "edges", {
+    capacity: SOURCE_LISTS,
+    keyOf: sourcesOf,
   });
 
   /** Reads the pairs not kept (one statement of primary-key lookups) and keeps what no write
@@ -167,6 +193,13 @@ export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
     async targets(kind, accountId, load) {
       // A copy: the kept list is frozen, and callers may sort or extend theirs.
       return [...((await lists.get(listName(kind, accountId), load)) ?? [])];
+    },
+    async sources(kind, targetId, load) {
+      const kept = await sourceLists.get(sourcesName(kind, targetId), async () => {
+        const edges = await load(SOURCE_EDGES + 1);
+        return { edges: edges.length > SOURCE_EDGES ? null : edges };
+      });
+      return kept?.edges ?? undefined;
     },
     written(names) {
       changes.rows("edges", names);

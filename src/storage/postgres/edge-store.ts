@@ -14,7 +14,7 @@ import type { EdgeKind, EdgeStore, IdPage } from "../ports.ts";
 import type { PgContext } from "./context.ts";
 import { edgeCounted } from "./count-signals.ts";
 import { type EdgeMemo, type EdgePair, pairName } from "./edge-memo.ts";
-import { idWindow } from "./id-window.ts";
+import { type IdBounds, idBounds, idWindow } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
 
@@ -42,6 +42,30 @@ export const EDGE_KINDS: Record<EdgeKind, string> = {
 };
 
 const pairKey = (accountId: string, targetId: string) => `${accountId} ${targetId}`;
+
+/**
+ * The kinds whose edges to a target are kept whole (edge-memo.ts `sources`): follows, whose
+ * every page every post's listeners read. Not the others, read a page at a time (favourited by,
+ * list members): a target with more edges than are kept would then be read a thousand rows deep
+ * after each change, where a page reads forty.
+ */
+const KEPT_SOURCES: ReadonlySet<string> = new Set(["follows"]);
+
+/** The page of a newest-first list of edges that `bounds` and `page` ask for (id-window.ts). */
+function pageOf<E extends Edge>(all: readonly E[], bounds: IdBounds, page: IdPage): E[] {
+  const { above, below } = bounds;
+  const inside =
+    above === undefined && below === undefined
+      ? all
+      : all.filter((e) => {
+          const id = BigInt(e.id);
+          return (below === undefined || id < below) && (above === undefined || id > above);
+        });
+  // min_id: the oldest `limit` above it, still newest first; otherwise the newest.
+  return page.minId !== undefined
+    ? inside.slice(Math.max(inside.length - page.limit, 0))
+    : inside.slice(0, page.limit);
+}
 
 /** The count per key, with a zero for every key asked about and not found. */
 function countsOf(keys: readonly string[], rows: readonly { key: string; n: string }[]) {
@@ -137,7 +161,23 @@ export function createEdgeStore<E extends Edge>(
       });
     },
     listFrom: (accountId, page) => listBy("account_id", accountId, page),
-    listTo: (targetId, page) => listBy("target_id", targetId, page),
+    // A target's follows (an author's followers, read by every post's listeners) kept whole in
+    // this process until one of them changes (edge-memo.ts), pages cut from them; a target
+    // with more than SOURCE_EDGES is read page by page, as are the other kinds.
+    async listTo(targetId, page) {
+      if (!KEPT_SOURCES.has(kind)) return listBy("target_id", targetId, page);
+      const bounds = page.limit > 0 ? idBounds(page) : undefined;
+      if (bounds === undefined) return [];
+      const all = await memo.sources(kind, targetId, async (limit) => {
+        const rows = await sql<{ data: E }[]>`
+          select data from edges where kind = ${kind} and target_id = ${targetId}
+          order by id desc limit ${limit}`;
+        return rows.map((r) => r.data);
+      });
+      return all === undefined
+        ? listBy("target_id", targetId, page)
+        : pageOf(all as readonly E[], bounds, page);
+    },
     // Counts come from edge_counts, kept by a row trigger in each edge write's transaction
     // (migration 0013): a key lookup where count(*) read every edge of a popular target.
     async countFrom(accountId) {

@@ -27,6 +27,7 @@ import type {
   TagFollow,
 } from "../../domain/relations.ts";
 import type { EdgeKind, EdgeStore, Storage } from "../ports.ts";
+import { createAccountCountsMemo } from "./account-counts-memo.ts";
 import { createAccountStore } from "./account-store.ts";
 import { createAnnouncementReactionStore } from "./announcement-reaction-store.ts";
 import { createAnnouncementStore } from "./announcement-store.ts";
@@ -98,6 +99,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     const db: PgContext = { sql, changes, outbox, self: applicationName };
     // One memo of edges for every kind: the joined reads ask several kinds at once.
     const edgeMemo = createEdgeMemo(sql, changes);
+    // The accounts' counters: loaded by the joined reads, kept by a status put too.
+    const accountCounts = createAccountCountsMemo(changes);
     const edges = <E extends Edge>(kind: EdgeKind): EdgeStore<E> =>
       createEdgeStore<E>(db, EDGE_KINDS[kind], edgeMemo);
     let closing: Promise<void> | undefined;
@@ -107,7 +110,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       apps: createAppStore(db),
       tokens: createTokenStore(db),
       authorizationCodes: createAuthorizationCodeStore(db),
-      statuses: createStatusStore(db),
+      statuses: createStatusStore(db, accountCounts),
       statusEdits: createStatusEditStore(db),
       follows: edges<Follow>("follows"),
       followRequests: edges<FollowRequest>("followRequests"),
@@ -167,7 +170,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
     ) as typeof stores;
     return {
       ...trackedStores,
-      joined: tracked(createJoinedReads(db, stores, edgeMemo), inFlight),
+      joined: tracked(createJoinedReads(db, stores, edgeMemo, accountCounts), inFlight),
       broadcast,
       version: () => changes.version,
       dump: () => dumpDatabase(sql),

@@ -7,14 +7,9 @@
 
 import type { Edge } from "../../domain/relations.ts";
 import type { AccountCounts, EdgeQuestion, JoinedReads, StatusCounts, Storage } from "../ports.ts";
+import type { AccountCountsMemo } from "./account-counts-memo.ts";
 import type { PgContext } from "./context.ts";
-import {
-  ACCOUNT_STATUS_COUNTS,
-  EDGE_COUNTS,
-  edgeCountSignal,
-  STATUS_ACCOUNTS,
-  STATUS_COUNTS,
-} from "./count-signals.ts";
+import { EDGE_COUNTS, edgeCountSignal, STATUS_COUNTS } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import type { EdgeMemo, EdgePair } from "./edge-memo.ts";
 import { EDGE_KINDS } from "./edge-store.ts";
@@ -27,6 +22,7 @@ export function createJoinedReads(
   db: PgContext,
   stores: HolderStores,
   memo: EdgeMemo,
+  accountCounts: AccountCountsMemo,
 ): JoinedReads {
   const { sql, changes } = db;
   // A status's counters are its status_counts row and its favourites' and quotes' edge counts.
@@ -36,15 +32,7 @@ export function createJoinedReads(
     edgeCountSignal(EDGE_KINDS.favourites, "to"),
     edgeCountSignal(EDGE_KINDS.quotes, "to"),
   ]);
-  // An account's are its account_status_counts row, the creation time of the newest status it
-  // names (the author's status writes: STATUS_ACCOUNTS), and its follows' edge counts.
-  const accountCounts = createRowMemo<AccountCounts>(changes, [
-    ACCOUNT_STATUS_COUNTS,
-    STATUS_ACCOUNTS,
-    EDGE_COUNTS,
-    edgeCountSignal(EDGE_KINDS.follows, "to"),
-    edgeCountSignal(EDGE_KINDS.follows, "from"),
-  ]);
+  // An account's: account-counts-memo.ts (shared with the status store's put).
 
   const loadStatusCounts = async (ids: string[]) => {
     const rows = await statusCountRows(sql, ids, true);

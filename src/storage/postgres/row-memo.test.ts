@@ -72,6 +72,29 @@ describe("row memo", () => {
     assert.equal((await memo.get("9", async () => assert.fail("asked again")))?.n, 1);
   });
 
+  it("keeps what a caller's own statement read back, unless a write named it meanwhile", async () => {
+    const changes = createChanges();
+    const memo = createRowMemo<{ key: string; n: number }>(changes, "statuses");
+    const read = (key: string, n: number) => new Map([[key, { key, n }]]);
+    // Untouched while it ran: kept, even past the caller's own forgetting after end().
+    const first = memo.watchLoad(["1"]);
+    const keepFirst = first.end();
+    changes.rows("statuses", ["1"]);
+    keepFirst(read("1", 7));
+    assert.equal((await memo.get("1", async () => assert.fail("asked again")))?.n, 7);
+    // Another write named it while the statement ran: not kept.
+    const second = memo.watchLoad(["2", "3"]);
+    changes.rows("statuses", ["2"], true);
+    second.end()(new Map([...read("2", 1), ...read("3", 1)]));
+    assert.equal((await memo.get("2", async () => ({ key: "2", n: 2 })))?.n, 2);
+    assert.equal((await memo.get("3", async () => assert.fail("asked again")))?.n, 1);
+    // A write naming no rows meanwhile: nothing kept.
+    const third = memo.watchLoad(["4"]);
+    changes.bumpAll();
+    third.end()(read("4", 1));
+    assert.equal((await memo.get("4", async () => ({ key: "4", n: 2 })))?.n, 2);
+  });
+
   it("keeps that a row is missing until that row is written, frozen records", async () => {
     const changes = createChanges();
     const memo = createRowMemo<{ tags: string[] }>(changes, "statuses");

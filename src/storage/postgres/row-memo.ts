@@ -31,6 +31,13 @@ export interface RowMemoOptions<T> {
   keyOf?: (name: string) => string;
   /** Whether a loaded record is worth its memory (not kept otherwise, asked again next time). */
   keeps?: (record: T) => boolean;
+  /**
+   * Of `tables`, those whose every change by this process is told as its write resolves, naming
+   * every row it changed: their notifications heard back are not forgotten again (they would
+   * drop what a write kept of its own result, watchLoad). Others are, as they may carry rows
+   * the write did not name (a trigger's, or a statement outside the stores).
+   */
+  namedAtOnce?: readonly string[];
 }
 
 /**
@@ -40,11 +47,23 @@ export interface RowMemoOptions<T> {
 export function createRowMemo<T extends object>(
   changes: Changes,
   tables: string | readonly string[],
-  { capacity = CAPACITY, keyOf = (name) => name, keeps = () => true }: RowMemoOptions<T> = {},
+  {
+    capacity = CAPACITY,
+    keyOf = (name) => name,
+    keeps = () => true,
+    namedAtOnce = [],
+  }: RowMemoOptions<T> = {},
 ): RecordMemo<T> & {
   readonly size: number;
   /** What is kept of `key` now, without loading: a record, MISSING, or undefined (nothing). */
   peek(key: string): T | typeof MISSING | undefined;
+  /**
+   * A load of `keys` the caller runs itself (a write whose statement reads them back), begun
+   * now, before its statement is sent. `end()`, once it resolved, stops watching and answers
+   * the keeping of what it read: the keys another write touched meanwhile are left out. The
+   * caller may forget its own write's rows between the two (they are not watched any more).
+   */
+  watchLoad(keys: readonly string[]): { end(): (records: ReadonlyMap<string, T>) => void };
 } {
   let cache = new LruCache<string, T | typeof MISSING>(capacity);
   const loads = new Set<Load>();
@@ -63,7 +82,10 @@ export function createRowMemo<T extends object>(
     }
   };
   for (const table of typeof tables === "string" ? [tables] : tables) {
-    changes.watchRows(table, forget);
+    const toldAtOnce = namedAtOnce.includes(table);
+    changes.watchRows(table, (ids, heardBack) => {
+      if (!(heardBack && toldAtOnce)) forget(ids);
+    });
   }
 
   /** Runs `load` for `keys`, keeping what no write touched meanwhile. */
@@ -80,10 +102,7 @@ export function createRowMemo<T extends object>(
       if (stale !== "all") {
         for (const key of keys) {
           if (stale.has(key)) continue;
-          const record = found(result, key);
-          if (record !== undefined && !keeps(record)) continue;
-          // Kept records are shared by every later reader: frozen, as json-file's are.
-          cache.set(key, record === undefined ? MISSING : deepFreeze(record));
+          keep(key, found(result, key));
         }
       }
       return result;
@@ -92,11 +111,31 @@ export function createRowMemo<T extends object>(
     }
   }
 
+  /** Keeps `record` under `key` (frozen: kept records are shared by every later reader). */
+  const keep = (key: string, record: T | undefined) => {
+    if (record !== undefined && !keeps(record)) return;
+    cache.set(key, record === undefined ? MISSING : deepFreeze(record));
+  };
+
   return {
     get size() {
       return cache.size;
     },
     peek: (key) => cache.get(key),
+    watchLoad(keys) {
+      const entry: Load = { keys, stale: new Set() };
+      loads.add(entry);
+      return {
+        end() {
+          loads.delete(entry);
+          const { stale } = entry;
+          const fresh = stale === "all" ? [] : keys.filter((key) => !stale.has(key));
+          return (records) => {
+            for (const key of fresh) if (records.has(key)) keep(key, records.get(key));
+          };
+        },
+      };
+    },
     async get(key, load) {
       const kept = cache.get(key);
       if (kept !== undefined) return kept === MISSING ? undefined : kept;

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import type { Status, TimelineEntry } from "../../domain/status.ts";
 import type { PublicFilter, StatusFilter, StatusStore } from "../ports.ts";
+import { type AccountCountsMemo, createAccountCountsMemo } from "./account-counts-memo.ts";
 import type { PgContext } from "./context.ts";
 import { inPublicTimeline, STATUS_TAGS, statusesCounted } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
@@ -58,7 +59,21 @@ const lowerTags = (tags: readonly string[]) => [
 const inTagTimelines = (s: Status) =>
   !s.deleted && s.visibility === "public" && s.reblogOfId === null;
 
-export function createStatusStore(db: PgContext): StatusStore {
+/** What a put answers: the tags its status was listed under before, its author's counters. */
+interface PutRow {
+  untagged: string[];
+  author_statuses: number;
+  author_last_at: string | null;
+  author_followers: number;
+  author_following: number;
+  /** The status's author before the put, when another account. */
+  former_author: string | null;
+}
+
+export function createStatusStore(
+  db: PgContext,
+  accountCounts: AccountCountsMemo = createAccountCountsMemo(db.changes),
+): StatusStore {
   const { sql } = db;
   // Read statuses come back as the same objects while unchanged, as json-file's do, so what is
   // rendered from them is reused (record-identities.ts).
@@ -157,17 +172,48 @@ export function createStatusStore(db: PgContext): StatusStore {
         inPublicTimeline(status) ||
         (before !== undefined && before !== MISSING && inPublicTimeline(before));
       const carried = await db.outbox.take();
-      const statement = sql<{ untagged: string[] }[]>`
+      // The author's counters as the put leaves them, kept unless another write changed them
+      // while it ran (watched from before it is sent: row-memo.ts).
+      const counting = accountCounts.watchLoad([status.accountId]);
+      const statement = sql<PutRow[]>`
         ${carried ? sql`with job as (${jobInsert(sql, carried.job)})` : sql``}
-        select wren_put_status(${status.id}::int8, ${status.accountId}::int8,
+        select untagged, author_statuses, author_last_at, author_followers, author_following,
+          former_author
+        from wren_put_status(${status.id}::int8, ${status.accountId}::int8,
           ${status.uri}, ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
           ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
           ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)},
-          ${listedTags}::text[]) as untagged`;
+          ${listedTags}::text[])`;
       carried?.settle(statement);
-      const [answer] = await statement;
+      const [answer] = await statement.catch((error: unknown) => {
+        counting.end();
+        // It may have committed all the same (a connection lost with the answer): its author's
+        // counters are forgotten, as its signal heard back no longer does (account-counts-memo.ts).
+        statusesCounted(db.changes, [status], false);
+        throw error;
+      });
+      const keepCounts = counting.end();
       // The hashtag timelines it is in now and those it was in (the function answers them).
-      written([status], publicTouched, [...new Set([...listedTags, ...(answer?.untagged ?? [])])]);
+      // A status moved from another author changed that author's counters too.
+      const former = answer?.former_author;
+      written(former ? [status, { ...status, accountId: former }] : [status], publicTouched, [
+        ...new Set([...listedTags, ...(answer?.untagged ?? [])]),
+      ]);
+      if (answer) {
+        keepCounts(
+          new Map([
+            [
+              status.accountId,
+              {
+                statuses: answer.author_statuses,
+                lastStatusAt: answer.author_last_at,
+                followers: answer.author_followers,
+                following: answer.author_following,
+              },
+            ],
+          ]),
+        );
+      }
       if (status.reblogOfId !== null) reblogs.written(status.accountId, status.reblogOfId);
     },
 
@@ -323,13 +369,20 @@ export function createStatusStore(db: PgContext): StatusStore {
     async delete(id) {
       const key = rowId(id);
       if (key === undefined) return false;
-      const [untagged, removed] = await sql.begin((tx) => [
+      const deleting = sql.begin((tx) => [
         tx<{ tag: string }[]>`delete from status_tags where status_id = ${key}::int8 returning tag`,
         tx<ParentsRow[]>`
           delete from statuses where id = ${key}::int8
           returning id::text, account_id::text, in_reply_to_id::text, reblog_of_id::text,
             public_timeline`,
       ]);
+      deleting.catch(() => {
+        // Perhaps committed (a connection lost with the answer): its author's counters are
+        // forgotten as in put, if the status is kept (account-counts-memo.ts).
+        const kept = memo.peek(key);
+        if (kept !== undefined && kept !== MISSING) statusesCounted(db.changes, [kept], false);
+      });
+      const [untagged, removed] = (await deleting) as unknown as [{ tag: string }[], ParentsRow[]];
       const row = removed?.[0];
       if (row === undefined) return false;
       written(

@@ -14,7 +14,19 @@ const SWEEP_EVERY_MS = 60_000;
 
 type Row = { used: string; reset_at: string };
 
-export type WindowCounters = Pick<Coordination, "count" | "countInTurn" | "spend" | "refund">;
+export type WindowCounters = Pick<Coordination, "count" | "countInTurn" | "spend" | "refund"> & {
+  /**
+   * A budget spend of up to `amount` units (budget-reservations.ts): as `spend`, but an allowed
+   * spend takes `amount`, or what the window has left if less (at least one unit).
+   */
+  spendUpTo(
+    key: string,
+    amount: number,
+    limit: number,
+    windowMs: number,
+    now: number,
+  ): Promise<BudgetSpend>;
+};
 
 export function createWindowCounters(sql: Sql): WindowCounters {
   let sweptAt = Number.NEGATIVE_INFINITY;
@@ -95,20 +107,23 @@ export function createWindowCounters(sql: Sql): WindowCounters {
     return rows.sort((a, b) => a.n - b.n).map(windowOf);
   }
 
-  async function spend(
+  async function spendUpTo(
     key: string,
+    amount: number,
     limit: number,
     windowMs: number,
     now: number,
   ): Promise<BudgetSpend> {
     if (limit <= 0) return { allowed: false, ...(await count(key, 0, windowMs, now)) };
     sweep(now);
+    const first = Math.max(1, Math.min(amount, limit));
     // Counts only where the window has ended or still has room: no row back means refused.
     const [row] = await sql<{ used: string; reset_at: string }[]>`
       insert into coordination_counters as c (key, used, reset_at)
-      values (${key}, 1, ${now + windowMs})
+      values (${key}, ${first}, ${now + windowMs})
       on conflict (key) do update set
-        used = case when c.reset_at <= ${now} then 1 else c.used + 1 end,
+        used = case when c.reset_at <= ${now} then excluded.used
+          else c.used + least(${amount}::bigint, ${limit}::bigint - c.used) end,
         reset_at = case when c.reset_at <= ${now} then excluded.reset_at else c.reset_at end
       where c.reset_at <= ${now} or c.used < ${limit}
       returning used, reset_at`;
@@ -116,11 +131,14 @@ export function createWindowCounters(sql: Sql): WindowCounters {
     return { allowed: false, ...(await count(key, 0, windowMs, now)) };
   }
 
+  const spend = (key: string, limit: number, windowMs: number, now: number) =>
+    spendUpTo(key, 1, limit, windowMs, now);
+
   async function refund(key: string, resetAt: number): Promise<void> {
     await sql`
       update coordination_counters set used = used - 1
       where key = ${key} and reset_at = ${resetAt} and used > 0`;
   }
 
-  return { count, countInTurn, spend, refund };
+  return { count, countInTurn, spend, spendUpTo, refund };
 }
