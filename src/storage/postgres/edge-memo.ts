@@ -128,9 +128,10 @@ export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
     keyOf: sourcesOf,
   });
 
-  /** Reads the pairs not kept (one statement of primary-key lookups) and keeps what no write
-   * touched meanwhile. */
-  async function load(wanted: readonly EdgePair[]): Promise<Map<string, Edge>> {
+  /** Reads the pairs not kept, by name (one statement of primary-key lookups), and keeps what no
+   * write touched meanwhile. */
+  async function load(byName: ReadonlyMap<string, EdgePair>): Promise<Map<string, Edge>> {
+    const wanted = [...byName.values()];
     const entry: Load = { stale: new Set() };
     loads.add(entry);
     try {
@@ -142,8 +143,7 @@ export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
       const found = new Map(rows.map((r) => [pairName(r.kind, r.account_id, r.target_id), r.data]));
       const { stale } = entry;
       if (stale !== "all") {
-        for (const p of wanted) {
-          const name = pairName(p.kind, p.accountId, p.targetId);
+        for (const [name, p] of byName) {
           if (stale.has(name)) continue;
           const edge = found.get(name);
           // Kept edges are shared by every later reader: frozen, as json-file's are.
@@ -184,7 +184,7 @@ export function createEdgeMemo(sql: Sql, changes: Changes): EdgeMemo {
       const byName = new Map(
         names.map((name, n) => [name, asked[missing[n] as number] as EdgePair]),
       );
-      const found = await load([...byName.values()]);
+      const found = await load(byName);
       missing.forEach((i, n) => {
         answers[i] = found.get(names[n] as string);
       });
