@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../test/helpers/server.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
-import { logStatements } from "./lib/pg-log.ts";
+import { logStatements, statementShapes } from "./lib/pg-log.ts";
 import { parseStraceSummary, traceThreads } from "./lib/strace.ts";
 import { withFederation } from "./scenarios/federation.ts";
 import { measureInbox } from "./scenarios/inbox.ts";
@@ -65,17 +65,8 @@ const statementCounter = async () => {
   const from = await statements.offset();
   return async (count: number) => {
     const lines = await statements.since(from);
-    const shapes = new Map<string, number>();
-    for (const line of lines) {
-      // Literals and parameters vary; the statement's shape is what repeats.
-      const shape = line
-        .replace(/'[^']*'/g, "?")
-        .replace(/\$\d+/g, "?")
-        .slice(0, 110);
-      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
-    }
     log(`statements per activity: ${(lines.length / count).toFixed(2)}`);
-    for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    for (const [shape, n] of statementShapes(lines).slice(0, 25)) {
       log(`  ${(n / count).toFixed(2)}  ${shape}`);
     }
   };

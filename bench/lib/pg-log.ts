@@ -51,3 +51,19 @@ export async function logStatements(url: string): Promise<StatementLog> {
     },
   };
 }
+
+/**
+ * How often each statement's shape occurs among `statements`, most frequent first: literals and
+ * parameters vary from one to the next, the shape (the first 110 characters) is what repeats.
+ */
+export function statementShapes(statements: string[]): [string, number][] {
+  const shapes = new Map<string, number>();
+  for (const statement of statements) {
+    const shape = statement
+      .replace(/'[^']*'/g, "?")
+      .replace(/\$\d+/g, "?")
+      .slice(0, 110);
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  }
+  return [...shapes].sort((a, b) => b[1] - a[1]);
+}

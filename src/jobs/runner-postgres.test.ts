@@ -38,6 +38,13 @@ interface Process {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Resolves once `done()` holds (a notification from the other process arrived); fails after 5 s. */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 5_000) assert.fail("the other process never heard the write");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 /** Lets a started runner finish its first look (and set its timer a minute away). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -72,6 +79,34 @@ describe("job runners of several processes on PostgreSQL", () => {
   });
   afterEach(async () => {
     for (const { storage } of processes) await storage.close();
+  });
+
+  it("writes the jobs enqueued in one turn together: one wake-up for the other process", async () => {
+    const [a, b] = [await open(), await open()];
+    let wakeUps = 0;
+    const stop = b.storage.jobs.watch(() => wakeUps++);
+    try {
+      // As a fan-out queues its deliveries: all at once, each with its own ordering key.
+      const ids = await Promise.all(
+        Array.from({ length: 50 }, (_, n) =>
+          a.queue.enqueue("work", { n }, { orderingKey: `key-${n % 5}` }),
+        ),
+      );
+      assert.equal(new Set(ids).size, 50);
+      for (const [n, id] of ids.entries()) {
+        const job = await b.storage.jobs.get(id);
+        assert.deepEqual([job?.payload, job?.orderingKey], [{ n }, `key-${n % 5}`]);
+      }
+      // The wake-up trigger fires per statement: one statement, one wake-up (not 50).
+      await waitFor(() => wakeUps > 0);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(wakeUps, 1);
+      // A later turn is a write of its own.
+      await a.queue.enqueue("work", { n: 50 });
+      await waitFor(() => wakeUps > 1);
+    } finally {
+      stop();
+    }
   });
 
   it("runs each of 200 jobs exactly once across two runners, both taking part", async () => {

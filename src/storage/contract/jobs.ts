@@ -212,6 +212,23 @@ export function jobContract(t: ContractContext): void {
       assert.deepEqual(await store().claim(at(29), 10, at(59), "c"), []);
     });
 
+    it("finishes jobs completed at once, each for its own owner", async () => {
+      await putAll([10, 11, 12, 13].map((n) => makeJob({ id: String(n), runAt: at(1) })));
+      await store().claim(at(5), 2, at(20), "a");
+      await store().claim(at(5), 2, at(20), "b");
+      const done = await Promise.all([
+        store().complete("10", "a"),
+        store().complete("12", "b"),
+        store().complete("11", "b"),
+        store().complete("13", "b"),
+        store().complete("13", "b"),
+        store().complete("14", "a"),
+      ]);
+      // 11 is a's; 13 is done once; 14 never was.
+      assert.deepEqual(done, [true, true, false, true, false, false]);
+      assert.deepEqual(ids(await store().due(at(59), 10)), ["11"]);
+    });
+
     it("renews only the owner's leases", async () => {
       await putAll([makeJob({ id: "10", runAt: at(1) }), makeJob({ id: "11", runAt: at(1) })]);
       await store().claim(at(1), 1, at(10), "a");
@@ -308,6 +325,31 @@ export function jobContract(t: ContractContext): void {
       assert.deepEqual(ids(await store().due(CREATED, 10)), ["10"]);
       await assert.rejects(store().putAround(makeJob({ id: "11", runAt: "soon" }), async () => 1));
       assert.equal(await store().get("11"), undefined);
+    });
+
+    it("stores many jobs at once as put stores each, ending a claim on one replaced", async () => {
+      await store().put(makeJob({ id: "10", runAt: at(1) }));
+      assert.deepEqual(ids(await store().claim(at(5), 10, at(50), "a")), ["10"]);
+      const many = [
+        makeJob({ id: "10", runAt: at(2), attempts: 2 }),
+        makeJob({ id: "11", runAt: at(3), group: "held:a", orderingKey: "k" }),
+        makeJob({ id: "12", runAt: at(4), payload: { text: "twelve" } }),
+        failedJob("13", 6),
+      ];
+      await store().putMany(many);
+      for (const job of many) assert.deepEqual(await store().get(job.id), job);
+      assert.deepEqual(ids(await store().failed(10)), ["13"]);
+      // The replaced job waits again: its claim by "a" ended.
+      assert.equal(await store().complete("10", "a"), false);
+      assert.deepEqual(ids(await store().claim(at(5), 10, at(50), "b")), ["10", "11", "12"]);
+      assert.equal(await store().advanceGroup("held:a", at(1)), 0);
+      await store().putMany([]);
+      assert.equal(await store().nextRunAt(), at(50));
+    });
+
+    it("refuses many jobs when one has no readable runAt", async () => {
+      await assert.rejects(store().putMany([makeJob({ id: "10", runAt: "soon" })]));
+      assert.equal(await store().get("10"), undefined);
     });
 
     it("refuses a job without a readable runAt", async () => {

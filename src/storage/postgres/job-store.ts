@@ -11,9 +11,10 @@ import type postgres from "postgres";
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
 import type { JobStore } from "../ports.ts";
+import { createCallsInTurn } from "./calls-in-turn.ts";
 import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
-import { jsonb } from "./jsonb.ts";
+import { jsonb, jsonText } from "./jsonb.ts";
 import { createStatementBatch } from "./statement-batch.ts";
 
 /** An ISO time as an instant PostgreSQL reads the same way; throws naming `what` if unreadable. */
@@ -63,6 +64,30 @@ export function jobInsert(sql: Sql, job: Job): postgres.PendingQuery<postgres.Ro
       data = excluded.data, lease_until = null, lease_owner = null`;
 }
 
+/** The most jobs one insert of putMany carries (its arrays are parameters). */
+const PUT_MANY_CHUNK = 1_000;
+
+/**
+ * Stores `jobs` as jobInsert would each, in one statement: one commit (and one wake-up, the
+ * trigger being per statement) for a fan-out's deliveries instead of one each. Ids must differ
+ * (one statement cannot update a row twice); the last of a repeated id is kept.
+ */
+function jobsInsert(sql: Sql, jobs: readonly Job[]): postgres.PendingQuery<postgres.Row[]> {
+  const byId = new Map(jobs.map((job) => [job.id, job]));
+  const rows = [...byId.values()];
+  return sql`
+    insert into jobs (id, run_at, failed_at, grp, data)
+    select * from unnest(
+      ${sql.array(rows.map((job) => job.id))}::text[],
+      ${sql.array(rows.map(validRunAt))}::timestamptz[],
+      ${sql.array(rows.map((job) => failedInstant(job.failedAt)))}::timestamptz[],
+      ${sql.array(rows.map((job) => job.group ?? null))}::text[],
+      ${sql.array(rows.map(jsonText))}::text[]::jsonb[])
+    on conflict (id) do update set
+      run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
+      data = excluded.data, lease_until = null, lease_owner = null`;
+}
+
 /** How long finished event records are gathered before one statement removes them (ms). */
 const RETIRE_DELAY_MS = 50;
 /** The most ids one removal statement takes. */
@@ -82,6 +107,24 @@ export function createJobStore(db: PgContext): PgJobStore {
     maxIds: RETIRE_MAX_IDS,
     what: "removal of finished jobs",
   });
+
+  /**
+   * Completions that come while one removal is under way go together in the next (a runner of
+   * 64 jobs finishes many at once: one round trip for them, not one each). Each answers whether
+   * its owner still held the job; one (id, owner) asked twice at once is done once.
+   */
+  const completeInTurn = createCallsInTurn<{ id: string; owner: string }, boolean>(
+    async (calls) => {
+      const rows = await sql<{ id: string; lease_owner: string }[]>`
+        delete from jobs j
+        using unnest(${sql.array(calls.map((c) => c.id))}::text[],
+                     ${sql.array(calls.map((c) => c.owner))}::text[]) as c(id, owner)
+        where j.id = c.id and j.lease_owner = c.owner
+        returning j.id, j.lease_owner`;
+      const removed = new Set(rows.map((row) => `${row.lease_owner}\u0000${row.id}`));
+      return calls.map((call) => removed.delete(`${call.owner}\u0000${call.id}`));
+    },
+  );
 
   const listeners = new Set<(runAt?: string) => void>();
   const tellAll = (runAt?: string) => {
@@ -120,6 +163,12 @@ export function createJobStore(db: PgContext): PgJobStore {
 
     async put(job) {
       await jobInsert(sql, job);
+    },
+
+    async putMany(jobs) {
+      for (let i = 0; i < jobs.length; i += PUT_MANY_CHUNK) {
+        await jobsInsert(sql, jobs.slice(i, i + PUT_MANY_CHUNK));
+      }
     },
 
     // Carried into the write when it is a status or an edge put (outbox.ts, ADR 0033).
@@ -175,10 +224,7 @@ export function createJobStore(db: PgContext): PgJobStore {
       return ids.filter((id) => held.has(id));
     },
 
-    async complete(id, owner) {
-      const result = await sql`delete from jobs where id = ${id} and lease_owner = ${owner}`;
-      return result.count > 0;
-    },
+    complete: (id, owner) => completeInTurn({ id, owner }),
 
     async reschedule(job, owner) {
       const runAt = validRunAt(job);

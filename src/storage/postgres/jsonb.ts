@@ -8,13 +8,16 @@ import type postgres from "postgres";
 import type { Sql } from "./connect.ts";
 
 export function jsonb(sql: Sql, value: unknown): postgres.Fragment {
-  let json = JSON.stringify(value);
+  return sql`${jsonText(value)}::text::jsonb`;
+}
+
+/** A JSON value as the text to cast to jsonb (arrays of them go through `unnest`). */
+export function jsonText(value: unknown): string {
+  const json = JSON.stringify(value);
   // Rare (a literal "\u0000" typed as text lands here too, harmlessly): only then pay for a
   // replacer over every value.
-  if (json.includes("\\u0000")) {
-    json = JSON.stringify(value, (_key, v: unknown) =>
-      typeof v === "string" ? v.replaceAll("\u0000", "\uFFFD") : v,
-    );
-  }
-  return sql`${json}::text::jsonb`;
+  if (!json.includes("\\u0000")) return json;
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "string" ? v.replaceAll("\u0000", "\uFFFD") : v,
+  );
 }

@@ -1,5 +1,6 @@
 // The key-value entries every page of statuses with links reads (the preview cards and the
-// statuses' links to them), and the trend reviews, kept in this process, as json-file answers
+// statuses' links to them), the trend reviews and the circuit states every delivery reads, kept
+// in this process, as json-file answers
 // them from memory: a row memo (row-memo.ts) under each key's name, forgotten as a write names it (migration 0039's
 // "kv_rows" signal: this process's writes as they resolve, other processes' on the notification).
 // The other keys are read as before: most are Fedify's caches and marks, written on every post.
@@ -11,12 +12,14 @@ import { createRowMemo } from "./row-memo.ts";
 
 /**
  * The key prefixes kept; their writes signal (migration 0039's triggers test the same; 0041 added
- * the trend reviews, read on every hashtag timeline and trends answer).
+ * the trend reviews, read on every hashtag timeline and trends answer; 0051 Fedify's circuit
+ * states, read twice per delivery, written only as a host fails or comes back).
  */
 const KEPT_PREFIXES = [
   ["wren", "previewCard"],
   ["wren", "statusCard"],
   ["wren", "trendReview"],
+  ["_fedify", "circuit"],
 ] as const;
 
 /** The signal naming written entries. */

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { makeFollow } from "../contract/fixtures.ts";
+import { makeJob } from "../contract/fixtures-features.ts";
 import type { KvEntry, Storage } from "../ports.ts";
 import { eventually, twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
@@ -89,6 +90,49 @@ describe("postgres: two processes on one database", () => {
       async () => processes.a.version() - before,
       (moved) => moved === 4,
     );
+  });
+
+  it("keep each other's circuit states until one writes them (migration 0051)", async () => {
+    const key = ["_fedify", "circuit", "down.example"];
+    const open = { state: "open", failures: [NOW], opened: NOW };
+    // Read twice per delivery, kept per process: the absent answer is kept too.
+    assert.equal(await processes.a.kv.get(key), undefined);
+    await processes.b.kv.set(entry(key, open));
+    assert.deepEqual(
+      await eventually(
+        () => processes.a.kv.get(key),
+        (found) => found !== undefined,
+      ),
+      entry(key, open),
+    );
+    // A compare-and-set from the kept state (Fedify's circuit breaker writes so) succeeds.
+    assert.equal(await processes.a.kv.compareAndSet(open, entry(key, undefined), NOW), true);
+    assert.equal(
+      await eventually(
+        () => processes.b.kv.get(key),
+        (found) => found === undefined,
+      ),
+      undefined,
+    );
+  });
+
+  it("hear one wake-up for many jobs put in one statement", async () => {
+    let wakeUps = 0;
+    const stop = processes.b.jobs.watch(() => wakeUps++);
+    try {
+      const jobs = Array.from({ length: 1_500 }, (_, i) => makeJob({ id: String(100 + i) }));
+      await processes.a.jobs.putMany(jobs);
+      // At most 1,000 a statement: two statements, two wake-ups (one each, not one per job).
+      await eventually(
+        async () => wakeUps,
+        (n) => n >= 2,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(wakeUps, 2);
+      assert.equal((await processes.b.jobs.due("2030-01-01T00:00:00.000Z", 2_000)).length, 1_500);
+    } finally {
+      stop();
+    }
   });
 
   it("compare-and-set on one key from both lets exactly one win", async () => {
