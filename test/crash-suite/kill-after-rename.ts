@@ -1,12 +1,10 @@
 // Test-only fault, loaded into a `wren serve` child with `--import` (see faults.ts): the process
 // SIGKILLs itself right after the first file is renamed into place under one folder of its data
 // directory (WREN_TEST_KILL_AFTER_RENAME_INTO, e.g. "statuses"). Every durable write ends with
-// that rename (src/storage/json-file/durable-writer.ts; made synchronously on a file worker
-// thread since ADR 0058, where this preload runs too), so this lands a crash exactly between one
-// record and the next, the moment a random kill hits only now and then. Nothing in src/ knows of
-// it.
+// that rename (src/storage/json-file/durable-writer.ts), so this lands a crash exactly between
+// one record and the next, the moment a random kill hits only now and then. Nothing in src/
+// knows of it.
 
-import fs from "node:fs";
 import fsPromises from "node:fs/promises";
 import { syncBuiltinESMExports } from "node:module";
 import { join, resolve, sep } from "node:path";
@@ -21,12 +19,6 @@ if (folder && dataDir) {
     await rename(from, to);
     if (resolve(String(to)).startsWith(under)) process.kill(process.pid, "SIGKILL");
   };
-  const renameSync = fs.renameSync;
-  fs.renameSync = (from, to) => {
-    renameSync(from, to);
-    if (resolve(String(to)).startsWith(under)) process.kill(process.pid, "SIGKILL");
-  };
-  // `import { rename } from "node:fs/promises"` (and `renameSync` from "node:fs") in the server
-  // and its file worker threads now bind the wrappers.
+  // `import { rename } from "node:fs/promises"` in the server now binds the wrapper.
   syncBuiltinESMExports();
 }

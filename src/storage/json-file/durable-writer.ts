@@ -16,20 +16,16 @@
 // match the disk) and the failure is logged as an error: they may not survive a power cut. A
 // disk that fails like this usually turns read-only next, and later writes are refused.
 //
-// The temporary files are written, fsynced and renamed on the file worker threads
-// (file-workers.ts, ADR 0058), one message per batch; the directories are fsynced here.
-//
 // A write requested inside `gates.run(gate, …)` (write-gate.ts) is held in its batch until its
 // gate resolves, and fails with the gate's failure: an event's record is durable before the
 // change it announces. A later write of the same path merged into that op waits with it.
 
-import { mkdir, readdir, rm, unlink } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import { cannotStore } from "../../domain/errors.ts";
-import { PRIVATE_DIR_MODE } from "../../private-modes.ts";
-import { closeFd, openFd, syncFd } from "./fd-files.ts";
-import { replaceFiles } from "./file-workers.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
+import { closeFd, openFd, syncFd, writeAllFd } from "./fd-files.ts";
 import { forEachLimit } from "./parallel.ts";
 import type { WriteFaults } from "./write-faults.ts";
 import { WriteGates } from "./write-gate.ts";
@@ -165,7 +161,6 @@ export class DurableWriter {
         .map((op) => Promise.all(op.gates).catch((error) => failures.set(op, error))),
     );
 
-    const writes: { op: PendingOp; data: string }[] = [];
     await forEachLimit(batch, this.#concurrency, async (op) => {
       if (failures.has(op)) return;
       try {
@@ -173,28 +168,13 @@ export class DurableWriter {
         this.#faults?.check(op.data === null ? "remove" : "write", op.path);
         if (op.data === null) {
           await unlink(op.path).catch(ignoreCode("ENOENT"));
-          dirsToSync.add(dir);
         } else {
           await this.#ensureDir(dir, dirsToSync);
-          writes.push({ op, data: op.data });
+          await this.#replace(op.path, op.data);
         }
+        dirsToSync.add(dir);
       } catch (error) {
         failures.set(op, error);
-      }
-    });
-
-    // The files themselves on the file worker threads (ADR 0058): one message for the batch
-    // instead of five thread-pool requests per file on this thread.
-    const results = await replaceFiles(
-      writes.map(({ op, data }) => ({ path: op.path, temp: this.#tempOf(op.path), data })),
-    );
-    writes.forEach(({ op }, i) => {
-      const error = results[i];
-      if (error) {
-        failures.set(op, error);
-      } else {
-        this.stats.fileSyncs++;
-        dirsToSync.add(dirname(op.path));
       }
     });
 
@@ -224,12 +204,26 @@ export class DurableWriter {
     }
   }
 
-  /** The temporary file of a write of `path`: beside it, unique in this process. */
-  #tempOf(path: string): string {
-    return join(
+  /** Writes a fsynced temporary file beside `path` and renames it over `path`. */
+  async #replace(path: string, data: string): Promise<void> {
+    const temp = join(
       dirname(path),
       `.${basename(path)}.${process.pid}-${++this.#tempCounter}${TEMP_SUFFIX}`,
     );
+    try {
+      const fd = await openFd(temp, "wx", PRIVATE_FILE_MODE);
+      try {
+        await writeAllFd(fd, data);
+        await syncFd(fd);
+        this.stats.fileSyncs++;
+      } finally {
+        await closeFd(fd);
+      }
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
   }
 
   /** Creates `dir` if needed; new directories need their parents fsynced to be durable. */

@@ -29,7 +29,6 @@ import type { Job } from "../../domain/job.ts";
 import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import type { KvEntry } from "../kv-port.ts";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
-import { appendToFile } from "./file-workers.ts";
 import { journalNumbers } from "./status-journal.ts";
 import { openForAppend, syncDir } from "./sync-dir.ts";
 import type { WriteFaults } from "./write-faults.ts";
@@ -312,10 +311,10 @@ export class JobJournal {
         this.#faults?.check("write", this.#path(this.#number));
         const handle = await this.#open();
         const text = batch.map((p) => `${p.line}\n`).join("");
-        // Written (and fdatasynced) on a file worker thread (ADR 0058): one message per batch.
-        await appendToFile(handle.fd, this.#newLine ? `\n${text}` : text, durable);
+        await handle.appendFile(this.#newLine ? `\n${text}` : text);
         this.#newLine = false;
         this.#lines += batch.length;
+        if (durable) await handle.datasync();
         this.#unsynced = !durable;
         for (const p of batch) {
           p.written?.();

@@ -11,7 +11,6 @@
 
 import { type open, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { appendToFile } from "./file-workers.ts";
 import { openForAppend } from "./sync-dir.ts";
 
 const PREFIX = "statuses.journal.";
@@ -94,9 +93,9 @@ export class JournalFile {
       try {
         this.#handle ??= await openForAppend(this.#root, this.#path);
         const text = batch.map((p) => `${p.line}\n`).join("");
-        // Written and fdatasynced on a file worker thread (ADR 0058): one message per batch.
-        await appendToFile(this.#handle.fd, this.#newLine ? `\n${text}` : text, true);
+        await this.#handle.appendFile(this.#newLine ? `\n${text}` : text);
         this.#newLine = false;
+        await this.#handle.datasync();
         this.lines += batch.length;
         for (const p of batch) p.resolve();
       } catch (error) {
