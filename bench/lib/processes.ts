@@ -130,7 +130,9 @@ export async function cpuMilliseconds(pid: number): Promise<number> {
  * the steadier figure for changes to Wren's own code.
  */
 export async function cpuTimes(pid: number): Promise<{ user: number; system: number }> {
-  return statTimes(`/proc/${pid}/stat`);
+  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 /**
@@ -139,18 +141,14 @@ export async function cpuTimes(pid: number): Promise<{ user: number; system: num
  * loop is the limit (CPU-bound, or starved by other processes); well below it, the server waits
  * for something else (the disk, the thread pool, the clients).
  */
-export async function mainThreadSchedule(pid: number): Promise<{ running: number; waiting: number }> {
+export async function mainThreadSchedule(
+  pid: number,
+): Promise<{ running: number; waiting: number }> {
   const [running, waiting] = (await readFile(`/proc/${pid}/task/${pid}/schedstat`, "utf8"))
     .trim()
     .split(" ")
     .map((ns) => Number(ns) / 1e6);
   return { running: running ?? Number.NaN, waiting: waiting ?? Number.NaN };
-}
-
-async function statTimes(path: string): Promise<{ user: number; system: number }> {
-  const fields = (await readFile(path, "utf8")).split(") ")[1]?.split(" ") ?? [];
-  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 /** Resident memory of a process now, in megabytes. */
