@@ -1,7 +1,9 @@
 // `node bench/create-fsyncs.ts [--tree DIR]… [--rounds N] [--seconds S] [--connections C]
 // [--calls NAME,…]`:
-// status creation on the json-file backend, per created status: the server's CPU time, and its
-// fsync-family system calls, counted by strace attached to every thread of the server for the
+// status creation on the json-file backend, per created status: the server's CPU time, its main
+// thread's (and that thread's shares of the wall time running and waiting for a CPU: together
+// near 100%, the event loop is what bounds the rate), and its fsync-family system calls (and
+// any named with --calls), counted by strace attached to every thread of the server for the
 // load only (a second, separate load per round, since strace slows the server). Each round runs
 // every tree in turn (this checkout first, then each --tree, e.g. an older commit unpacked with
 // `git archive <commit> | tar -x -C DIR` and a link to node_modules) on freshly seeded data;
