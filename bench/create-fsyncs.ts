@@ -1,6 +1,9 @@
-// `node bench/create-fsyncs.ts [--tree DIR]… [--rounds N] [--seconds S] [--connections C]`:
-// status creation on the json-file backend, per created status: the server's CPU time, and its
-// fsync-family system calls, counted by strace attached to every thread of the server for the
+// `node bench/create-fsyncs.ts [--tree DIR]… [--rounds N] [--seconds S] [--connections C]
+// [--calls NAME,…]`:
+// status creation on the json-file backend, per created status: the server's CPU time, its main
+// thread's (and that thread's shares of the wall time running and waiting for a CPU: together
+// near 100%, the event loop is what bounds the rate), and its fsync-family system calls (and
+// any named with --calls), counted by strace attached to every thread of the server for the
 // load only (a second, separate load per round, since strace slows the server). Each round runs
 // every tree in turn (this checkout first, then each --tree, e.g. an older commit unpacked with
 // `git archive <commit> | tar -x -C DIR` and a link to node_modules) on freshly seeded data;
@@ -13,7 +16,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
-import { cpuTimes, runLoad, startWrenServer } from "./lib/processes.ts";
+import { cpuTimes, mainThreadSchedule, runLoad, startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { median } from "./lib/stats.ts";
@@ -30,13 +33,21 @@ const trees = [here, ...argv.flatMap((arg, i) => (argv[i - 1] === "--tree" ? [ar
 const rounds = option("--rounds", 3);
 const seconds = option("--seconds", 5);
 const connections = option("--connections", 50);
-const CALLS = ["fsync", "fdatasync", "rename", "unlink", "openat"] as const;
+// `--calls write,futex,…` counts other system calls too (by strace's names).
+const extraCalls = argv.flatMap((arg, i) => (argv[i - 1] === "--calls" ? arg.split(",") : []));
+const CALLS = ["fsync", "fdatasync", "rename", "unlink", "openat", ...extraCalls];
 
 interface Figures {
   rps: number;
   cpuPerCreate: number;
   /** User CPU alone: the system part swings with other processes' disk traffic (fsync). */
   userPerCreate: number;
+  /** The main thread's CPU per create: the event loop's own work. */
+  mainPerCreate: number;
+  /** The main thread's CPU over the load's wall time. */
+  mainBusy: number;
+  /** Its time runnable but waiting for a CPU, over the wall time (other processes' share). */
+  mainWaiting: number;
   callsPerCreate: Record<string, number>;
 }
 
@@ -62,8 +73,11 @@ async function measure(tree: string): Promise<Figures> {
         });
       await load(2); // warm-up: the optimising compiler's first work
       const before = await cpuTimes(pid);
+      const mainBefore = await mainThreadSchedule(pid);
       const result = await load(seconds);
       const after = await cpuTimes(pid);
+      const mainAfter = await mainThreadSchedule(pid);
+      const main = mainAfter.running - mainBefore.running;
       const user = after.user - before.user;
       const spent = user + after.system - before.system;
       const created = Math.max(result.requests - result.non2xx, 1);
@@ -77,6 +91,10 @@ async function measure(tree: string): Promise<Figures> {
         rps: result.rps,
         cpuPerCreate: (spent * 1000) / created,
         userPerCreate: (user * 1000) / created,
+        mainPerCreate: (main * 1000) / created,
+        // The server is idle while the load process starts: the load's own seconds are the wall time.
+        mainBusy: main / (seconds * 1000),
+        mainWaiting: (mainAfter.waiting - mainBefore.waiting) / (seconds * 1000),
         callsPerCreate: Object.fromEntries(CALLS.map((c) => [c, (calls[c] ?? 0) / creates])),
       };
     } finally {
@@ -102,7 +120,10 @@ for (let round = 0; round < rounds; round++) {
     process.stdout.write(
       `round ${round + 1} ${tree}: ${Math.round(figures.rps)} creates/s, ` +
         `${Math.round(figures.cpuPerCreate)} µs CPU/create ` +
-        `(${Math.round(figures.userPerCreate)} µs user); per create: ${calls}\n`,
+        `(${Math.round(figures.userPerCreate)} µs user; main thread ` +
+        `${Math.round(figures.mainPerCreate)} µs, busy ${Math.round(figures.mainBusy * 100)}%, ` +
+        `waiting for a CPU ${Math.round(figures.mainWaiting * 100)}%); ` +
+        `per create: ${calls}\n`,
     );
   }
 }
@@ -118,6 +139,9 @@ for (const [tree, list] of byTree) {
       `CPU/create ${Math.round(Math.min(...list.map((f) => f.cpuPerCreate)))} µs least, ` +
       `${Math.round(median(list.map((f) => f.cpuPerCreate)))} µs median, user CPU/create ` +
       `${Math.round(Math.min(...list.map((f) => f.userPerCreate)))} µs least, ` +
-      `${Math.round(median(list.map((f) => f.userPerCreate)))} µs median; per create: ${calls}\n`,
+      `${Math.round(median(list.map((f) => f.userPerCreate)))} µs median; main thread ` +
+      `${Math.round(median(list.map((f) => f.mainPerCreate)))} µs/create median, busy ` +
+      `${Math.round(median(list.map((f) => f.mainBusy)) * 100)}% median, waiting for a CPU ` +
+      `${Math.round(median(list.map((f) => f.mainWaiting)) * 100)}% median; per create: ${calls}\n`,
   );
 }

@@ -135,6 +135,22 @@ export async function cpuTimes(pid: number): Promise<{ user: number; system: num
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
+/**
+ * The main thread's time so far, in milliseconds (Linux schedstat): running on a CPU, and
+ * runnable but waiting for one. Running plus waiting near the whole wall time means the event
+ * loop is the limit (CPU-bound, or starved by other processes); well below it, the server waits
+ * for something else (the disk, the thread pool, the clients).
+ */
+export async function mainThreadSchedule(
+  pid: number,
+): Promise<{ running: number; waiting: number }> {
+  const [running, waiting] = (await readFile(`/proc/${pid}/task/${pid}/schedstat`, "utf8"))
+    .trim()
+    .split(" ")
+    .map((ns) => Number(ns) / 1e6);
+  return { running: running ?? Number.NaN, waiting: waiting ?? Number.NaN };
+}
+
 /** Resident memory of a process now, in megabytes. */
 export async function residentMegabytes(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
