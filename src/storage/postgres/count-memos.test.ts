@@ -165,6 +165,12 @@ describe("postgres counter and list memos across processes", () => {
       });
       // What a kept: the last version's counters, not the table (no signal told it of the 40).
       assert.equal((await accountCounts(a, "17"))?.statuses, 20);
+      // A put of a status already there (an update, migration 0049) moving it to another author:
+      // both authors' counters change, the former's read again from the table.
+      await a.statuses.put(makeStatus({ id: "700", accountId: "18" }));
+      assert.equal((await accountCounts(a, "17"))?.statuses, 39);
+      assert.equal((await accountCounts(a, "18"))?.statuses, 1);
+      assert.deepEqual(ids(await a.statuses.listByAccount("18", PAGE)), ["700"]);
     } finally {
       await sql.end();
     }
