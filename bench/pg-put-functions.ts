@@ -29,7 +29,8 @@ try {
       true, false, false, null::int8, null::int8, null::int8, '{}'::text[],
       ${sql.json(record(id))}::jsonb, '{}'::text[])`;
   for (let id = 1; id <= 200; id++) await put(id); // warm-up
-  const [{ pid }] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  const [backend] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  const pid = backend?.pid as number;
   // The warm-up's counts sent (a backend sends its counts at most once a second), then zeroed.
   await sql`select pg_stat_force_next_flush()`;
   await sql`select 1`;
