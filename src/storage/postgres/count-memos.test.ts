@@ -148,6 +148,34 @@ describe("postgres counter and list memos across processes", () => {
     }
   });
 
+  it("keeps the last of its author's counters when puts by one author run at once (migration 0049)", async () => {
+    const { a } = processes;
+    // Twenty puts in flight together: each one's own telling of its write would, unordered,
+    // make every other's answer unkeepable; the versions order them.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        a.statuses.put(makeStatus({ id: String(700 + i), accountId: "17" })),
+      ),
+    );
+    const sql = connectPostgres({ url: processes.database.url, poolMax: 1 });
+    try {
+      await sql.begin(async (tx) => {
+        await tx`set local session_replication_role = replica`;
+        await tx`update account_status_counts set statuses = 40 where account_id = 17`;
+      });
+      // What a kept: the last version's counters, not the table (no signal told it of the 40).
+      assert.equal((await accountCounts(a, "17"))?.statuses, 20);
+      // A put of a status already there (an update, migration 0049) moving it to another author:
+      // both authors' counters change, the former's read again from the table.
+      await a.statuses.put(makeStatus({ id: "700", accountId: "18" }));
+      assert.equal((await accountCounts(a, "17"))?.statuses, 39);
+      assert.equal((await accountCounts(a, "18"))?.statuses, 1);
+      assert.deepEqual(ids(await a.statuses.listByAccount("18", PAGE)), ["700"]);
+    } finally {
+      await sql.end();
+    }
+  });
+
   it("sees another process's new and deleted statuses in the lists", async () => {
     const { a, b } = processes;
     await a.statuses.put(makeStatus({ id: "300", accountId: "9" }));

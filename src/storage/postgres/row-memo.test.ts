@@ -72,27 +72,66 @@ describe("row memo", () => {
     assert.equal((await memo.get("9", async () => assert.fail("asked again")))?.n, 1);
   });
 
-  it("keeps what a caller's own statement read back, unless a write named it meanwhile", async () => {
+  it("keeps what a write's own statement read back, unless another write named it meanwhile", async () => {
     const changes = createChanges();
-    const memo = createRowMemo<{ key: string; n: number }>(changes, "statuses");
-    const read = (key: string, n: number) => new Map([[key, { key, n }]]);
-    // Untouched while it ran: kept, even past the caller's own forgetting after end().
-    const first = memo.watchLoad(["1"]);
-    const keepFirst = first.end();
-    changes.rows("statuses", ["1"]);
-    keepFirst(read("1", 7));
-    assert.equal((await memo.get("1", async () => assert.fail("asked again")))?.n, 7);
-    // Another write named it while the statement ran: not kept.
-    const second = memo.watchLoad(["2", "3"]);
-    changes.rows("statuses", ["2"], true);
-    second.end()(new Map([...read("2", 1), ...read("3", 1)]));
-    assert.equal((await memo.get("2", async () => ({ key: "2", n: 2 })))?.n, 2);
-    assert.equal((await memo.get("3", async () => assert.fail("asked again")))?.n, 1);
+    const memo = createRowMemo<{ n: number }>(changes, "statuses");
+    const own = (key: string) => () => changes.rows("statuses", [key]);
+    const kept = (key: string) => memo.get(key, async () => ({ n: -1 }));
+    // Untouched while it ran: kept, past the write's own telling of its change.
+    memo.watchWrite("1").settle({ n: 7 }, 3, own("1"));
+    assert.equal((await kept("1"))?.n, 7);
+    // Another process's write named it while the statement ran: not kept.
+    const raced = memo.watchWrite("2");
+    changes.rows("statuses", ["2"], false);
+    raced.settle({ n: 1 }, 5, own("2"));
+    assert.equal((await kept("2"))?.n, -1);
     // A write naming no rows meanwhile: nothing kept.
-    const third = memo.watchLoad(["4"]);
+    const blind = memo.watchWrite("3");
     changes.bumpAll();
-    third.end()(read("4", 1));
-    assert.equal((await memo.get("4", async () => ({ key: "4", n: 2 })))?.n, 2);
+    blind.settle({ n: 1 }, 5, own("3"));
+    assert.equal((await kept("3"))?.n, -1);
+  });
+
+  it("keeps the later of two writes of one row in flight at once, whichever answers first", async () => {
+    const changes = createChanges();
+    const memo = createRowMemo<{ n: number }>(changes, "statuses");
+    const own = (key: string) => () => changes.rows("statuses", [key]);
+    const kept = (key: string) => memo.get(key, async () => ({ n: -1 }));
+    // In the order they were versioned: each keeps its own; the second's telling drops the first.
+    const [first, second] = [memo.watchWrite("1"), memo.watchWrite("1")];
+    first.settle({ n: 1 }, 1, own("1"));
+    second.settle({ n: 2 }, 2, own("1"));
+    assert.equal((await kept("1"))?.n, 2);
+    // The later answering first: the earlier, told after it, neither replaces it nor drops it,
+    // even once the later is no longer kept (its version still rules the earlier out).
+    const [earlier, later] = [memo.watchWrite("2"), memo.watchWrite("2")];
+    later.settle({ n: 4 }, 4, own("2"));
+    assert.equal((await kept("2"))?.n, 4);
+    earlier.settle({ n: 3 }, 3, own("2"));
+    assert.equal((await kept("2"))?.n, 4);
+    const small = createRowMemo<{ n: number }>(changes, "statuses", { capacity: 1 });
+    const [old, newer] = [small.watchWrite("3"), small.watchWrite("3")];
+    newer.settle({ n: 6 }, 6, own("3"));
+    for (const other of ["a", "b", "c"]) await small.get(other, async () => ({ n: 0 }));
+    assert.equal(small.peek("3"), undefined);
+    old.settle({ n: 5 }, 5, own("3"));
+    assert.equal((await small.get("3", async () => ({ n: -1 })))?.n, -1);
+    // An equal version (a write that changed no counter raises none) may hold other values:
+    // neither is known to be the later, so neither is kept.
+    const [one, other] = [memo.watchWrite("4"), memo.watchWrite("4")];
+    one.settle({ n: 7 }, 7, own("4"));
+    other.settle({ n: 8 }, 7, own("4"));
+    assert.equal((await kept("4"))?.n, -1);
+    // A plain load under way when a write settles read before it, maybe: not kept.
+    let loaded = false;
+    const loading = memo.get("5", async () => {
+      memo.watchWrite("5").settle({ n: 9 }, 9, own("5"));
+      loaded = true;
+      return { n: 0 };
+    });
+    assert.equal((await loading)?.n, 0);
+    assert.ok(loaded);
+    assert.equal((await kept("5"))?.n, 9);
   });
 
   it("keeps that a row is missing until that row is written, frozen records", async () => {

@@ -15,10 +15,15 @@ import { inOrder, lookUp, MISSING, type RecordMemo } from "./record-memo.ts";
 /** Records kept at most (the least recently used go first). */
 const CAPACITY = 20_000;
 
-/** A load under way: the keys it asked for, and those written since it began. */
+/**
+ * A load under way: the keys it asked for, and those written since it began. A write's own
+ * read-back (watchWrite) is versioned: a write of this process that told its version meanwhile
+ * raises its floor instead of making it stale.
+ */
 interface Load {
   keys: readonly string[];
   stale: Set<string> | "all";
+  floors?: Map<string, number>;
 }
 
 export interface RowMemoOptions<T> {
@@ -34,7 +39,7 @@ export interface RowMemoOptions<T> {
   /**
    * Of `tables`, those whose every change by this process is told as its write resolves, naming
    * every row it changed: their notifications heard back are not forgotten again (they would
-   * drop what a write kept of its own result, watchLoad). Others are, as they may carry rows
+   * drop what a write kept of its own result, watchWrite). Others are, as they may carry rows
    * the write did not name (a trigger's, or a statement outside the stores).
    */
   namedAtOnce?: readonly string[];
@@ -58,15 +63,33 @@ export function createRowMemo<T extends object>(
   /** What is kept of `key` now, without loading: a record, MISSING, or undefined (nothing). */
   peek(key: string): T | typeof MISSING | undefined;
   /**
-   * A load of `keys` the caller runs itself (a write whose statement reads them back), begun
-   * now, before its statement is sent. `end()`, once it resolved, stops watching and answers
-   * the keeping of what it read: the keys another write touched meanwhile are left out. The
-   * caller may forget its own write's rows between the two (they are not watched any more).
+   * A write's statement that reads `key` back with its version (a number the database raises
+   * under the row's lock with every change of what is kept of it, so versions order the writes
+   * of one row whichever answer arrives first), watched from now, before it is sent. Once it
+   * resolved, `settle` runs `tell` (the write telling its own change to the memo's tables,
+   * synchronously) and keeps `record` unless a later version is kept, or told while the write
+   * ran, or another write not versioned (another process's, a deletion's) touched `key`
+   * meanwhile. Other loads under way of `key` see the told change as any write's, except other
+   * writes' read-backs, which are still kept if their version is higher. `abandon` (the
+   * statement failed) stops watching.
    */
-  watchLoad(keys: readonly string[]): { end(): (records: ReadonlyMap<string, T>) => void };
+  watchWrite(key: string): {
+    settle(record: T, version: number, tell: () => void): void;
+    abandon(): void;
+  };
 } {
   let cache = new LruCache<string, T | typeof MISSING>(capacity);
   const loads = new Set<Load>();
+  // The version of each record a write read back and kept (watchWrite); by the record, so it
+  // goes with it.
+  const versions = new WeakMap<object, number>();
+  /** The version of what is kept of `key`: -1 when nothing is, or what is has none. */
+  const keptVersion = (key: string) => {
+    const kept = cache.get(key);
+    return kept === undefined || kept === MISSING ? -1 : (versions.get(kept) ?? -1);
+  };
+  // The write settling now (watchWrite), while it tells its change: its key and version.
+  let settling: { key: string; version: number } | undefined;
 
   const forget = (ids: readonly string[] | undefined) => {
     if (ids === undefined) {
@@ -75,10 +98,16 @@ export function createRowMemo<T extends object>(
       return;
     }
     const keys = ids.map(keyOf);
-    for (const key of keys) cache.delete(key);
-    for (const load of loads) {
-      if (load.stale === "all") continue;
-      for (const key of keys) if (load.keys.includes(key)) load.stale.add(key);
+    for (const key of keys) {
+      const told = settling?.key === key ? settling.version : undefined;
+      // A later version kept already stays (the settling write's own is older).
+      if (told === undefined || keptVersion(key) <= told) cache.delete(key);
+      for (const load of loads) {
+        if (load.stale === "all" || !load.keys.includes(key)) continue;
+        if (told !== undefined && load.floors) {
+          load.floors.set(key, Math.max(told, load.floors.get(key) ?? -1));
+        } else load.stale.add(key);
+      }
     }
   };
   for (const table of typeof tables === "string" ? [tables] : tables) {
@@ -122,17 +151,32 @@ export function createRowMemo<T extends object>(
       return cache.size;
     },
     peek: (key) => cache.get(key),
-    watchLoad(keys) {
-      const entry: Load = { keys, stale: new Set() };
+    watchWrite(key) {
+      const entry: Load = { keys: [key], stale: new Set(), floors: new Map() };
       loads.add(entry);
       return {
-        end() {
+        settle(record, version, tell) {
           loads.delete(entry);
-          const { stale } = entry;
-          const fresh = stale === "all" ? [] : keys.filter((key) => !stale.has(key));
-          return (records) => {
-            for (const key of fresh) if (records.has(key)) keep(key, records.get(key));
-          };
+          settling = { key, version };
+          try {
+            tell();
+          } finally {
+            settling = undefined;
+          }
+          // An equal version told or kept by another write may still differ from this one (a
+          // write that changed no counter raises none): neither is known to be the later.
+          const raced =
+            entry.stale === "all" ||
+            entry.stale.has(key) ||
+            version <= (entry.floors?.get(key) ?? -1) ||
+            version <= keptVersion(key);
+          if (raced || !keeps(record)) return;
+          const frozen = deepFreeze(record);
+          versions.set(frozen, version);
+          cache.set(key, frozen);
+        },
+        abandon() {
+          loads.delete(entry);
         },
       };
     },

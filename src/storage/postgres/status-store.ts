@@ -66,6 +66,8 @@ interface PutRow {
   author_last_at: string | null;
   author_followers: number;
   author_following: number;
+  /** The version of the author's statuses counters (migration 0049): orders the puts' answers. */
+  author_version: string;
   /** The status's author before the put, when another account. */
   former_author: string | null;
 }
@@ -172,13 +174,13 @@ export function createStatusStore(
         inPublicTimeline(status) ||
         (before !== undefined && before !== MISSING && inPublicTimeline(before));
       const carried = await db.outbox.take();
-      // The author's counters as the put leaves them, kept unless another write changed them
-      // while it ran (watched from before it is sent: row-memo.ts).
-      const counting = accountCounts.watchLoad([status.accountId]);
+      // The author's counters as the put leaves them, kept unless a later version of them is
+      // or another write changed them while it ran (watched from before it is sent: row-memo.ts).
+      const counting = accountCounts.watchWrite(status.accountId);
       const statement = sql<PutRow[]>`
         ${carried ? sql`with job as (${jobInsert(sql, carried.job)})` : sql``}
         select untagged, author_statuses, author_last_at, author_followers, author_following,
-          former_author
+          author_version, former_author
         from wren_put_status(${status.id}::int8, ${status.accountId}::int8,
           ${status.uri}, ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
           ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
@@ -186,33 +188,30 @@ export function createStatusStore(
           ${listedTags}::text[])`;
       carried?.settle(statement);
       const [answer] = await statement.catch((error: unknown) => {
-        counting.end();
+        counting.abandon();
         // It may have committed all the same (a connection lost with the answer): its author's
         // counters are forgotten, as its signal heard back no longer does (account-counts-memo.ts).
         statusesCounted(db.changes, [status], false);
         throw error;
       });
-      const keepCounts = counting.end();
       // The hashtag timelines it is in now and those it was in (the function answers them).
       // A status moved from another author changed that author's counters too.
       const former = answer?.former_author;
-      written(former ? [status, { ...status, accountId: former }] : [status], publicTouched, [
-        ...new Set([...listedTags, ...(answer?.untagged ?? [])]),
-      ]);
+      const tell = () =>
+        written(former ? [status, { ...status, accountId: former }] : [status], publicTouched, [
+          ...new Set([...listedTags, ...(answer?.untagged ?? [])]),
+        ]);
       if (answer) {
-        keepCounts(
-          new Map([
-            [
-              status.accountId,
-              {
-                statuses: answer.author_statuses,
-                lastStatusAt: answer.author_last_at,
-                followers: answer.author_followers,
-                following: answer.author_following,
-              },
-            ],
-          ]),
-        );
+        const counts = {
+          statuses: answer.author_statuses,
+          lastStatusAt: answer.author_last_at,
+          followers: answer.author_followers,
+          following: answer.author_following,
+        };
+        counting.settle(counts, Number(answer.author_version), tell);
+      } else {
+        counting.abandon();
+        tell();
       }
       if (status.reblogOfId !== null) reblogs.written(status.accountId, status.reblogOfId);
     },
