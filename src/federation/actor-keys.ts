@@ -26,6 +26,7 @@ import {
 } from "@fedify/vocab";
 import type { DocumentLoader, RemoteDocument } from "@fedify/vocab-runtime";
 import type { ServiceContext } from "../services/context.ts";
+import { verifiesWithKeptKey } from "./draft-signature.ts";
 import { signedLoader } from "./remote-actors.ts";
 
 interface Owner {
@@ -110,14 +111,21 @@ function ownerKeyLoader(owner: Owner, loader: DocumentLoader) {
 /** Which signature verified with a key the owner lists: the request's, the body's, or none. */
 type SignedBy = "request" | "body" | null;
 
-/** Does any signature of the request or its body verify with a key the owner lists? */
+/**
+ * Does any signature of the request or its body verify with a key the owner lists? `rawBody`:
+ * the request's body as received, when the caller has read it.
+ */
 async function signedWithListedKey(
   request: Request,
   body: unknown,
   owner: Owner,
   loader: DocumentLoader,
   contextLoader: DocumentLoader,
+  rawBody: Uint8Array | undefined,
 ): Promise<SignedBy> {
+  // The common case, a draft-cavage signature with an embedded key, checked without Fedify;
+  // anything that does not verify there is Fedify's to judge (draft-signature.ts).
+  if (rawBody !== undefined && verifiesWithKeptKey(request, rawBody, owner.keys)) return "request";
   // The owner's embedded keys are answered from memory; any other key id goes to the loader,
   // which can only find what the owner lists too.
   const keyCache: KeyCache = {
@@ -260,18 +268,21 @@ export async function verifySigner(
   request: Request,
   body: unknown,
   actorId: URL,
-  options: { refetch?: boolean } = {},
+  options: { refetch?: boolean; rawBody?: Uint8Array } = {},
 ): Promise<SignerVerdict> {
   return (await checkSigner(fctx, request, body, actorId, options)).verdict;
 }
 
-/** verifySigner, telling also which signature verified. */
+/**
+ * verifySigner, telling also which signature verified. `rawBody`: the POST's body as received,
+ * when the caller has read it (the inbox), so that it is not read again to check its digest.
+ */
 export async function checkSigner(
   fctx: Context<ServiceContext> | RequestContext<ServiceContext>,
   request: Request,
   body: unknown,
   actorId: URL,
-  options: { refetch?: boolean } = {},
+  options: { refetch?: boolean; rawBody?: Uint8Array } = {},
 ): Promise<SignerCheck> {
   const ctx = fctx.data;
   // Built only when something is fetched: it reads and imports the instance actor's keys.
@@ -280,7 +291,14 @@ export async function checkSigner(
     const contextLoader = fctx.contextLoader;
     const owner = await parsedOnce(memo, () => loadOwner(loader, contextLoader, actorId));
     if (owner.kind !== "actor") return { verdict: owner.kind, by: null };
-    const by = await signedWithListedKey(request, body, owner, signed, contextLoader);
+    const by = await signedWithListedKey(
+      request,
+      body,
+      owner,
+      signed,
+      contextLoader,
+      options.rawBody,
+    );
     return { verdict: by === null ? "forged" : "verified", by };
   };
   const memo = (kept: Kept) => `${actorId.href}\n${kept.fetchedAt}`;

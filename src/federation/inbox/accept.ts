@@ -47,6 +47,8 @@ const PLAIN_TYPES = new Set([
 
 type Json = Record<string, unknown>;
 
+const utf8 = new TextDecoder();
+
 function hasActivityStreamsContext(body: Json): boolean {
   const context = body["@context"];
   return Array.isArray(context) ? context.includes(ACTIVITY_STREAMS) : context === ACTIVITY_STREAMS;
@@ -91,7 +93,9 @@ export async function checkInboxPost(
   path: string,
   context: () => Context<ServiceContext>,
 ): Promise<Response | null> {
-  const text = await request.clone().text();
+  // Read as bytes: their digest is checked as received, and decoded as `text()` would.
+  const rawBody = new Uint8Array(await request.clone().arrayBuffer());
+  const text = utf8.decode(rawBody);
   const tooDeep = refuseDeepText(text);
   if (tooDeep) return tooDeep;
   let parsed: unknown;
@@ -100,7 +104,7 @@ export async function checkInboxPost(
   } catch {
     return null; // Fedify answers 400 to what is not JSON.
   }
-  const gate = await checkInboxSigner(request, parsed, context);
+  const gate = await checkInboxSigner(request, parsed, context, rawBody);
   if (gate.kind === "refused") return gate.response;
   if (gate.kind === "signed" && gate.by === "request") {
     return acceptSigned(ctx, queue, path, parsed as Json, gate.actorId);

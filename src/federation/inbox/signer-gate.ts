@@ -46,13 +46,14 @@ export type GateResult =
   | { kind: "unchecked" };
 
 /**
- * The gate for an inbox POST whose body is `parsed` (undefined: not JSON): a 401 unless it is
- * signed by its actor's own key.
+ * The gate for an inbox POST whose body is `parsed` (undefined: not JSON) from the bytes
+ * `rawBody`: a 401 unless it is signed by its actor's own key.
  */
 export async function checkInboxSigner(
   request: Request,
   parsed: unknown,
   context: () => Context<ServiceContext>,
+  rawBody: Uint8Array,
 ): Promise<GateResult> {
   // Fedify answers 400 to what is not JSON.
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
@@ -65,6 +66,7 @@ export async function checkInboxSigner(
   const farewell = deletesItsActor(body, actorId);
   const { verdict, by } = await checkSigner(context(), request, body, actorId, {
     refetch: farewell,
+    rawBody,
   });
   if (verdict === "verified" && by !== null) return { kind: "signed", actorId, by };
   // Only a deleted actor's own farewell gets past without its document (gone-actor.ts).
