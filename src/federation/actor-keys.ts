@@ -27,6 +27,7 @@ import {
 import type { DocumentLoader, RemoteDocument } from "@fedify/vocab-runtime";
 import type { ServiceContext } from "../services/context.ts";
 import { verifiesWithKeptKey } from "./draft-signature.ts";
+import type { ReceivedPost } from "./inbox/received-body.ts";
 import { signedLoader } from "./remote-actors.ts";
 
 interface Owner {
@@ -112,8 +113,8 @@ function ownerKeyLoader(owner: Owner, loader: DocumentLoader) {
 type SignedBy = "request" | "body" | null;
 
 /**
- * Does any signature of the request or its body verify with a key the owner lists? `rawBody`:
- * the request's body as received, when the caller has read it.
+ * Does any signature of the request or its body verify with a key the owner lists? `received`:
+ * the request's body, when the caller has read it (then `request`'s own is not read again).
  */
 async function signedWithListedKey(
   request: Request,
@@ -121,11 +122,11 @@ async function signedWithListedKey(
   owner: Owner,
   loader: DocumentLoader,
   contextLoader: DocumentLoader,
-  rawBody: Uint8Array | undefined,
+  received: ReceivedPost | undefined,
 ): Promise<SignedBy> {
   // The common case, a draft-cavage signature with an embedded key, checked without Fedify;
   // anything that does not verify there is Fedify's to judge (draft-signature.ts).
-  if (rawBody !== undefined && verifiesWithKeptKey(request, rawBody, owner.keys)) return "request";
+  if (received && verifiesWithKeptKey(request, received.bytes, owner.keys)) return "request";
   // The owner's embedded keys are answered from memory; any other key id goes to the loader,
   // which can only find what the owner lists too.
   const keyCache: KeyCache = {
@@ -135,7 +136,8 @@ async function signedWithListedKey(
   const options = { documentLoader: ownerKeyLoader(owner, loader), contextLoader, keyCache };
   const headers = request.headers;
   if (headers.has("signature") || headers.has("signature-input")) {
-    const key = await verifyRequest(request.clone(), options).catch(() => null);
+    const readable = received?.readable() ?? request;
+    const key = await verifyRequest(readable.clone(), options).catch(() => null);
     if (key !== null) return "request";
   }
   if (body === null || typeof body !== "object") return null;
@@ -268,21 +270,21 @@ export async function verifySigner(
   request: Request,
   body: unknown,
   actorId: URL,
-  options: { refetch?: boolean; rawBody?: Uint8Array } = {},
+  options: { refetch?: boolean; received?: ReceivedPost } = {},
 ): Promise<SignerVerdict> {
   return (await checkSigner(fctx, request, body, actorId, options)).verdict;
 }
 
 /**
- * verifySigner, telling also which signature verified. `rawBody`: the POST's body as received,
- * when the caller has read it (the inbox), so that it is not read again to check its digest.
+ * verifySigner, telling also which signature verified. `received`: the POST's body, when the
+ * caller has read it (the inbox): its digest is checked on those bytes, not read again.
  */
 export async function checkSigner(
   fctx: Context<ServiceContext> | RequestContext<ServiceContext>,
   request: Request,
   body: unknown,
   actorId: URL,
-  options: { refetch?: boolean; rawBody?: Uint8Array } = {},
+  options: { refetch?: boolean; received?: ReceivedPost } = {},
 ): Promise<SignerCheck> {
   const ctx = fctx.data;
   // Built only when something is fetched: it reads and imports the instance actor's keys.
@@ -297,7 +299,7 @@ export async function checkSigner(
       owner,
       signed,
       contextLoader,
-      options.rawBody,
+      options.received,
     );
     return { verdict: by === null ? "forged" : "verified", by };
   };
