@@ -138,6 +138,7 @@ describe("verifiesWithKeptKey", () => {
     ["a key id it does not keep", () => draft({ keyId: `${ACTOR}#other-key` })],
     ["a signed header the request lacks", () => draft({ signed: [...SIGNED, "x-missing"] })],
     ["a pseudo-header", () => draft({ signed: [...SIGNED, "(created)"] })],
+    ["a signature without its padding", () => unpadded(draft())],
     [
       "a Digest named in lower case",
       () => draft({ headers: { digest: `sha-256=${sha256(BODY)}` } }),
@@ -162,6 +163,16 @@ describe("verifiesWithKeptKey", () => {
 });
 
 const SIGNED = ["(request-target)", "host", "date", "digest"];
+
+/** The same request with the signature's base64 padding taken off. */
+function unpadded(signed: { request: Request; body: Uint8Array }) {
+  const headers = new Headers(signed.request.headers);
+  headers.set("signature", (headers.get("signature") as string).replace(/=+"$/, '"'));
+  return {
+    request: new Request(INBOX, { method: "POST", headers, body: BODY }),
+    body: signed.body,
+  };
+}
 
 /** The same signed headers, another body (and Digest header, if given). */
 function withBody(signed: { request: Request }, body: string, digest?: string) {

@@ -26,6 +26,9 @@ const RSA_SHA256 = new Set(["rsa-sha256", "hs2019"]);
 /** A header name as signers write it (lower case); anything else, pseudo-headers too, is Fedify's. */
 const HEADER_NAME = /^[a-z0-9!#$%&'*+\-.^_`|~]+$/;
 
+/** Base64 as Fedify decodes it strictly: the alphabet, padded to whole groups of four. */
+const isPaddedBase64 = (text: string) => text.length % 4 === 0 && BASE64.test(text);
+
 /** The Signature header's fields; a field written twice keeps its last value, as in Fedify. */
 function signatureFields(header: string): Map<string, string> {
   const fields = new Map<string, string>();
@@ -92,7 +95,7 @@ export function verifiesWithKeptKey(
   // Fedify checks `created` and `expires` with windows of their own: left to it.
   if (fields.has("created") || fields.has("expires")) return false;
   if (algorithm !== undefined && !RSA_SHA256.has(algorithm.toLowerCase())) return false;
-  if (!BASE64.test(signature) || !URL.canParse(keyId)) return false;
+  if (!isPaddedBase64(signature) || !URL.canParse(keyId)) return false;
   const key = rsaSha256KeyObject(keys.get(new URL(keyId).href));
   if (key === undefined) return false;
   if (!digestMatches(headers.get("digest"), body)) return false;
