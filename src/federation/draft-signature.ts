@@ -26,7 +26,7 @@ const RSA_SHA256 = new Set(["rsa-sha256", "hs2019"]);
 /** A header name as signers write it (lower case); anything else, pseudo-headers too, is Fedify's. */
 const HEADER_NAME = /^[a-z0-9!#$%&'*+\-.^_`|~]+$/;
 
-/** Base64 as Fedify decodes it strictly: the alphabet, padded to whole groups of four. */
+/** Base64 in its padded form (whole groups of four); any other spelling is left to Fedify. */
 const isPaddedBase64 = (text: string) => text.length % 4 === 0 && BASE64.test(text);
 
 /** The Signature header's fields; a field written twice keeps its last value, as in Fedify. */
