@@ -1,6 +1,6 @@
 // A draft-cavage HTTP signature (the `Signature` header Mastodon and Fedify send) checked on the
 // main thread with a key already imported, in about a tenth of the CPU of Fedify's
-// `verifyRequest` (0.07 against 0.6 ms per inbox POST, docs/PERFORMANCE.md, "Inbox, round six"):
+// `verifyRequest` (0.08 against 0.6 ms per inbox POST, docs/PERFORMANCE.md, "Inbox, round six"):
 // Fedify clones the request and reads its body again, hashes it and verifies the signature through
 // WebCrypto jobs, parses the Date with the Temporal polyfill and opens tracing spans and metrics
 // around each step. Here the body already read is hashed once (node:crypto, synchronous) and the
