@@ -26,6 +26,8 @@ import {
 } from "@fedify/vocab";
 import type { DocumentLoader, RemoteDocument } from "@fedify/vocab-runtime";
 import type { ServiceContext } from "../services/context.ts";
+import { verifiesWithKeptKey } from "./draft-signature.ts";
+import type { ReceivedPost } from "./inbox/received-body.ts";
 import { signedLoader } from "./remote-actors.ts";
 
 interface Owner {
@@ -110,14 +112,21 @@ function ownerKeyLoader(owner: Owner, loader: DocumentLoader) {
 /** Which signature verified with a key the owner lists: the request's, the body's, or none. */
 type SignedBy = "request" | "body" | null;
 
-/** Does any signature of the request or its body verify with a key the owner lists? */
+/**
+ * Does any signature of the request or its body verify with a key the owner lists? `received`:
+ * the request's body, when the caller has read it (then `request`'s own is not read again).
+ */
 async function signedWithListedKey(
   request: Request,
   body: unknown,
   owner: Owner,
   loader: DocumentLoader,
   contextLoader: DocumentLoader,
+  received: ReceivedPost | undefined,
 ): Promise<SignedBy> {
+  // The common case, a draft-cavage signature with an embedded key, checked without Fedify;
+  // anything that does not verify there is Fedify's to judge (draft-signature.ts).
+  if (received && verifiesWithKeptKey(request, received.bytes, owner.keys)) return "request";
   // The owner's embedded keys are answered from memory; any other key id goes to the loader,
   // which can only find what the owner lists too.
   const keyCache: KeyCache = {
@@ -127,7 +136,8 @@ async function signedWithListedKey(
   const options = { documentLoader: ownerKeyLoader(owner, loader), contextLoader, keyCache };
   const headers = request.headers;
   if (headers.has("signature") || headers.has("signature-input")) {
-    const key = await verifyRequest(request.clone(), options).catch(() => null);
+    const readable = received?.readable() ?? request;
+    const key = await verifyRequest(readable.clone(), options).catch(() => null);
     if (key !== null) return "request";
   }
   if (body === null || typeof body !== "object") return null;
@@ -213,7 +223,11 @@ async function keptDocument(ctx: ServiceContext, actorId: URL): Promise<Kept | u
  * `loader`, keeping each answer a few minutes. The document is the same whoever asks (here
  * always the instance actor), so a signed answer may be kept.
  */
-function keeping(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
+function keeping(
+  ctx: ServiceContext,
+  loader: DocumentLoader,
+  kept: (value: Kept) => void,
+): DocumentLoader {
   return async (url, options) => {
     const remote = await loader(url, options);
     const now = ctx.clock.now().getTime();
@@ -221,6 +235,7 @@ function keeping(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
     const expiresAt = new Date(now + KEEP_MS).toISOString();
     await ctx.storage.kv.set({ key: keptKey(url), value, expiresAt });
     remember(ctx, url, value, now + KEEP_MS);
+    kept(value);
     return remote;
   };
 }
@@ -233,16 +248,16 @@ function keeping(ctx: ServiceContext, loader: DocumentLoader): DocumentLoader {
 const parsed = new Map<string, Promise<OwnerDocument>>();
 const PARSED_KEPT = 2_000;
 
-function parsedOnce(
-  memo: string | undefined,
-  load: () => Promise<OwnerDocument>,
-): Promise<OwnerDocument> {
-  if (memo === undefined) return load();
+function parsedAs(memo: string, owner: Promise<OwnerDocument>): void {
+  parsed.set(memo, owner);
+  if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value as string);
+}
+
+function parsedOnce(memo: string, load: () => Promise<OwnerDocument>): Promise<OwnerDocument> {
   let owner = parsed.get(memo);
   if (!owner) {
     owner = load();
-    parsed.set(memo, owner);
-    if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value as string);
+    parsedAs(memo, owner);
   }
   return owner;
 }
@@ -260,41 +275,60 @@ export async function verifySigner(
   request: Request,
   body: unknown,
   actorId: URL,
-  options: { refetch?: boolean } = {},
+  options: { refetch?: boolean; received?: ReceivedPost } = {},
 ): Promise<SignerVerdict> {
   return (await checkSigner(fctx, request, body, actorId, options)).verdict;
 }
 
-/** verifySigner, telling also which signature verified. */
+/**
+ * verifySigner, telling also which signature verified. `received`: the POST's body, when the
+ * caller has read it (the inbox): its digest is checked on those bytes, not read again.
+ */
 export async function checkSigner(
   fctx: Context<ServiceContext> | RequestContext<ServiceContext>,
   request: Request,
   body: unknown,
   actorId: URL,
-  options: { refetch?: boolean } = {},
+  options: { refetch?: boolean; received?: ReceivedPost } = {},
 ): Promise<SignerCheck> {
   const ctx = fctx.data;
   // Built only when something is fetched: it reads and imports the instance actor's keys.
   const signed: DocumentLoader = async (url, options) => (await signedLoader(fctx))(url, options);
-  const check = async (loader: DocumentLoader, memo?: string): Promise<SignerCheck> => {
-    const contextLoader = fctx.contextLoader;
-    const owner = await parsedOnce(memo, () => loadOwner(loader, contextLoader, actorId));
+  const contextLoader = fctx.contextLoader;
+  const ownerFrom = (loader: DocumentLoader) => loadOwner(loader, contextLoader, actorId);
+  const check = async (ownerDocument: Promise<OwnerDocument>): Promise<SignerCheck> => {
+    const owner = await ownerDocument;
     if (owner.kind !== "actor") return { verdict: owner.kind, by: null };
-    const by = await signedWithListedKey(request, body, owner, signed, contextLoader);
+    const by = await signedWithListedKey(
+      request,
+      body,
+      owner,
+      signed,
+      contextLoader,
+      options.received,
+    );
     return { verdict: by === null ? "forged" : "verified", by };
   };
   const memo = (kept: Kept) => `${actorId.href}\n${kept.fetchedAt}`;
+  const keptOwner = (kept: Kept) =>
+    parsedOnce(memo(kept), () => ownerFrom(async () => kept.remote));
   const recent = recentlyKeptDocument(ctx, actorId);
   if (recent) {
-    const result = await check(async () => recent.remote, memo(recent));
+    const result = await check(keptOwner(recent));
     if (result.verdict === "verified") return result;
   }
   const kept = await keptDocument(ctx, actorId);
   if (kept) {
-    const result = await check(async () => kept.remote, memo(kept));
+    const result = await check(keptOwner(kept));
     if (result.verdict === "verified") return result;
     const young = ctx.clock.now().getTime() - kept.fetchedAt < REFETCH_AFTER_MS;
     if (young && !options.refetch) return result;
   }
-  return check(keeping(ctx, signed));
+  // The fetched document is kept, and its parse with it: the next check, which finds the kept
+  // copy, does not parse the same document again.
+  let fetched: Kept | undefined;
+  const owner = ownerFrom(keeping(ctx, signed, (value) => (fetched = value)));
+  await owner;
+  if (fetched) parsedAs(memo(fetched), owner);
+  return check(owner);
 }

@@ -136,15 +136,18 @@ export function createWrenFederation(
       );
       if (legacy) return legacy;
       const path = request.method === "POST" ? routePath(request) : "";
+      let forFedify = request;
       if (INBOX_PATH.test(path)) {
-        // Refused, or verified and queued, before Fedify's handler (inbox/accept.ts).
-        const early = await checkInboxPost(ctx, queue, request, path, gateContext).catch((error) =>
-          answerInboxFailure(request, error),
+        // Refused, or verified and queued, before Fedify's handler (inbox/accept.ts); else the
+        // request again, its body read once already.
+        const early = await checkInboxPost(ctx, queue, request, path, gateContext).catch(
+          (error) => ({ answer: answerInboxFailure(request, error) }),
         );
-        if (early) return early;
+        if ("answer" in early) return early.answer;
+        forFedify = early.fedify;
       }
       const response = await federation
-        .fetch(request, {
+        .fetch(forFedify, {
           contextData: ctx,
           // A deleted status answers 410 with a Tombstone, which Fedify's object handler cannot.
           onNotFound: async (req) => (await goneStatusResponse(ctx, req)) ?? next(),

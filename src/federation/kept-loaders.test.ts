@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createFederation, MemoryKvStore } from "@fedify/fedify";
-import { keepLoaders } from "./kept-loaders.ts";
+import type { DocumentLoader } from "@fedify/vocab-runtime";
+import { keepLoaders, markingBundledStatic } from "./kept-loaders.ts";
 
 const AS = "https://www.w3.org/ns/activitystreams";
 
@@ -29,6 +30,22 @@ describe("keepLoaders", () => {
     const loaded = await a.contextLoader(AS);
     assert.equal(loaded.documentUrl, AS);
     assert.ok(loaded.document);
+  });
+
+  it("marks the contexts Fedify bundles static for jsonld's shared cache, and only those", async () => {
+    const context = federation().createContext(new URL("http://wren.test/"), undefined);
+    const bundled = (await context.contextLoader(AS)) as { tag?: string };
+    assert.equal(bundled.tag, "static");
+    const served: DocumentLoader = async (url) => ({
+      contextUrl: null,
+      documentUrl: url,
+      document: { "@context": { name: "https://example.test/name" } },
+    });
+    // A bundled URL answered with another document (not Fedify's copy) is not marked either.
+    for (const url of [AS, "https://example.test/context"]) {
+      const fetched = (await markingBundledStatic(served)(url)) as { tag?: string };
+      assert.equal(fetched.tag, undefined);
+    }
   });
 
   it("keeps loaders apart when their options differ (the User-Agent names the origin)", () => {

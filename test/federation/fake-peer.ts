@@ -54,6 +54,10 @@ export interface SendOptions {
   unsigned?: boolean;
   /** The raw body (malformed JSON); the activity argument is then ignored. */
   rawBody?: string;
+  /** Send this body instead of the one signed (a body changed in transit). */
+  bodySent?: string;
+  /** Send the body as a stream: chunked, without a Content-Length. */
+  chunked?: boolean;
 }
 
 export interface FakePeer {
@@ -232,7 +236,22 @@ export async function startFakePeer(): Promise<FakePeer> {
         new URL(options.keyId ?? signer.keyId),
         options.rfc9421 ? { spec: "rfc9421" } : {},
       );
-      return fetch(signed);
+      if (options.bodySent === undefined && !options.chunked) return fetch(signed);
+      const bytes = new TextEncoder().encode(options.bodySent ?? body);
+      const sent = options.chunked
+        ? new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(bytes);
+              controller.close();
+            },
+          })
+        : bytes;
+      return fetch(signed.url, {
+        method: "POST",
+        headers: signed.headers,
+        body: sent,
+        duplex: "half",
+      } as RequestInit);
     },
     close() {
       return new Promise((resolve) => {

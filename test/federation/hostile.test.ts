@@ -74,6 +74,25 @@ describe("inbox: hostile peers", () => {
     assert.equal(await followsAlice(mallory), false);
   });
 
+  it("answers 401 to a body changed after it was signed", async () => {
+    const mallory = await peer.actor("tamperer");
+    const follow = activity(peer, mallory, "Follow", { object: alice.account.uri });
+    const changed = JSON.stringify({ ...follow, id: `${follow.id}-changed` });
+    const res = await peer.send(sharedInbox(), follow, { bodySent: changed });
+    assert.equal(res.status, 401);
+    await settle(server);
+    assert.equal(await followsAlice(mallory), false);
+  });
+
+  it("accepts a signed activity whose body comes chunked, without a Content-Length", async () => {
+    const chunky = await peer.actor("chunky");
+    const follow = activity(peer, chunky, "Follow", { object: alice.account.uri });
+    const res = await peer.send(sharedInbox(), follow, { chunked: true });
+    assert.equal(res.status, 202, await res.text());
+    await settle(server);
+    assert.equal(await followsAlice(chunky), true);
+  });
+
   it("answers 401 when the signer is not the actor", async () => {
     const mallory = await peer.actor("mallory3");
     const victim = await peer.actor("victim3");

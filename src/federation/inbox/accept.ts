@@ -22,6 +22,7 @@ import { findListedLocalAccount } from "../../services/accounts/listed-account.t
 import type { ServiceContext } from "../../services/context.ts";
 import { instanceActorIdentifier } from "../instance-actor.ts";
 import { refuseDeepText } from "./nesting-guard.ts";
+import { receivePost } from "./received-body.ts";
 import { checkInboxSigner } from "./signer-gate.ts";
 
 /** The queued message's field holding the actor whose own key signed the request. */
@@ -46,6 +47,8 @@ const PLAIN_TYPES = new Set([
 ]);
 
 type Json = Record<string, unknown>;
+
+const utf8 = new TextDecoder();
 
 function hasActivityStreamsContext(body: Json): boolean {
   const context = body["@context"];
@@ -78,11 +81,15 @@ async function recipientOf(ctx: ServiceContext, path: string): Promise<string | 
   return (await findListedLocalAccount(ctx, identifier)) ? identifier : undefined;
 }
 
+/** What Wren's part of an inbox POST decided: the answer, or the request for Fedify's handler. */
+export type InboxPostCheck = { answer: Response } | { fedify: Request };
+
 /**
- * Wren's part of an inbox POST (to `path`), before Fedify: the body is read once, refused when
- * nested too deeply (nesting-guard.ts) or not signed by its actor's own key (signer-gate.ts),
- * and queued here when its HTTP signature verified and it is a plain activity. Null: Fedify's
- * handler takes the request (and checks it again).
+ * Wren's part of an inbox POST (to `path`), before Fedify: the body is read once
+ * (received-body.ts), refused when nested too deeply (nesting-guard.ts) or not signed by its
+ * actor's own key (signer-gate.ts), and queued here when its HTTP signature verified and it is a
+ * plain activity. Otherwise Fedify's handler takes (and checks again) the request given in
+ * `fedify`, in place of `request`, whose body has been read.
  */
 export async function checkInboxPost(
   ctx: ServiceContext,
@@ -90,22 +97,26 @@ export async function checkInboxPost(
   request: Request,
   path: string,
   context: () => Context<ServiceContext>,
-): Promise<Response | null> {
-  const text = await request.clone().text();
+): Promise<InboxPostCheck> {
+  const received = await receivePost(request);
+  const toFedify = () => ({ fedify: received.readable() });
+  // Decoded as `text()` would; the signature's digest is checked on the bytes as received.
+  const text = utf8.decode(received.bytes);
   const tooDeep = refuseDeepText(text);
-  if (tooDeep) return tooDeep;
+  if (tooDeep) return { answer: tooDeep };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return null; // Fedify answers 400 to what is not JSON.
+    return toFedify(); // Fedify answers 400 to what is not JSON.
   }
-  const gate = await checkInboxSigner(request, parsed, context);
-  if (gate.kind === "refused") return gate.response;
+  const gate = await checkInboxSigner(request, parsed, context, received);
+  if (gate.kind === "refused") return { answer: gate.response };
   if (gate.kind === "signed" && gate.by === "request") {
-    return acceptSigned(ctx, queue, path, parsed as Json, gate.actorId);
+    const accepted = await acceptSigned(ctx, queue, path, parsed as Json, gate.actorId);
+    if (accepted) return { answer: accepted };
   }
-  return null;
+  return toFedify();
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Context } from "@fedify/fedify";
 import { getLogger } from "@logtape/logtape";
 import type { ServiceContext } from "../../services/context.ts";
 import { checkSigner } from "../actor-keys.ts";
+import type { ReceivedPost } from "./received-body.ts";
 
 const logger = getLogger(["wren", "federation", "inbox"]);
 
@@ -46,13 +47,14 @@ export type GateResult =
   | { kind: "unchecked" };
 
 /**
- * The gate for an inbox POST whose body is `parsed` (undefined: not JSON): a 401 unless it is
- * signed by its actor's own key.
+ * The gate for an inbox POST whose body, `received`, is `parsed` (undefined: not JSON): a 401
+ * unless it is signed by its actor's own key.
  */
 export async function checkInboxSigner(
   request: Request,
   parsed: unknown,
   context: () => Context<ServiceContext>,
+  received: ReceivedPost,
 ): Promise<GateResult> {
   // Fedify answers 400 to what is not JSON.
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
@@ -65,6 +67,7 @@ export async function checkInboxSigner(
   const farewell = deletesItsActor(body, actorId);
   const { verdict, by } = await checkSigner(context(), request, body, actorId, {
     refetch: farewell,
+    received,
   });
   if (verdict === "verified" && by !== null) return { kind: "signed", actorId, by };
   // Only a deleted actor's own farewell gets past without its document (gone-actor.ts).
