@@ -8,11 +8,12 @@
 // what is shared between requests (gathered signals, batched removals, held rate-limit and
 // budget units) shows there, where a request measured alone (pg-statements.ts) sends it whole.
 
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
 import { commitCounter } from "./lib/pg-commits.ts";
+import { postgresCpu } from "./lib/pg-cpu.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
 import { cpuMilliseconds, runLoad, startWrenServer } from "./lib/processes.ts";
 import { rawPostgresWriteRate } from "./lib/raw-pg-writes.ts";
@@ -28,26 +29,6 @@ const connections = option("--connections", 50);
 const wanted = process.argv
   .slice(2)
   .filter((a, i, all) => !a.startsWith("--") && !all[i - 1]?.startsWith("--"));
-
-/**
- * CPU milliseconds used so far by every postgres server process (the database's side), and by
- * those serving `database` alone: on a machine shared with other sessions' databases the whole
- * server's count carries their work too, the backends' (titled with their database) do not.
- */
-async function postgresCpu(database: string): Promise<{ all: number; ours: number }> {
-  let all = 0;
-  let ours = 0;
-  for (const pid of await readdir("/proc")) {
-    if (!/^\d+$/.test(pid)) continue;
-    const comm = await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "");
-    if (comm.trim() !== "postgres") continue;
-    const cpu = await cpuMilliseconds(Number(pid)).catch(() => 0);
-    all += cpu;
-    const title = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
-    if (title.includes(` ${database} `)) ours += cpu;
-  }
-  return { all, ours };
-}
 
 const db = await benchDatabase(`wren_bench_writes_${process.pid}`);
 const dbName = new URL(db.url).pathname.slice(1);

@@ -54,7 +54,9 @@ export interface Coordination {
   /**
    * Adds `amount` (0: only reads) to `key`'s count in its current fixed window and returns the
    * window. A key without a window, or whose window ended at or before `now` (ms), starts a new
-   * one at `now` lasting `windowMs`. Counts of every process add up.
+   * one at `now` lasting `windowMs`. Counts of every process add up. A read of a window whose
+   * units this process holds (reservable hits, countInTurn) answers what this process counted:
+   * the next hit is then sure to be let through, whatever the other processes counted since.
    */
   count(key: string, amount: number, windowMs: number, now: number): Promise<CounterWindow>;
   /**
