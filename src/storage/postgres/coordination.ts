@@ -7,6 +7,7 @@ import type { Sql } from "./connect.ts";
 import { reservingCountInTurn } from "./counter-reservations.ts";
 import { leaseIdSlot } from "./id-slot.ts";
 import { createLeaseLocks } from "./lease-locks.ts";
+import { createOnceLeases } from "./once-leases.ts";
 import { createWindowCounters } from "./window-counters.ts";
 
 export interface PgCoordination {
@@ -24,6 +25,8 @@ export async function openCoordination(sql: Sql): Promise<PgCoordination> {
     coordination: {
       exclusive: false,
       withLock: createLeaseLocks(sql),
+      // The record's own row as the lock: two statements per once-guarded task (ADR 0057).
+      runOnce: createOnceLeases(sql),
       // A read of a window this process holds units of is answered from them (ADR 0057): a
       // success-only limit looks before every inbox delivery.
       count: async (key, amount, windowMs, now) =>
