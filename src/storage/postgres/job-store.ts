@@ -13,6 +13,7 @@ import type { Job } from "../../domain/job.ts";
 import type { JobStore } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
+import { gatheredCompletions } from "./job-completions.ts";
 import { jsonb } from "./jsonb.ts";
 import { createStatementBatch } from "./statement-batch.ts";
 
@@ -175,10 +176,13 @@ export function createJobStore(db: PgContext): PgJobStore {
       return ids.filter((id) => held.has(id));
     },
 
-    async complete(id, owner) {
-      const result = await sql`delete from jobs where id = ${id} and lease_owner = ${owner}`;
-      return result.count > 0;
-    },
+    // Gathered while a statement is under way (job-completions.ts, ADR 0057).
+    complete: gatheredCompletions(async (owner, ids) => {
+      const rows = await sql<{ id: string }[]>`
+        delete from jobs where id = any(${sql.array(ids)}::text[]) and lease_owner = ${owner}
+        returning id`;
+      return new Set(rows.map((row) => row.id));
+    }),
 
     async reschedule(job, owner) {
       const runAt = validRunAt(job);
