@@ -13,7 +13,7 @@ import type { Job } from "../../domain/job.ts";
 import type { JobStore } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
-import { gatheredCompletions } from "./job-completions.ts";
+import { gathered } from "./gathered-statements.ts";
 import { jsonb } from "./jsonb.ts";
 import { createStatementBatch } from "./statement-batch.ts";
 
@@ -49,19 +49,37 @@ const validRunAt = (job: Job) => {
   return new Date(Date.parse(job.runAt)).toISOString();
 };
 
+/** The values of a job's row, as jobsInsert writes them. */
+const jobRow = (sql: Sql, job: Job) =>
+  sql`(${job.id}, ${validRunAt(job)}, ${failedInstant(job.failedAt)}, ${job.group ?? null},
+       ${jsonb(sql, job)})`;
+
 /**
- * The statement that stores a new job or replaces one (JobStore.put), on `sql` or a
- * transaction; also what a write that carries a job sends with its own change (outbox.ts).
+ * The statement that stores new jobs or replaces them (JobStore.put, several gathered: one
+ * statement and one wake-up). Ids must differ: a statement cannot upsert one row twice
+ * (lastOfEachId).
  */
-export function jobInsert(sql: Sql, job: Job): postgres.PendingQuery<postgres.Row[]> {
-  const runAt = validRunAt(job);
+function jobsInsert(sql: Sql, jobs: readonly Job[]): postgres.PendingQuery<postgres.Row[]> {
+  const rows = jobs.map((job) => jobRow(sql, job));
   return sql`
     insert into jobs (id, run_at, failed_at, grp, data)
-    values (${job.id}, ${runAt}, ${failedInstant(job.failedAt)}, ${job.group ?? null},
-            ${jsonb(sql, job)})
+    values ${rows.reduce((all, row) => sql`${all}, ${row}`)}
     on conflict (id) do update set
       run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
       data = excluded.data, lease_until = null, lease_owner = null`;
+}
+
+/**
+ * The statement that stores a new job or replaces one, on `sql` or a transaction: what a write
+ * that carries a job sends with its own change (outbox.ts).
+ */
+export function jobInsert(sql: Sql, job: Job): postgres.PendingQuery<postgres.Row[]> {
+  return jobsInsert(sql, [job]);
+}
+
+/** Of puts of one id gathered together, the last, as one statement after another would leave. */
+function lastOfEachId(jobs: readonly Job[]): Job[] {
+  return [...new Map(jobs.map((job) => [job.id, job])).values()];
 }
 
 /** How long finished event records are gathered before one statement removes them (ms). */
@@ -82,6 +100,20 @@ export function createJobStore(db: PgContext): PgJobStore {
     delayMs: RETIRE_DELAY_MS,
     maxIds: RETIRE_MAX_IDS,
     what: "removal of finished jobs",
+  });
+
+  // New jobs and finished ones, gathered while a statement is under way (ADR 0057): every inbox
+  // activity is a put as it is accepted and a completion once run.
+  const puts = gathered<Job, void>(async (_group, jobs) => {
+    await jobsInsert(sql, lastOfEachId(jobs));
+    return jobs.map(() => undefined);
+  });
+  const completions = gathered<string, boolean>(async (owner, ids) => {
+    const rows = await sql<{ id: string }[]>`
+      delete from jobs where id = any(${sql.array(ids)}::text[]) and lease_owner = ${owner}
+      returning id`;
+    const removed = new Set(rows.map((row) => row.id));
+    return ids.map((id) => removed.has(id));
   });
 
   const listeners = new Set<(runAt?: string) => void>();
@@ -120,7 +152,8 @@ export function createJobStore(db: PgContext): PgJobStore {
     },
 
     async put(job) {
-      await jobInsert(sql, job);
+      validRunAt(job);
+      await puts("", job);
     },
 
     // Carried into the write when it is a status or an edge put (outbox.ts, ADR 0033).
@@ -176,13 +209,7 @@ export function createJobStore(db: PgContext): PgJobStore {
       return ids.filter((id) => held.has(id));
     },
 
-    // Gathered while a statement is under way (job-completions.ts, ADR 0057).
-    complete: gatheredCompletions(async (owner, ids) => {
-      const rows = await sql<{ id: string }[]>`
-        delete from jobs where id = any(${sql.array(ids)}::text[]) and lease_owner = ${owner}
-        returning id`;
-      return new Set(rows.map((row) => row.id));
-    }),
+    complete: (id, owner) => completions(owner, id),
 
     async reschedule(job, owner) {
       const runAt = validRunAt(job);
