@@ -8,13 +8,16 @@
 // `--strace` counts the server's file system calls per activity in each round (strace attached to
 // every thread; it slows the server, so that run's rates and CPU say nothing). `--statements`
 // (with `--postgres`) counts the SQL statements per activity in each round, the most frequent
-// listed, from the server's log (bench/lib/pg-log.ts; logging slows it too).
+// listed, from the server's log (bench/lib/pg-log.ts; logging slows it too). With `--postgres`
+// each round also prints the database's CPU per activity (every postgres process's, and its
+// backends serving the bench's database alone; bench/lib/pg-cpu.ts).
 
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../test/helpers/server.ts";
+import { postgresCpu } from "./lib/pg-cpu.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
 import { logStatements, statementShapes } from "./lib/pg-log.ts";
 import { parseStraceSummary, traceThreads } from "./lib/strace.ts";
@@ -71,20 +74,47 @@ const statementCounter = async () => {
     }
   };
 };
+/** With --postgres: each round's database CPU per activity, logged when the round is processed. */
+const databaseCpu = async () => {
+  const name = new URL((database as NonNullable<typeof database>).url).pathname.slice(1);
+  const before = await postgresCpu(name);
+  return async (count: number) => {
+    const after = await postgresCpu(name);
+    log(
+      `PostgreSQL CPU per activity: ${((after.all - before.all) / count).toFixed(2)} ms ` +
+        `(its backends: ${((after.ours - before.ours) / count).toFixed(2)} ms)`,
+    );
+  };
+};
+type RoundTracer = () => Promise<(count: number) => Promise<void>>;
+/** Several tracers as one: all started as the round starts, all stopped when it is processed. */
+const together =
+  (tracers: RoundTracer[]): RoundTracer =>
+  async () => {
+    const stops = await Promise.all(tracers.map((start) => start()));
+    return async (count) => {
+      for (const stop of stops) await stop(count);
+    };
+  };
+const tracersOf = (serverPid: number): RoundTracer[] => [
+  ...(values.strace ? [tracer(serverPid)] : []),
+  ...(statementLog ? [statementCounter] : []),
+  ...(database ? [databaseCpu] : []),
+];
 const result = await withFederation(
   { servers: senders, followersPerServer: 1, peerProcesses: quick ? 1 : 2, senders },
   freePort,
   log,
   (url, peers, seeded, serverPid) => {
     log(`inbox: ${activities} activities from ${senders} senders, ${rounds} rounds…`);
+    const tracers = tracersOf(serverPid);
     return measureInbox(url, peers, seeded, {
       activities,
       rounds,
       concurrency: 50,
       timeoutSeconds: 300,
       serverPid,
-      ...(values.strace ? { traceRound: tracer(serverPid) } : {}),
-      ...(statementLog ? { traceRound: statementCounter } : {}),
+      ...(tracers.length > 0 ? { traceRound: together(tracers) } : {}),
     });
   },
   database ? postgresEnv(database.url) : {},

@@ -1,5 +1,5 @@
-// The database's side of a bench's CPU: PostgreSQL runs a process per connection, so what a
-// request costs the database is read from those processes in /proc, beside the Wren process's.
+// The database server's CPU, read from /proc: what a PostgreSQL bench charges to the database's
+// side beside Wren's own process (bench/pg-writes.ts, bench/inbox.ts --postgres).
 
 import { readdir, readFile } from "node:fs/promises";
 import { cpuMilliseconds } from "./processes.ts";

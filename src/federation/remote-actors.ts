@@ -138,6 +138,11 @@ const shown = (known: Account) => (known.suspended ? undefined : known);
 export interface EnsureOptions {
   /** Fetch (or take the given document) even when the stored record is fresh. */
   refresh?: boolean;
+  /**
+   * The stored record of the actor id given, as the caller just read it (null: none), which
+   * spares a second read of it (the inbox reads its sender first).
+   */
+  stored?: Account | null;
 }
 
 /**
@@ -165,7 +170,10 @@ export async function ensureRemoteAccount(
     if (lookup instanceof URL) {
       if (isOurs(ctx, lookup)) return undefined;
       if (await isDomainBlocked(ctx, lookup.host)) return undefined;
-      const known = await ctx.storage.accounts.findByUri(lookup.href);
+      const known =
+        options.stored === undefined
+          ? await ctx.storage.accounts.findByUri(lookup.href)
+          : (options.stored ?? undefined);
       if (known && (isShutOut(known) || isLocal(known))) return undefined;
       if (known && !options.refresh && !isStale(ctx, known)) return shown(known);
       const fetched = given ?? (await fetchObject(fctx, lookup));

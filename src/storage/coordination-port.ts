@@ -52,9 +52,27 @@ export interface Coordination {
    */
   withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
   /**
+   * Where processes share the storage: runs `work` unless the key–value entry `record` says it
+   * was done (the value `true`, not expired at `now`, ISO), and then stores that record until
+   * `doneUntil` (ISO); true when `work` ran. Copies running at once in several processes are
+   * serialised as by withLock(): a later one waits, then skips (or runs, if the first failed).
+   * The record is written after the work, never claimed before it: a copy whose process died
+   * holds the key no longer than a lock's lease. In one statement per step where the storage
+   * can (the inbox's once-guard, federation/inbox/once.ts); absent where one process owns the
+   * storage (`exclusive`), whose callers need no more than their own memory and a read.
+   */
+  runOnce?(
+    record: readonly string[],
+    now: string,
+    doneUntil: string,
+    work: () => Promise<void>,
+  ): Promise<boolean>;
+  /**
    * Adds `amount` (0: only reads) to `key`'s count in its current fixed window and returns the
    * window. A key without a window, or whose window ended at or before `now` (ms), starts a new
-   * one at `now` lasting `windowMs`. Counts of every process add up.
+   * one at `now` lasting `windowMs`. Counts of every process add up. A read of a window whose
+   * units this process holds (reservable hits, countInTurn) answers what this process counted:
+   * the next hit is then sure to be let through, whatever the other processes counted since.
    */
   count(key: string, amount: number, windowMs: number, now: number): Promise<CounterWindow>;
   /**

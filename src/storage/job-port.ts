@@ -16,12 +16,6 @@ export interface JobStore {
   /** Stores a new waiting job, or replaces one (ending any claim on it: the new record waits). */
   put(job: Job): Promise<void>;
   /**
-   * Stores many new jobs, each as `put` would, together where the backend can (one statement on
-   * PostgreSQL instead of a round trip and a commit each: a fan-out queues one delivery per
-   * inbox). Resolves once every one is stored; on failure some may have been.
-   */
-  putMany(jobs: readonly Job[]): Promise<void>;
-  /**
    * Runs `write` and stores `job` (as put) no later than the first change `write` makes, so a
    * crash never leaves the change without the job (an event's record, services/events.ts). A
    * backend may store both in one transaction (PostgreSQL, when the write is a status or edge

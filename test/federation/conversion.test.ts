@@ -5,9 +5,10 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type Actor, Object as APObject, isActor } from "@fedify/vocab";
+import { type Actor, Object as APObject, Create, isActor } from "@fedify/vocab";
 import type { Account } from "../../src/domain/account.ts";
 import { createWrenFederation } from "../../src/federation/federation.ts";
+import { type InboxCtx, senderOf } from "../../src/federation/inbox/sender.ts";
 import { ensureRemoteAccount, type FederationContext } from "../../src/federation/remote-actors.ts";
 import { deleteObject, ingestObject, updateObject } from "../../src/federation/remote-objects.ts";
 import { actorToDraft } from "../../src/serialization/activitypub/from-actor.ts";
@@ -264,6 +265,27 @@ describe("inbound conversion of real-world documents", () => {
       });
       assert.ok(stored);
       lain = stored;
+    });
+
+    it("reads a known inbox sender's record once, not again to see that it is fresh", async () => {
+      const { accounts } = server.wren.ctx.storage;
+      const read = accounts.findByUri;
+      let reads = 0;
+      accounts.findByUri = (uri) => {
+        reads++;
+        return read.call(accounts, uri);
+      };
+      try {
+        const create = new Create({
+          id: new URL(`${gargron.uri}/statuses/1/activity`),
+          actor: new URL(gargron.uri),
+        });
+        const sender = await senderOf(fctx as unknown as InboxCtx, create);
+        assert.equal(sender?.id, gargron.id);
+        assert.equal(reads, 1);
+      } finally {
+        accounts.findByUri = read;
+      }
     });
   });
 

@@ -14,10 +14,12 @@
 // crash would make the job's rerun skip an activity that was never acted on. One process owns
 // a json-file data directory (ADR 3), so the in-memory guard is the whole story there; with a
 // storage shared by several processes, copies running at the same moment in two of them are
-// serialised by the storage's keyed lock around the check, the work and the record, so the
-// later copy finds the record (or acts itself if the first failed), as in one process.
+// serialised by the storage (Coordination.runOnce: on PostgreSQL the record's row is the lock
+// while the work runs, ADR 0057), so the later copy finds the record (or acts itself if the
+// first failed), as in one process.
 
 import type { ServiceContext } from "../../services/context.ts";
+import type { Coordination } from "../../storage/ports.ts";
 import type { ActivityKey } from "./activity-key.ts";
 
 /** How many recently done activities are remembered in memory (a few minutes at full speed). */
@@ -67,6 +69,25 @@ async function record(ctx: ServiceContext, key: ActivityKey): Promise<void> {
   await ctx.storage.kv.set({ key: recordKey(key), value: true, expiresAt });
 }
 
+/**
+ * Where processes share the storage: the record's check, the lock against copies in other
+ * processes and the record itself in the storage's two steps (Coordination.runOnce, ADR 0057).
+ */
+function runOnceShared(
+  ctx: ServiceContext,
+  runOnce: NonNullable<Coordination["runOnce"]>,
+  key: ActivityKey,
+  work: () => Promise<void>,
+): Promise<boolean> {
+  const now = ctx.clock.now().getTime();
+  return runOnce(
+    recordKey(key),
+    new Date(now).toISOString(),
+    new Date(now + DONE_TTL_MS).toISOString(),
+    work,
+  );
+}
+
 /** Runs `work` unless this activity was (or is being) handled; true when it ran. */
 export async function once(
   ctx: ServiceContext,
@@ -94,7 +115,13 @@ export async function once(
     return true;
   };
   const { coordination } = ctx.storage;
-  const outcome = (coordination.exclusive ? act() : coordination.withLock(`inbox:${id}`, act))
+  const outcome = (
+    coordination.runOnce
+      ? runOnceShared(ctx, coordination.runOnce, key, work)
+      : coordination.exclusive
+        ? act()
+        : coordination.withLock(`inbox:${id}`, act)
+  )
     .then(
       (acted) => {
         remember(guard, id);

@@ -43,7 +43,7 @@ export async function senderOf(
   if (known?.suspendedByItsServer) return isAboutItself(activity, actorId) ? known : undefined;
   if (known && (isLocal(known) || known.suspended)) return undefined;
   if (options.knownOnly) return known;
-  const account = await ensureRemoteAccount(fctx, actorId);
+  const account = await ensureRemoteAccount(fctx, actorId, { stored: known ?? null });
   if (!account || isLocal(account) || account.suspended) return undefined;
   return account;
 }

@@ -12,6 +12,7 @@ import { Hono } from "hono";
 import type { Clock } from "../../domain/clock.ts";
 import { openJsonFileStorage } from "../../storage/json-file/index.ts";
 import type { Storage } from "../../storage/ports.ts";
+import { connectPostgres } from "../../storage/postgres/connect.ts";
 import { openPostgresStorage } from "../../storage/postgres/index.ts";
 import {
   createTempDatabase,
@@ -94,6 +95,35 @@ describe("rate limits shared by processes", () => {
     assert.equal((await one.app.request("/ok")).status, 200);
     assert.equal((await two.app.request("/ok")).status, 200);
     assert.equal((await one.app.request("/ok")).status, 429);
+  });
+
+  it("counts a large limit ahead, a success-only one included: the shared row runs ahead", async () => {
+    // Every request sent a statement (two for a success-only limit: a look, then the count);
+    // now a count may take a sixteenth of what is left and answer the next ones (ADR 0057).
+    const used = async (key: string) => {
+      const sql = connectPostgres({ url: database.url, poolMax: 1 });
+      try {
+        const [row] = await sql<{ used: string }[]>`
+          select used from coordination_counters where key like ${`%${key}%`}`;
+        return Number(row?.used);
+      } finally {
+        await sql.end();
+      }
+    };
+    for (const countSuccessOnly of [false, true]) {
+      const name = countSuccessOnly ? "test-ahead-sender" : "test-ahead";
+      const [one] = apps({
+        name,
+        requests: 1000,
+        windowSeconds: 60,
+        key: () => "ip:ahead",
+        countSuccessOnly,
+      });
+      assert.ok(one);
+      for (let i = 0; i < 5; i++) assert.equal((await one.app.request("/ok")).status, 200);
+      // One unit, then a sixteenth of the 999 left: 63 counted for 5 requests.
+      assert.equal(await used(name), 63);
+    }
   });
 
   it("counts two limits in turn in one call, answering as the limits one after the other", async () => {

@@ -4,8 +4,10 @@
 // address) and how a refusal looks (by default Mastodon's JSON error). Where one process owns
 // the storage (json-file), counters live in its memory, capped in size (fixed-windows.ts): exact
 // there, and the fastest place on this hot path. Where several processes share the storage
-// (PostgreSQL), they count in the storage's shared window counters (Coordination.count), so a
-// caller's requests add up whichever process answers them. Budgets that must also hold across
+// (PostgreSQL), they count in the storage's shared window counters (Coordination.countInTurn,
+// reservable: a process may hold a few units of a window and answer its next hits and looks
+// from them, ADRs 0042 and 0057), so a caller's requests add up whichever process answers them.
+// Budgets that must also hold across
 // restarts (statuses, media) are kept in storage either way (action-budget.ts).
 
 import type { Context, MiddlewareHandler } from "hono";
@@ -74,11 +76,24 @@ const asWindow = (w: CounterWindow): Window => ({
   resetHeader: resetHeaderOf(w.resetAt),
 });
 
-function sharedCounters(coordination: Coordination, name: string, windowMs: number): Counters {
+function sharedCounters(
+  coordination: Coordination,
+  name: string,
+  windowMs: number,
+  limit: number,
+): Counters {
   const keyOf = (callerKey: string) => sharedKey(name, callerKey);
   return {
-    hit: async (callerKey, now) =>
-      asWindow(await coordination.count(keyOf(callerKey), 1, windowMs, now)),
+    // Reservable: a hit may take a few units of the window at once and this process answer its
+    // next hits (and looks, `peek`) from them without a statement (ADRs 0042 and 0057).
+    async hit(callerKey, now) {
+      const [window] = await coordination.countInTurn(
+        [{ key: keyOf(callerKey), amount: 1, windowMs, limit, reservable: true }],
+        now,
+      );
+      if (window === undefined) throw new Error("A lone hit was not counted");
+      return asWindow(window);
+    },
     async peek(callerKey, now) {
       const window = await coordination.count(keyOf(callerKey), 0, windowMs, now);
       return window.used === 0 ? undefined : asWindow(window);
@@ -142,7 +157,7 @@ export function rateLimit(
   const { coordination } = ctx.storage;
   const windows: Counters = coordination.exclusive
     ? new FixedWindows(options.windowSeconds, options.maxKeys ?? DEFAULT_MAX_TRACKED_KEYS)
-    : sharedCounters(coordination, options.name, options.windowSeconds * 1000);
+    : sharedCounters(coordination, options.name, options.windowSeconds * 1000, options.requests);
   const refuse = options.refuse ?? refuseWithJson;
 
   const handler: MiddlewareHandler<HttpEnv> = async (c, next) => {

@@ -202,10 +202,6 @@ export async function openJobStore(
       return peek(id);
     },
     put,
-    // Each its own journal line; lines appended together share the journal's flushes.
-    async putMany(jobs) {
-      await Promise.all(jobs.map(put));
-    },
     // The job's journal line is appended while the write runs; every file the write changes
     // waits for the line to be durable (write-gate.ts), so no change is ever without its job.
     async putAround(job, write) {

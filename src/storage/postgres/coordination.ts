@@ -7,6 +7,7 @@ import type { Sql } from "./connect.ts";
 import { reservingCountInTurn } from "./counter-reservations.ts";
 import { leaseIdSlot } from "./id-slot.ts";
 import { createLeaseLocks } from "./lease-locks.ts";
+import { createOnceLeases } from "./once-leases.ts";
 import { createWindowCounters } from "./window-counters.ts";
 
 export interface PgCoordination {
@@ -18,14 +19,21 @@ export interface PgCoordination {
 export async function openCoordination(sql: Sql): Promise<PgCoordination> {
   const slot = await leaseIdSlot(sql);
   const counters = createWindowCounters(sql);
+  // Rate limits' hits answered from units held by this process where exact (ADR 0042).
+  const reserving = reservingCountInTurn(counters.countInTurn);
   return {
     coordination: {
       exclusive: false,
       withLock: createLeaseLocks(sql),
-      count: counters.count,
+      // The record's own row as the lock: two statements per once-guarded task (ADR 0057).
+      runOnce: createOnceLeases(sql),
+      // A read of a window this process holds units of is answered from them (ADR 0057): a
+      // success-only limit looks before every inbox delivery.
+      count: async (key, amount, windowMs, now) =>
+        (amount === 0 ? reserving.heldWindow(key, now) : undefined) ??
+        counters.count(key, amount, windowMs, now),
       refund: counters.refund,
-      // Rate limits' hits answered from units held by this process where exact (ADR 0042).
-      countInTurn: reservingCountInTurn(counters.countInTurn),
+      countInTurn: reserving.countInTurn,
       // Budgets likewise (ADR 0043 amended).
       spend: reservingSpend(counters),
       idGenerator: (now) => slot.generator(now),

@@ -54,6 +54,20 @@ describe("postgres rate-limit counts held per process", () => {
     }
   });
 
+  it("answers a read of a window whose units it holds without a statement", async () => {
+    const { a, b } = processes;
+    // a takes one unit, then 62 (a sixteenth of the 999 left), hands out 1 of them.
+    for (let i = 0; i < 3; i++) await a.coordination.countInTurn([hit("rate:read", 1000)], NOW);
+    // a answers what it counted (a statement would answer the shared 63); b, holding none, asks.
+    assert.deepEqual(await a.coordination.count("rate:read", 0, MINUTE, NOW), {
+      used: 3,
+      resetAt: NOW + MINUTE,
+    });
+    assert.equal((await b.coordination.count("rate:read", 0, MINUTE, NOW)).used, 63);
+    // Past its window, a's units are no answer: the shared (new, empty) window is.
+    assert.equal((await a.coordination.count("rate:read", 0, MINUTE, NOW + MINUTE)).used, 0);
+  });
+
   it("never lets a caller past its limit from two processes; a small one exactly", async () => {
     const { a, b } = processes;
     for (const limit of [6, 100]) {

@@ -35,7 +35,18 @@ export interface Held {
 
 type CountInTurn = (hits: readonly CounterHit[], now: number) => Promise<CounterWindow[]>;
 
-export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
+/** countInTurn counting ahead, and what this process holds of a key's window. */
+export interface ReservingCounts {
+  countInTurn: CountInTurn;
+  /**
+   * The window of `key` as this process counts it while it holds units of it (the next hit is
+   * then sure to be let through): a read without a statement (Coordination.count with amount 0,
+   * a success-only limit's look before the answer). Undefined when none are held.
+   */
+  heldWindow(key: string, now: number): CounterWindow | undefined;
+}
+
+export function reservingCountInTurn(countInTurn: CountInTurn): ReservingCounts {
   const held = new LruCache<string, Held>(CAPACITY);
 
   /** The units to ask for: a sixteenth of what was left at the last answer, 1 to MOST. */
@@ -54,7 +65,13 @@ export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
     return kept && kept.resetAt > now && kept.left > 0 ? kept : undefined;
   };
 
-  return async (hits, now) => {
+  const heldWindow = (key: string, now: number): CounterWindow | undefined => {
+    const kept = held.get(key);
+    if (kept === undefined || kept.resetAt <= now || kept.left <= 0) return undefined;
+    return { used: kept.nextUsed - 1, resetAt: kept.resetAt };
+  };
+
+  const counting: CountInTurn = async (hits, now) => {
     // The hits this process answers from held units, taken now (a concurrent request must not
     // take them too); the others go in one statement, in order.
     const plan = hits.map((hit) => {
@@ -98,6 +115,7 @@ export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
     });
     return windows;
   };
+  return { countInTurn: counting, heldWindow };
 
   /**
    * Keeps the units an answer gave beyond the hit's own; returns the hit's window. `hit.amount`

@@ -49,6 +49,7 @@ import { createIdempotencyStore } from "./idempotency-store.ts";
 import { type CallGate, InFlight, tracked } from "./in-flight.ts";
 import { createJobStore } from "./job-store.ts";
 import { createJoinedReads } from "./joined-reads.ts";
+import { withKeptFollowerCounts } from "./kept-follower-counts.ts";
 import { createKvStore } from "./kv-store.ts";
 import { createListStore } from "./list-store.ts";
 import { createMarkerStore } from "./marker-store.ts";
@@ -112,7 +113,8 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       authorizationCodes: createAuthorizationCodeStore(db),
       statuses: createStatusStore(db, accountCounts),
       statusEdits: createStatusEditStore(db),
-      follows: edges<Follow>("follows"),
+      // "Has it followers here?", asked of every inbox Create's sender (ADR 0057).
+      follows: withKeptFollowerCounts(edges<Follow>("follows"), accountCounts),
       followRequests: edges<FollowRequest>("followRequests"),
       blocks: edges<Block>("blocks"),
       mutes: edges<Mute>("mutes"),

@@ -11,9 +11,9 @@ import type postgres from "postgres";
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
 import type { JobStore } from "../ports.ts";
-import { createCallsInTurn } from "./calls-in-turn.ts";
 import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
+import { gathered } from "./gathered-statements.ts";
 import { jsonb, jsonText } from "./jsonb.ts";
 import { createStatementBatch } from "./statement-batch.ts";
 
@@ -50,31 +50,19 @@ const validRunAt = (job: Job) => {
 };
 
 /**
- * The statement that stores a new job or replaces one (JobStore.put), on `sql` or a
- * transaction; also what a write that carries a job sends with its own change (outbox.ts).
+ * The most jobs one insert carries: gathered puts (a fan-out's deliveries, all put at once) go
+ * in statements of this many, each answering its own callers.
  */
-export function jobInsert(sql: Sql, job: Job): postgres.PendingQuery<postgres.Row[]> {
-  const runAt = validRunAt(job);
-  return sql`
-    insert into jobs (id, run_at, failed_at, grp, data)
-    values (${job.id}, ${runAt}, ${failedInstant(job.failedAt)}, ${job.group ?? null},
-            ${jsonb(sql, job)})
-    on conflict (id) do update set
-      run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
-      data = excluded.data, lease_until = null, lease_owner = null`;
-}
-
-/** The most jobs one insert of putMany carries (its arrays are parameters). */
-const PUT_MANY_CHUNK = 1_000;
+const PUTS_AT_MOST = 1_000;
 
 /**
- * Stores `jobs` as jobInsert would each, in one statement: one commit (and one wake-up, the
- * trigger being per statement) for a fan-out's deliveries instead of one each. Ids must differ
- * (one statement cannot update a row twice); the last of a repeated id is kept.
+ * The statement that stores new jobs or replaces them (JobStore.put, several gathered: one
+ * statement, one commit and one wake-up, the trigger being per statement). The rows travel as
+ * five arrays, so the statement's parameters do not grow with them. Of one id put twice, the
+ * last is kept (a statement cannot upsert one row twice), as one statement after another would.
  */
 function jobsInsert(sql: Sql, jobs: readonly Job[]): postgres.PendingQuery<postgres.Row[]> {
-  const byId = new Map(jobs.map((job) => [job.id, job]));
-  const rows = [...byId.values()];
+  const rows = [...new Map(jobs.map((job) => [job.id, job])).values()];
   return sql`
     insert into jobs (id, run_at, failed_at, grp, data)
     select * from unnest(
@@ -86,6 +74,14 @@ function jobsInsert(sql: Sql, jobs: readonly Job[]): postgres.PendingQuery<postg
     on conflict (id) do update set
       run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
       data = excluded.data, lease_until = null, lease_owner = null`;
+}
+
+/**
+ * The statement that stores a new job or replaces one, on `sql` or a transaction: what a write
+ * that carries a job sends with its own change (outbox.ts).
+ */
+export function jobInsert(sql: Sql, job: Job): postgres.PendingQuery<postgres.Row[]> {
+  return jobsInsert(sql, [job]);
 }
 
 /** How long finished event records are gathered before one statement removes them (ms). */
@@ -108,23 +104,24 @@ export function createJobStore(db: PgContext): PgJobStore {
     what: "removal of finished jobs",
   });
 
-  /**
-   * Completions that come while one removal is under way go together in the next (a runner of
-   * 64 jobs finishes many at once: one round trip for them, not one each). Each answers whether
-   * its owner still held the job; one (id, owner) asked twice at once is done once.
-   */
-  const completeInTurn = createCallsInTurn<{ id: string; owner: string }, boolean>(
-    async (calls) => {
-      const rows = await sql<{ id: string; lease_owner: string }[]>`
-        delete from jobs j
-        using unnest(${sql.array(calls.map((c) => c.id))}::text[],
-                     ${sql.array(calls.map((c) => c.owner))}::text[]) as c(id, owner)
-        where j.id = c.id and j.lease_owner = c.owner
-        returning j.id, j.lease_owner`;
-      const removed = new Set(rows.map((row) => `${row.lease_owner}\u0000${row.id}`));
-      return calls.map((call) => removed.delete(`${call.owner}\u0000${call.id}`));
+  // New jobs and finished ones, gathered while a statement is under way (ADR 0057): every inbox
+  // activity is a put as it is accepted and a completion once run, and a fan-out puts one
+  // delivery per inbox at once (ADR 0059).
+  const puts = gathered<Job, void>(
+    async (_group, jobs) => {
+      await jobsInsert(sql, jobs);
+      return jobs.map(() => undefined);
     },
+    { most: PUTS_AT_MOST },
   );
+  const completions = gathered<string, boolean>(async (owner, ids) => {
+    const rows = await sql<{ id: string }[]>`
+      delete from jobs where id = any(${sql.array(ids)}::text[]) and lease_owner = ${owner}
+      returning id`;
+    // One id completed twice at once is done once.
+    const removed = new Set(rows.map((row) => row.id));
+    return ids.map((id) => removed.delete(id));
+  });
 
   const listeners = new Set<(runAt?: string) => void>();
   const tellAll = (runAt?: string) => {
@@ -162,13 +159,8 @@ export function createJobStore(db: PgContext): PgJobStore {
     },
 
     async put(job) {
-      await jobInsert(sql, job);
-    },
-
-    async putMany(jobs) {
-      for (let i = 0; i < jobs.length; i += PUT_MANY_CHUNK) {
-        await jobsInsert(sql, jobs.slice(i, i + PUT_MANY_CHUNK));
-      }
+      validRunAt(job);
+      await puts("", job);
     },
 
     // Carried into the write when it is a status or an edge put (outbox.ts, ADR 0033).
@@ -224,7 +216,7 @@ export function createJobStore(db: PgContext): PgJobStore {
       return ids.filter((id) => held.has(id));
     },
 
-    complete: (id, owner) => completeInTurn({ id, owner }),
+    complete: (id, owner) => completions(owner, id),
 
     async reschedule(job, owner) {
       const runAt = validRunAt(job);

@@ -5,7 +5,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { makeFollow } from "../contract/fixtures.ts";
-import { makeJob } from "../contract/fixtures-features.ts";
 import type { KvEntry, Storage } from "../ports.ts";
 import { eventually, twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
@@ -114,25 +113,6 @@ describe("postgres: two processes on one database", () => {
       ),
       undefined,
     );
-  });
-
-  it("hear one wake-up for many jobs put in one statement", async () => {
-    let wakeUps = 0;
-    const stop = processes.b.jobs.watch(() => wakeUps++);
-    try {
-      const jobs = Array.from({ length: 1_500 }, (_, i) => makeJob({ id: String(100 + i) }));
-      await processes.a.jobs.putMany(jobs);
-      // At most 1,000 a statement: two statements, two wake-ups (one each, not one per job).
-      await eventually(
-        async () => wakeUps,
-        (n) => n >= 2,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.equal(wakeUps, 2);
-      assert.equal((await processes.b.jobs.due("2030-01-01T00:00:00.000Z", 2_000)).length, 1_500);
-    } finally {
-      stop();
-    }
   });
 
   it("compare-and-set on one key from both lets exactly one win", async () => {

@@ -1,0 +1,110 @@
+// Coordination.runOnce on a real PostgreSQL (once-leases.ts, ADR 0057): the record's own row is
+// the lock while the work runs (no keyed lock's row), copies in two processes act once, a failed
+// copy gives the row back at once, a dead holder's lease passes (a live one's is renewed), and records as an older Wren
+// wrote them (kv rows holding `true`) are honoured until they expire.
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createOnceLeases } from "./once-leases.ts";
+import { rawDatabase } from "./testing/hooks.ts";
+
+const NOW = "2026-01-01T00:00:00.000Z";
+const DONE_UNTIL = "2026-01-02T00:00:00.000Z";
+const record = (n: number) => ["wren", "inboxDone", `https://remote.example/a/${n}`, "digest"];
+
+describe("postgres once-leases", () => {
+  const db = rawDatabase(2);
+  const rowOf = async (key: string[]) => {
+    const [row] = await db.sql<{ value: unknown; expires_at: Date | null }[]>`
+      select value, expires_at from kv where key = ${key}::text[]`;
+    return row;
+  };
+
+  it("acts once on copies in two processes, the record's row holding the lease meanwhile", async () => {
+    const [one, two] = [createOnceLeases(db.sql), createOnceLeases(db.sql)];
+    const gate = Promise.withResolvers<void>();
+    let acted = 0;
+    const work = async () => {
+      acted++;
+      await gate.promise;
+    };
+    const first = one(record(1), NOW, DONE_UNTIL, work);
+    while (acted === 0) await sleep(1);
+    const second = two(record(1), NOW, DONE_UNTIL, work);
+    // The lease is the record's row; no keyed lock was taken.
+    const held = await rowOf(record(1));
+    assert.equal(typeof (held?.value as { lease?: unknown } | undefined)?.lease, "string");
+    const [locks] = await db.sql<{ n: string }[]>`select count(*) as n from coordination_locks`;
+    assert.equal(Number(locks?.n), 0);
+    gate.resolve();
+    assert.deepEqual(await Promise.all([first, second]), [true, false]);
+    assert.equal(acted, 1);
+    const done = await rowOf(record(1));
+    assert.equal(done?.value, true);
+    assert.equal(done?.expires_at?.toISOString(), DONE_UNTIL);
+    assert.equal(await one(record(1), NOW, DONE_UNTIL, work), false, "a later replay");
+  });
+
+  it("gives the row back when the work fails, so a waiting copy acts at once", async () => {
+    const [one, two] = [createOnceLeases(db.sql), createOnceLeases(db.sql)];
+    const gate = Promise.withResolvers<void>();
+    let attempts = 0;
+    const work = async () => {
+      attempts++;
+      if (attempts === 1) {
+        await gate.promise;
+        throw new Error("first copy failed");
+      }
+    };
+    const first = one(record(2), NOW, DONE_UNTIL, work);
+    while (attempts === 0) await sleep(1);
+    const second = two(record(2), NOW, DONE_UNTIL, work);
+    gate.resolve();
+    await assert.rejects(first, /first copy failed/);
+    assert.equal(await second, true);
+    assert.equal(attempts, 2);
+  });
+
+  it("takes over the lease of a holder that died, once it passes", async () => {
+    await db.sql`
+      insert into kv (key, value, expires_at)
+      values (${record(3)}::text[], '{"lease":"a process that died"}'::jsonb,
+              now() + interval '300 milliseconds')`;
+    let acted = 0;
+    assert.equal(
+      await createOnceLeases(db.sql)(record(3), NOW, DONE_UNTIL, async () => void acted++),
+      true,
+    );
+    assert.equal(acted, 1);
+  });
+
+  it("renews the lease while long work runs, so no other copy takes it over", async () => {
+    const timing = { leaseSeconds: 1, renewSeconds: 0.2, maxPollMs: 50 };
+    const [one, two] = [createOnceLeases(db.sql, timing), createOnceLeases(db.sql, timing)];
+    let acted = 0;
+    const first = one(record(5), NOW, DONE_UNTIL, async () => {
+      acted++;
+      await sleep(1_600);
+    });
+    while (acted === 0) await sleep(1);
+    const second = two(record(5), NOW, DONE_UNTIL, async () => void acted++);
+    assert.deepEqual(await Promise.all([first, second]), [true, false]);
+    assert.equal(acted, 1);
+  });
+
+  it("honours a record an older Wren wrote, until it expires on the caller's clock", async () => {
+    await db.sql`
+      insert into kv (key, value, expires_at)
+      values (${record(4)}::text[], 'true'::jsonb, ${DONE_UNTIL}::timestamptz)`;
+    const runOnce = createOnceLeases(db.sql);
+    let acted = 0;
+    assert.equal(await runOnce(record(4), NOW, DONE_UNTIL, async () => void acted++), false);
+    const dayLater = "2026-01-02T00:00:00.001Z";
+    assert.equal(
+      await runOnce(record(4), dayLater, "2026-01-03T00:00:00.000Z", async () => void acted++),
+      true,
+    );
+    assert.equal(acted, 1);
+  });
+});
