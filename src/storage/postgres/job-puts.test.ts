@@ -13,52 +13,47 @@ import { eventually, twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 describe("postgres job puts gathered", () => {
   const processes = twoProcessesOnOneDatabase(4);
 
-  it("sends the puts asked while one is under way in one insert", async () => {
-    const { a } = processes;
+  /** The job wake-ups heard once `puts` is done and `expected` have arrived (and a moment more). */
+  async function wakeUpsOf(puts: () => Promise<unknown>, expected: number): Promise<number> {
     const listener = connectPostgres({ url: processes.database.url, poolMax: 1 });
     let wakeUps = 0;
     const listening = await listener.listen("wren_jobs", () => void wakeUps++);
     try {
-      await Promise.all(
-        Array.from({ length: 10 }, (_, i) => a.jobs.put(makeJob({ id: String(100 + i) }))),
-      );
-      // The first alone, the nine asked while it was sent together.
+      await puts();
       await eventually(
         async () => wakeUps,
-        (n) => n >= 2,
+        (n) => n >= expected,
       );
       await sleep(300);
-      assert.equal(wakeUps, 2);
-      assert.equal((await a.jobs.due("2100-01-01T00:00:00.000Z", 100)).length, 10);
+      return wakeUps;
     } finally {
       await listening.unlisten();
       await listener.end();
     }
+  }
+
+  it("sends the puts asked while one is under way in one insert", async () => {
+    const { a } = processes;
+    const puts = () =>
+      Promise.all(
+        Array.from({ length: 10 }, (_, i) => a.jobs.put(makeJob({ id: String(100 + i) }))),
+      );
+    // The first alone, the nine asked while it was sent together.
+    assert.equal(await wakeUpsOf(puts, 2), 2);
+    assert.equal((await a.jobs.due("2100-01-01T00:00:00.000Z", 100)).length, 10);
   });
 
   it("sends more than 1,000 puts asked at once in inserts of at most 1,000", async () => {
     const { a } = processes;
-    const listener = connectPostgres({ url: processes.database.url, poolMax: 1 });
-    let wakeUps = 0;
-    const listening = await listener.listen("wren_jobs", () => void wakeUps++);
-    try {
-      // A fan-out's deliveries: all put at once. Bound parameters would run out near 13,000 rows
-      // in one statement; the rows travel as arrays, 1,000 at most per insert.
-      await Promise.all(
+    // A fan-out's deliveries: all put at once. Bound parameters would run out near 13,000 rows
+    // in one statement; the rows travel as arrays, 1,000 at most per insert.
+    const puts = () =>
+      Promise.all(
         Array.from({ length: 1_500 }, (_, i) => a.jobs.put(makeJob({ id: String(1_000 + i) }))),
       );
-      // The first alone, then 1,000 and 499.
-      await eventually(
-        async () => wakeUps,
-        (n) => n >= 3,
-      );
-      await sleep(300);
-      assert.equal(wakeUps, 3);
-      assert.equal((await a.jobs.due("2100-01-01T00:00:00.000Z", 2_000)).length, 1_500);
-    } finally {
-      await listening.unlisten();
-      await listener.end();
-    }
+    // The first alone, then 1,000 and 499.
+    assert.equal(await wakeUpsOf(puts, 3), 3);
+    assert.equal((await a.jobs.due("2100-01-01T00:00:00.000Z", 2_000)).length, 1_500);
   });
 
   it("leaves the later of two puts of one id gathered together, and refuses a bad one alone", async () => {
