@@ -1,14 +1,16 @@
 // Rate-limit hits answered without a statement where that stays exact (ADR 0042): a reservable
 // hit (CounterHit.reservable) that goes to the shared counter asks for a few units of the
 // caller's window at once, as many as a sixteenth of what the window had left at the last
-// answer (at most 64; one near the limit, so a small limit is counted one by one). The upsert
+// answer (at most 64, or a quarter second of the caller's requests at its last pace where that is
+// more: take-pace.ts, ADR 0054; one near the limit, so a small limit is counted one by one). The upsert
 // adds at most what is left, at least the hit's own unit (window-counters.ts); this process
 // hands the rest out to its next hits of the key, in order, without asking.
 //
 // What holds across processes: the shared `used` counts every unit handed out or held, so the
 // limit is never exceeded. A caller may be refused by one process while others still hold
-// units of its window: at most 63 per other process, and never more than a sixteenth of what was
-// left when they took them. (The cap was 16, ADR 0042; 64 sends a quarter of the statements
+// units of its window: at most 63 per other process (or a quarter second of the caller's
+// requests to it at their last pace, ADR 0054), and never more than a sixteenth of what was left when they took
+// them. (The cap was 16, ADR 0042; 64 sends a quarter of the statements
 // where the limit is large, as an API limit of thousands, and changes nothing below ~1,000, where
 // the sixteenth is smaller: ADR 0047.) Held units die with the window (or the process): the caller loses at
 // most that many. The X-RateLimit headers a held unit answers with count the other processes'
@@ -16,8 +18,12 @@
 
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { CounterHit, CounterWindow } from "../ports.ts";
+import { nextCap } from "./take-pace.ts";
 
-/** The most units one statement takes for one key (budget-reservations.ts too). */
+/**
+ * The most units one statement takes for one key (budget-reservations.ts too); a rate limit's
+ * take may grow past it with the caller's pace (take-pace.ts).
+ */
 export const RESERVED_AT_MOST = 64;
 /** What a statement takes of what the window had left: a sixteenth. */
 export const RESERVED_SHARE = 16;
@@ -33,19 +39,25 @@ export interface Held {
   seen: number;
 }
 
+/** Held units with the pace of their take (take-pace.ts). */
+interface HeldAtPace extends Held {
+  takenAt: number;
+  cap: number;
+  /** The units the take gave (with those of concurrent takes added to it). */
+  taken: number;
+}
+
 type CountInTurn = (hits: readonly CounterHit[], now: number) => Promise<CounterWindow[]>;
 
 export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
-  const held = new LruCache<string, Held>(CAPACITY);
+  const held = new LruCache<string, HeldAtPace>(CAPACITY);
 
-  /** The units to ask for: a sixteenth of what was left at the last answer, 1 to MOST. */
+  /** The units to ask for: a sixteenth of what was left at the last answer, 1 to the cap. */
   const take = (hit: CounterHit, now: number) => {
     const kept = held.get(hit.key);
     if (!kept || kept.resetAt <= now) return 1;
-    return Math.max(
-      1,
-      Math.min(RESERVED_AT_MOST, Math.floor((hit.limit - kept.seen) / RESERVED_SHARE)),
-    );
+    const cap = nextCap(kept, now, RESERVED_AT_MOST);
+    return Math.max(1, Math.min(cap, Math.floor((hit.limit - kept.seen) / RESERVED_SHARE)));
   };
 
   const local = (hit: CounterHit, now: number) => {
@@ -111,6 +123,7 @@ export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
     if (kept && kept.resetAt === answer.resetAt && kept.resetAt > now && kept.left > 0) {
       // Another request of this process took units meanwhile: both are held.
       kept.left += given - 1;
+      kept.taken += given;
       kept.seen = Math.max(kept.seen, answer.used);
     } else {
       held.set(hit.key, {
@@ -118,6 +131,9 @@ export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
         left: given - 1,
         nextUsed: used + 1,
         seen: answer.used,
+        takenAt: now,
+        cap: nextCap(kept, now, RESERVED_AT_MOST),
+        taken: given,
       });
     }
     return { used, resetAt: answer.resetAt };
