@@ -4,7 +4,7 @@
 import type { Coordination } from "../ports.ts";
 import { reservingSpend } from "./budget-reservations.ts";
 import type { Sql } from "./connect.ts";
-import { reservingCountInTurn } from "./counter-reservations.ts";
+import { reservingCounts } from "./counter-reservations.ts";
 import { leaseIdSlot } from "./id-slot.ts";
 import { createLeaseLocks } from "./lease-locks.ts";
 import { createWindowCounters } from "./window-counters.ts";
@@ -18,6 +18,7 @@ export interface PgCoordination {
 export async function openCoordination(sql: Sql): Promise<PgCoordination> {
   const slot = await leaseIdSlot(sql);
   const counters = createWindowCounters(sql);
+  const reserving = reservingCounts(counters.countInTurn);
   return {
     coordination: {
       exclusive: false,
@@ -25,7 +26,8 @@ export async function openCoordination(sql: Sql): Promise<PgCoordination> {
       count: counters.count,
       refund: counters.refund,
       // Rate limits' hits answered from units held by this process where exact (ADR 0042).
-      countInTurn: reservingCountInTurn(counters.countInTurn),
+      countInTurn: reserving.countInTurn,
+      countHeld: reserving.countHeld,
       // Budgets likewise (ADR 0043 amended).
       spend: reservingSpend(counters),
       idGenerator: (now) => slot.generator(now),

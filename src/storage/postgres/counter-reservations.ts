@@ -4,7 +4,8 @@
 // answer (at most 64, or a quarter second of the caller's requests at its last pace where that is
 // more: take-pace.ts, ADR 0054; one near the limit, so a small limit is counted one by one). The upsert
 // adds at most what is left, at least the hit's own unit (window-counters.ts); this process
-// hands the rest out to its next hits of the key, in order, without asking.
+// hands the rest out to its next hits of the key, in order, without asking (countHeld: at once,
+// without a promise), and asks for a fast caller's next take before they run out (ADR 0054).
 //
 // What holds across processes: the shared `used` counts every unit handed out or held, so the
 // limit is never exceeded. A caller may be refused by one process while others still hold
@@ -39,6 +40,9 @@ export interface Held {
   seen: number;
 }
 
+/** A key's next take is asked for once no more than this share of its cap is left held. */
+const REFILL_AT = 4;
+
 /** Held units with the pace of their take (take-pace.ts). */
 interface HeldAtPace extends Held {
   takenAt: number;
@@ -48,8 +52,13 @@ interface HeldAtPace extends Held {
 }
 
 type CountInTurn = (hits: readonly CounterHit[], now: number) => Promise<CounterWindow[]>;
+type CountHeld = (hits: readonly CounterHit[], now: number) => CounterWindow[] | undefined;
 
-export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
+/** countInTurn answering from units held ahead, and countHeld: those units alone, at once. */
+export function reservingCounts(countInTurn: CountInTurn): {
+  countInTurn: CountInTurn;
+  countHeld: CountHeld;
+} {
   const held = new LruCache<string, HeldAtPace>(CAPACITY);
 
   /** The units to ask for: a sixteenth of what was left at the last answer, 1 to the cap. */
@@ -66,15 +75,61 @@ export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
     return kept && kept.resetAt > now && kept.left > 0 ? kept : undefined;
   };
 
-  return async (hits, now) => {
+  /** One held unit handed out: the window it answers. */
+  const handOut = (kept: Held): CounterWindow => {
+    kept.left -= 1;
+    const window: CounterWindow = { used: kept.nextUsed, resetAt: kept.resetAt };
+    kept.nextUsed += 1;
+    return window;
+  };
+
+  const refilling = new Set<string>();
+
+  /**
+   * Asks for a key's next take before its held units run out (ADR 0054), so a fast caller's
+   * concurrent requests do not all wait for the database (and each send a statement) when they
+   * do. Only for a full take where the window had room for sixteen such: near the limit, takes go
+   * on demand. The answer's units are added to those held; none past the limit is kept.
+   */
+  const refillAhead = (hit: CounterHit, kept: HeldAtPace, now: number) => {
+    if (refilling.has(hit.key) || kept.left > kept.cap / REFILL_AT) return;
+    const amount = nextCap(kept, now, RESERVED_AT_MOST);
+    if (amount <= RESERVED_AT_MOST || hit.limit - kept.seen < amount * RESERVED_SHARE) return;
+    refilling.add(hit.key);
+    countInTurn([{ ...hit, amount }], now)
+      .then(([answer]) => {
+        const current = held.get(hit.key);
+        if (answer === undefined || answer.used >= hit.limit) return;
+        if (current === undefined || current.resetAt !== answer.resetAt) return;
+        current.left += amount;
+        current.taken += amount;
+        current.cap = Math.max(current.cap, amount);
+        current.seen = Math.max(current.seen, answer.used);
+      })
+      // The next hit without units asks on demand, as before.
+      .catch(() => {})
+      .finally(() => refilling.delete(hit.key));
+  };
+
+  // Held units are below the limit by construction (received), so no hit answered here is refused.
+  const countHeld: CountHeld = (hits, now) => {
+    const kept = hits.map((hit) => local(hit, now));
+    if (!kept.every((k) => k !== undefined)) return undefined;
+    return kept.map((k, i) => {
+      const window = handOut(k);
+      refillAhead(hits[i] as CounterHit, k, now);
+      return window;
+    });
+  };
+
+  const counting: CountInTurn = async (hits, now) => {
     // The hits this process answers from held units, taken now (a concurrent request must not
     // take them too); the others go in one statement, in order.
     const plan = hits.map((hit) => {
       const kept = local(hit, now);
       if (kept === undefined) return undefined;
-      kept.left -= 1;
-      const window: CounterWindow = { used: kept.nextUsed, resetAt: kept.resetAt };
-      kept.nextUsed += 1;
+      const window = handOut(kept);
+      refillAhead(hit, kept, now);
       return { kept, window };
     });
     const asked = hits.flatMap((hit, i) =>
@@ -110,6 +165,7 @@ export function reservingCountInTurn(countInTurn: CountInTurn): CountInTurn {
     });
     return windows;
   };
+  return { countInTurn: counting, countHeld };
 
   /**
    * Keeps the units an answer gave beyond the hit's own; returns the hit's window. `hit.amount`

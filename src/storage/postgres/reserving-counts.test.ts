@@ -1,12 +1,13 @@
-// The size of a rate-limit take follows the caller's pace (take-pace.ts, ADR 0054): a quarter
-// second of its requests at the last take's pace, at least 64, at most twice the last cap; the
-// sixteenth of what the window had left still bounds every take. Against a counter in memory that records what each
-// statement asked for.
+// Rate-limit units held ahead (counter-reservations.ts, ADR 0054), against a counter in memory
+// that records what each statement asked for: the size of a take follows the caller's pace (a
+// quarter second of its requests at the last take's pace, at least 64, at most twice the last
+// cap; the sixteenth of what the window had left still bounds every take), and countHeld answers
+// from held units at once or counts nothing. The database's side: counter-reservations.test.ts.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CounterHit, CounterWindow } from "../ports.ts";
-import { RESERVED_AT_MOST, reservingCountInTurn } from "./counter-reservations.ts";
+import { RESERVED_AT_MOST, reservingCounts } from "./counter-reservations.ts";
 import { nextCap } from "./take-pace.ts";
 
 const NOW = 1_800_000_000_000;
@@ -55,7 +56,7 @@ describe("rate-limit takes at the caller's pace", () => {
 
   it("takes more units per statement for a fast caller, each hit still counted once", async () => {
     const counter = recordingCounter();
-    const countInTurn = reservingCountInTurn(counter.countInTurn);
+    const countInTurn = reservingCounts(counter.countInTurn).countInTurn;
     const windows: number[] = [];
     // 2,000 hits at ten a millisecond: each take is used up well within a quarter second.
     for (let i = 0; i < 2_000; i++) {
@@ -73,7 +74,7 @@ describe("rate-limit takes at the caller's pace", () => {
 
   it("keeps a slow caller's takes at the base cap, and every take within the sixteenth", async () => {
     const slow = recordingCounter();
-    const slowCount = reservingCountInTurn(slow.countInTurn);
+    const slowCount = reservingCounts(slow.countInTurn).countInTurn;
     for (let i = 0; i < 200; i++) await slowCount([hit(1e9)], NOW + i * 100);
     assert.ok(
       slow.asked.every((amount) => amount <= RESERVED_AT_MOST),
@@ -81,7 +82,7 @@ describe("rate-limit takes at the caller's pace", () => {
     );
 
     const small = recordingCounter();
-    const smallCount = reservingCountInTurn(small.countInTurn);
+    const smallCount = reservingCounts(small.countInTurn).countInTurn;
     const through: boolean[] = [];
     for (let i = 0; i < 320; i++) {
       const [window] = await smallCount([hit(300)], NOW + i);
@@ -93,5 +94,54 @@ describe("rate-limit takes at the caller's pace", () => {
       small.asked.every((amount) => amount <= 300 / 16),
       `${small.asked}`,
     );
+  });
+});
+
+describe("rate-limit hits answered from held units at once", () => {
+  it("answers only when every hit has units held, and otherwise counts nothing", async () => {
+    const counter = recordingCounter();
+    const { countInTurn, countHeld } = reservingCounts(counter.countInTurn);
+    const other: CounterHit = { ...hit(1e9), key: "rate:api-account:account:1" };
+    assert.equal(countHeld([hit(1e9)], NOW), undefined);
+    await countInTurn([hit(1e9)], NOW);
+    // The first take is one unit, handed out: nothing held yet.
+    assert.equal(countHeld([hit(1e9)], NOW), undefined);
+    const [second] = await countInTurn([hit(1e9)], NOW);
+    assert.equal(second?.used, 2);
+    // The second took 128 units: the next hits are answered from them, in order, no promise.
+    const held = countHeld([hit(1e9)], NOW);
+    assert.ok(Array.isArray(held));
+    assert.deepEqual(held, [{ used: 3, resetAt: NOW + WINDOW }]);
+    // A hit of a key with nothing held: undefined, and the held key's unit is not taken.
+    assert.equal(countHeld([hit(1e9), other], NOW), undefined);
+    assert.deepEqual(countHeld([hit(1e9)], NOW), [{ used: 4, resetAt: NOW + WINDOW }]);
+    // A window that ended: its units are not handed out.
+    assert.equal(countHeld([hit(1e9)], NOW + WINDOW), undefined);
+    assert.deepEqual(counter.asked, [1, 128]);
+  });
+});
+
+describe("rate-limit takes asked ahead", () => {
+  it("asks a fast caller's next take before its units run out, so no hit waits", async () => {
+    const counter = recordingCounter();
+    const { countInTurn, countHeld } = reservingCounts(counter.countInTurn);
+    const missedAfter: number[] = [];
+    const used: number[] = [];
+    for (let i = 0; i < 8_000; i++) {
+      const now = NOW + Math.floor(i / 10);
+      // As the rate limit asks: held units at once, else a statement.
+      let windows = countHeld([hit(1e9)], now);
+      if (windows === undefined) {
+        if (i >= 200) missedAfter.push(i);
+        windows = await countInTurn([hit(1e9)], now);
+      }
+      used.push(windows[0]?.used ?? -1);
+      // The statement asked ahead answers meanwhile (a turn of the event loop).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.deepEqual(missedAfter, []);
+    // Every hit counted once, and the shared row holds at least every unit handed out.
+    assert.equal(new Set(used).size, 8_000);
+    assert.ok((counter.used.get("rate:api:token:1") ?? 0) >= 8_000);
   });
 });
