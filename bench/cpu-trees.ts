@@ -1,4 +1,4 @@
-// `node bench/cpu-trees.ts <side> <side>… [--rounds N] [--seconds S] [probe…]`: the server's CPU
+// `node bench/cpu-trees.ts <side> <side>… [--rounds N] [--seconds S] [--targets T] [probe…]`: the server's CPU
 // time per request under load (10 connections) of several Wren servers, a side each, written
 // `tree` (json-file) or `tree:postgres` (e.g. an unpacked `git archive` of the last commit, with
 // a node_modules link, against the working tree: `/tmp/before:postgres .:postgres`; or one tree
@@ -8,7 +8,9 @@
 // the other processes on a shared machine than requests/s or one request's time
 // (bench/pg-compare-trees.ts), and load is where a change to the CPU per request shows. Each
 // tree runs its own bench code (seed, probes), as bench/compare-trees.ts does. Prints the
-// median over the rounds, and the range, per probe and side.
+// median over the rounds, and the range, per probe and side. `--targets` seeds that many own
+// statuses of the viewer and accounts to follow (default 4; the full bench seeds 40,000, which
+// its 1,000-status reads then run beside).
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +24,7 @@ const { values, positionals } = parseArgs({
   options: {
     rounds: { type: "string", default: "5" },
     seconds: { type: "string", default: "2" },
+    targets: { type: "string", default: "4" },
   },
 });
 const isSide = (arg: string) => /^[^ ]*(:(postgres|json))?$/.test(arg) && !arg.includes(" ");
@@ -57,8 +60,8 @@ async function start(arg: string, n: number): Promise<Side> {
   const seeded = await seed(env, {
     statuses: 1_000,
     authors: 100,
-    ownStatuses: 4,
-    followTargets: 4,
+    ownStatuses: Number(values.targets),
+    followTargets: Number(values.targets),
   });
   const wren = await processes.startWrenServer(env);
   return {

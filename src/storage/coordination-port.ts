@@ -92,6 +92,12 @@ export interface Coordination {
    */
   countInTurn(hits: readonly CounterHit[], now: number): Promise<CounterWindow[]>;
   /**
+   * countInTurn answered at once from units this process holds (reservable hits only), with no
+   * statement and no promise; undefined (nothing counted) when any hit would need the shared
+   * counter, which countInTurn then asks. Absent where nothing is held ahead.
+   */
+  countHeld?(hits: readonly CounterHit[], now: number): CounterWindow[] | undefined;
+  /**
    * An id generator (domain/ids.ts) on `now`'s clock whose ids no other process sharing the
    * storage can make: it mints in this process's share of the id space.
    */

@@ -4,7 +4,7 @@
 import type { Coordination } from "../ports.ts";
 import { reservingSpend } from "./budget-reservations.ts";
 import type { Sql } from "./connect.ts";
-import { reservingCountInTurn } from "./counter-reservations.ts";
+import { reservingCounts } from "./counter-reservations.ts";
 import { leaseIdSlot } from "./id-slot.ts";
 import { createLeaseLocks } from "./lease-locks.ts";
 import { createOnceLeases } from "./once-leases.ts";
@@ -19,8 +19,9 @@ export interface PgCoordination {
 export async function openCoordination(sql: Sql): Promise<PgCoordination> {
   const slot = await leaseIdSlot(sql);
   const counters = createWindowCounters(sql);
-  // Rate limits' hits answered from units held by this process where exact (ADR 0042).
-  const reserving = reservingCountInTurn(counters.countInTurn);
+  // Rate limits' hits answered from units held by this process where exact (ADR 0042), taken
+  // at the caller's pace (ADR 0054).
+  const reserving = reservingCounts(counters.countInTurn);
   return {
     coordination: {
       exclusive: false,
@@ -34,6 +35,7 @@ export async function openCoordination(sql: Sql): Promise<PgCoordination> {
         counters.count(key, amount, windowMs, now),
       refund: counters.refund,
       countInTurn: reserving.countInTurn,
+      countHeld: reserving.countHeld,
       // Budgets likewise (ADR 0043 amended).
       spend: reservingSpend(counters),
       idGenerator: (now) => slot.generator(now),

@@ -5,9 +5,11 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import postgres from "postgres";
 import type { CounterHit, Storage } from "../ports.ts";
 import { connectPostgres } from "./connect.ts";
 import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
+import { createWindowCounters } from "./window-counters.ts";
 
 const NOW = 1_800_000_000_000;
 const MINUTE = 60_000;
@@ -103,5 +105,46 @@ describe("postgres rate-limit counts held per process", () => {
     // A finished window starts again from one.
     const [later] = await a.coordination.countInTurn([hit("rate:wide", 1000)], NOW + MINUTE);
     assert.equal(later?.used, 1);
+  });
+
+  it("commits rate-limit counts without waiting for the disk, and only those (ADR 0054)", async () => {
+    // One connection: what a count sets must not stay on it for the statements after it.
+    const sent: string[] = [];
+    const sql = postgres(processes.database.url, {
+      max: 1,
+      onnotice: () => {},
+      debug: (_connection, query) => sent.push(query),
+    });
+    /** Whether the last statement sent committed without waiting for the disk. */
+    const lastAsync = () =>
+      /set_config\('synchronous_commit', 'off', true\)/.test(sent.at(-1) ?? "");
+    const commitSetting = async () =>
+      (await sql<{ setting: string }[]>`select current_setting('synchronous_commit') as setting`)[0]
+        ?.setting;
+    try {
+      const counters = createWindowCounters(sql);
+      // Within the counting statement's own transaction, synchronous_commit is off.
+      const [inside] = await sql<{ setting: string }[]>`
+        select current_setting('synchronous_commit') as setting
+        from (select set_config('synchronous_commit', 'off', true)) as async_commit`;
+      assert.equal(inside?.setting, "off");
+      assert.equal(await commitSetting(), "on");
+      assert.equal((await counters.count("rate:async", 1, MINUTE, NOW)).used, 1);
+      assert.ok(lastAsync());
+      const turn = await counters.countInTurn([hit("rate:async", 100), hit("rate:b", 100)], NOW);
+      assert.ok(lastAsync());
+      assert.deepEqual(
+        turn.map((w) => w.used),
+        [2, 1],
+      );
+      assert.equal(await commitSetting(), "on");
+      // A budget (statuses, media) must hold across a crash: its spend waits for the disk.
+      const spent = await counters.spend("budget:async", 10, MINUTE, NOW);
+      assert.equal(spent.allowed, true);
+      assert.ok(!lastAsync());
+      assert.equal(await commitSetting(), "on");
+    } finally {
+      await sql.end();
+    }
   });
 });

@@ -1,14 +1,17 @@
 // Rate-limit hits answered without a statement where that stays exact (ADR 0042): a reservable
 // hit (CounterHit.reservable) that goes to the shared counter asks for a few units of the
 // caller's window at once, as many as a sixteenth of what the window had left at the last
-// answer (at most 64; one near the limit, so a small limit is counted one by one). The upsert
+// answer (at most 64, or a quarter second of the caller's requests at its last pace where that is
+// more: take-pace.ts, ADR 0054; one near the limit, so a small limit is counted one by one). The upsert
 // adds at most what is left, at least the hit's own unit (window-counters.ts); this process
-// hands the rest out to its next hits of the key, in order, without asking.
+// hands the rest out to its next hits of the key, in order, without asking (countHeld: at once,
+// without a promise), and asks for a fast caller's next take before they run out (ADR 0054).
 //
 // What holds across processes: the shared `used` counts every unit handed out or held, so the
 // limit is never exceeded. A caller may be refused by one process while others still hold
-// units of its window: at most 63 per other process, and never more than a sixteenth of what was
-// left when they took them. (The cap was 16, ADR 0042; 64 sends a quarter of the statements
+// units of its window: at most 63 per other process (or a quarter second of the caller's
+// requests to it at their last pace, ADR 0054), and never more than a sixteenth of what was left when they took
+// them. (The cap was 16, ADR 0042; 64 sends a quarter of the statements
 // where the limit is large, as an API limit of thousands, and changes nothing below ~1,000, where
 // the sixteenth is smaller: ADR 0047.) Held units die with the window (or the process): the caller loses at
 // most that many. The X-RateLimit headers a held unit answers with count the other processes'
@@ -16,8 +19,12 @@
 
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { CounterHit, CounterWindow } from "../ports.ts";
+import { nextCap } from "./take-pace.ts";
 
-/** The most units one statement takes for one key (budget-reservations.ts too). */
+/**
+ * The most units one statement takes for one key (budget-reservations.ts too); a rate limit's
+ * take may grow past it with the caller's pace (take-pace.ts).
+ */
 export const RESERVED_AT_MOST = 64;
 /** What a statement takes of what the window had left: a sixteenth. */
 export const RESERVED_SHARE = 16;
@@ -33,30 +40,42 @@ export interface Held {
   seen: number;
 }
 
-type CountInTurn = (hits: readonly CounterHit[], now: number) => Promise<CounterWindow[]>;
+/** A key's next take is asked for once no more than this share of its cap is left held. */
+const REFILL_AT = 4;
 
-/** countInTurn counting ahead, and what this process holds of a key's window. */
+/** Held units with the pace of their take (take-pace.ts). */
+interface HeldAtPace extends Held {
+  takenAt: number;
+  cap: number;
+  /** The units the take gave (with those of concurrent takes added to it). */
+  taken: number;
+}
+
+type CountInTurn = (hits: readonly CounterHit[], now: number) => Promise<CounterWindow[]>;
+type CountHeld = (hits: readonly CounterHit[], now: number) => CounterWindow[] | undefined;
+
+/** countInTurn counting ahead, what this process holds of a key's window, and its held units. */
 export interface ReservingCounts {
   countInTurn: CountInTurn;
+  /** The held units alone, handed out at once; undefined unless every hit has one (ADR 0054). */
+  countHeld: CountHeld;
   /**
    * The window of `key` as this process counts it while it holds units of it (the next hit is
    * then sure to be let through): a read without a statement (Coordination.count with amount 0,
-   * a success-only limit's look before the answer). Undefined when none are held.
+   * a success-only limit's look before the answer, ADR 0057). Undefined when none are held.
    */
   heldWindow(key: string, now: number): CounterWindow | undefined;
 }
 
-export function reservingCountInTurn(countInTurn: CountInTurn): ReservingCounts {
-  const held = new LruCache<string, Held>(CAPACITY);
+export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
+  const held = new LruCache<string, HeldAtPace>(CAPACITY);
 
-  /** The units to ask for: a sixteenth of what was left at the last answer, 1 to MOST. */
+  /** The units to ask for: a sixteenth of what was left at the last answer, 1 to the cap. */
   const take = (hit: CounterHit, now: number) => {
     const kept = held.get(hit.key);
     if (!kept || kept.resetAt <= now) return 1;
-    return Math.max(
-      1,
-      Math.min(RESERVED_AT_MOST, Math.floor((hit.limit - kept.seen) / RESERVED_SHARE)),
-    );
+    const cap = nextCap(kept, now, RESERVED_AT_MOST);
+    return Math.max(1, Math.min(cap, Math.floor((hit.limit - kept.seen) / RESERVED_SHARE)));
   };
 
   const local = (hit: CounterHit, now: number) => {
@@ -71,15 +90,61 @@ export function reservingCountInTurn(countInTurn: CountInTurn): ReservingCounts 
     return { used: kept.nextUsed - 1, resetAt: kept.resetAt };
   };
 
+  /** One held unit handed out: the window it answers. */
+  const handOut = (kept: Held): CounterWindow => {
+    kept.left -= 1;
+    const window: CounterWindow = { used: kept.nextUsed, resetAt: kept.resetAt };
+    kept.nextUsed += 1;
+    return window;
+  };
+
+  const refilling = new Set<string>();
+
+  /**
+   * Asks for a key's next take before its held units run out (ADR 0054), so a fast caller's
+   * concurrent requests do not all wait for the database (and each send a statement) when they
+   * do. Only for a full take where the window had room for sixteen such: near the limit, takes go
+   * on demand. The answer's units are added to those held; none past the limit is kept.
+   */
+  const refillAhead = (hit: CounterHit, kept: HeldAtPace, now: number) => {
+    if (refilling.has(hit.key) || kept.left > kept.cap / REFILL_AT) return;
+    const amount = nextCap(kept, now, RESERVED_AT_MOST);
+    if (amount <= RESERVED_AT_MOST || hit.limit - kept.seen < amount * RESERVED_SHARE) return;
+    refilling.add(hit.key);
+    countInTurn([{ ...hit, amount }], now)
+      .then(([answer]) => {
+        const current = held.get(hit.key);
+        if (answer === undefined || answer.used >= hit.limit) return;
+        if (current === undefined || current.resetAt !== answer.resetAt) return;
+        current.left += amount;
+        current.taken += amount;
+        current.cap = Math.max(current.cap, amount);
+        current.seen = Math.max(current.seen, answer.used);
+      })
+      // The next hit without units asks on demand, as before.
+      .catch(() => {})
+      .finally(() => refilling.delete(hit.key));
+  };
+
+  // Held units are below the limit by construction (received), so no hit answered here is refused.
+  const countHeld: CountHeld = (hits, now) => {
+    const kept = hits.map((hit) => local(hit, now));
+    if (!kept.every((k) => k !== undefined)) return undefined;
+    return kept.map((k, i) => {
+      const window = handOut(k);
+      refillAhead(hits[i] as CounterHit, k, now);
+      return window;
+    });
+  };
+
   const counting: CountInTurn = async (hits, now) => {
     // The hits this process answers from held units, taken now (a concurrent request must not
     // take them too); the others go in one statement, in order.
     const plan = hits.map((hit) => {
       const kept = local(hit, now);
       if (kept === undefined) return undefined;
-      kept.left -= 1;
-      const window: CounterWindow = { used: kept.nextUsed, resetAt: kept.resetAt };
-      kept.nextUsed += 1;
+      const window = handOut(kept);
+      refillAhead(hit, kept, now);
       return { kept, window };
     });
     const asked = hits.flatMap((hit, i) =>
@@ -115,7 +180,7 @@ export function reservingCountInTurn(countInTurn: CountInTurn): ReservingCounts 
     });
     return windows;
   };
-  return { countInTurn: counting, heldWindow };
+  return { countInTurn: counting, countHeld, heldWindow };
 
   /**
    * Keeps the units an answer gave beyond the hit's own; returns the hit's window. `hit.amount`
@@ -129,6 +194,7 @@ export function reservingCountInTurn(countInTurn: CountInTurn): ReservingCounts 
     if (kept && kept.resetAt === answer.resetAt && kept.resetAt > now && kept.left > 0) {
       // Another request of this process took units meanwhile: both are held.
       kept.left += given - 1;
+      kept.taken += given;
       kept.seen = Math.max(kept.seen, answer.used);
     } else {
       held.set(hit.key, {
@@ -136,6 +202,9 @@ export function reservingCountInTurn(countInTurn: CountInTurn): ReservingCounts 
         left: given - 1,
         nextUsed: used + 1,
         seen: answer.used,
+        takenAt: now,
+        cap: nextCap(kept, now, RESERVED_AT_MOST),
+        taken: given,
       });
     }
     return { used, resetAt: answer.resetAt };

@@ -3,8 +3,10 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import postgres from "postgres";
 import { makeEdge } from "../contract/fixtures.ts";
 import type { Storage } from "../ports.ts";
+import { idWindow, openWindow, pageCanHold } from "./id-window.ts";
 import { openPostgresStorage } from "./index.ts";
 import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
 
@@ -39,5 +41,29 @@ describe("postgres: id windows past the bigint range", () => {
     assert.deepEqual(await ids({ minId: HUGE }), []);
     assert.deepEqual(await ids({ sinceId: LARGEST_BIGINT }), []);
     assert.deepEqual(await ids({ minId: "10" }), [LARGEST_BIGINT]);
+  });
+});
+
+describe("postgres: pageCanHold answers as idWindow does, without the SQL", () => {
+  it("is false exactly where idWindow has no window", () => {
+    const sql = postgres("postgres://unused.invalid/none", { max: 1 });
+    const pages = [
+      { limit: 20 },
+      { limit: 0 },
+      { limit: 20, maxId: HUGE },
+      { limit: 20, sinceId: HUGE },
+      { limit: 20, minId: LARGEST_BIGINT },
+      { limit: 20, sinceId: "5", maxId: "6" },
+      { limit: 20, sinceId: "5", maxId: "7" },
+      { limit: 20, maxId: "0050" },
+    ];
+    for (const page of pages) {
+      assert.equal(pageCanHold(page), idWindow(sql, page) !== undefined, JSON.stringify(page));
+    }
+    assert.deepEqual(
+      pages.map((page) => pageCanHold(page)),
+      [true, false, true, false, false, false, true, true],
+    );
+    assert.throws(() => openWindow(sql, { limit: 0 }));
   });
 });

@@ -60,6 +60,21 @@ export interface IdWindow {
   limit: number;
 }
 
+/**
+ * Whether any id can lie in the page: what idWindow answers undefined to, without building its
+ * SQL fragments (a page kept in a memo is answered without them: status-store.ts).
+ */
+export function pageCanHold(page: IdPage): boolean {
+  return page.limit > 0 && idBounds(page) !== undefined;
+}
+
+/** The window of a page that pageCanHold said can hold ids. */
+export function openWindow(sql: Sql, page: IdPage, column = "id"): IdWindow {
+  const window = idWindow(sql, page, column);
+  if (window === undefined) throw new Error("The page holds no ids: check pageCanHold first");
+  return window;
+}
+
 /** The window's conditions on `column` (default `id`), or undefined when no id can be in it. */
 export function idWindow(sql: Sql, page: IdPage, column = "id"): IdWindow | undefined {
   if (page.limit <= 0) return undefined;

@@ -160,8 +160,9 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       (name: string): CallGate =>
       (method) => {
         if (method === "watch" || (name === "jobs" && method === "putAround")) return undefined;
-        // A number read at once, no statement (KvStore.version).
+        // A number read at once, no statement (KvStore.version); held rate-limit units likewise.
         if (name === "kv" && method === "version") return undefined;
+        if (name === "coordination" && method === "countHeld") return undefined;
         if (method === "put" && (name === "statuses" || Object.hasOwn(EDGE_KINDS, name))) {
           return undefined;
         }

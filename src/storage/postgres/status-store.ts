@@ -12,7 +12,7 @@ import { type AccountCountsMemo, createAccountCountsMemo } from "./account-count
 import type { PgContext } from "./context.ts";
 import { inPublicTimeline, STATUS_TAGS, statusesCounted } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
-import { idWindow, newestFirst } from "./id-window.ts";
+import { idWindow, newestFirst, openWindow, pageCanHold } from "./id-window.ts";
 import { jobInsert } from "./job-store.ts";
 import { jsonb } from "./jsonb.ts";
 import { createReblogMemo } from "./reblog-memo.ts";
@@ -218,9 +218,10 @@ export function createStatusStore(
 
     async listByAccount(accountId, page, filter) {
       const key = rowId(accountId);
-      const window = idWindow(sql, page);
-      if (key === undefined || window === undefined) return [];
+      if (key === undefined || !pageCanHold(page)) return [];
       return lists.get(pageKey(`account ${key}`, page, filter), [authorSource(key)], async () => {
+        // Built on a miss only: a kept page is answered without the window's SQL fragments.
+        const window = openWindow(sql, page);
         const rows = await sql<StatusRow[]>`
           select ${asText} from statuses
           where account_id = ${key}::int8 and not deleted ${window.where}
@@ -260,9 +261,9 @@ export function createStatusStore(
 
     async listEntriesByAccounts(accountIds, page) {
       const keys = rowIds(accountIds);
-      const window = idWindow(sql, page);
-      if (keys.length === 0 || window === undefined) return [];
+      if (keys.length === 0 || !pageCanHold(page)) return [];
       return lists.get(pageKey(authorsList(keys), page), keys.map(authorSource), async () => {
+        const window = openWindow(sql, page);
         // Each author gives at most a page from its own index range; the page is cut from those.
         const rows = await sql<EntryRow[]>`
           select s.id, s.account_id
@@ -278,9 +279,9 @@ export function createStatusStore(
     },
 
     async listPublicEntries(page, filter) {
-      const window = idWindow(sql, page);
-      if (window === undefined) return [];
+      if (!pageCanHold(page)) return [];
       return lists.get(pageKey("public", page, filter), [PUBLIC_SOURCE], async () => {
+        const window = openWindow(sql, page);
         const rows = await sql<EntryRow[]>`
           select id, account_id from statuses
           where public_timeline ${origin("local", filter)} ${window.where}
@@ -291,10 +292,10 @@ export function createStatusStore(
     },
 
     async listTagEntries(tag, page, filter) {
-      const window = idWindow(sql, page, "status_id");
-      if (window === undefined) return [];
+      if (!pageCanHold(page)) return [];
       const lower = tag.toLowerCase();
       return lists.get(pageKey(`tag ${lower}`, page, filter), [tagSource(lower)], async () => {
+        const window = openWindow(sql, page, "status_id");
         const rows = await sql<EntryRow[]>`
           select status_id as id, account_id from status_tags
           where tag = ${lower} ${origin("local", filter)}

@@ -1,6 +1,6 @@
 // Rate-limit counters and action budgets shared by every process (coordination_counters): one
-// fixed window per key, counted by a single upsert so concurrent hits from any process add up
-// exactly, and a budget spent by a single conditional upsert (the row lock orders racing spends;
+// fixed window per key, counted by a single upsert (committed without waiting for the disk:
+// asyncCommit below) so concurrent hits from any process add up exactly, and a budget spent by a single conditional upsert (the row lock orders racing spends;
 // nobody retries). Finished windows are deleted now and then by whichever process counts.
 
 import { getLogger } from "@logtape/logtape";
@@ -39,6 +39,15 @@ export function createWindowCounters(sql: Sql): WindowCounters {
     );
   }
 
+  /**
+   * A one-row FROM that commits the statement without waiting for its WAL to reach the disk
+   * (synchronous_commit off for this statement's own transaction only; ADR 0054). Rate-limit
+   * counts only: a crash of the database server may lose the last fraction of a second of them
+   * (callers get those requests again), never a record, and the counts no longer queue behind
+   * other processes' fsyncs. Budgets (spendUpTo) stay durable.
+   */
+  const asyncCommit = sql`from (select set_config('synchronous_commit', 'off', true)) as async_commit`;
+
   /** The window of a counted row. */
   const windowOf = (row: Row) => ({ used: Number(row.used), resetAt: Number(row.reset_at) });
 
@@ -66,7 +75,7 @@ export function createWindowCounters(sql: Sql): WindowCounters {
     }
     const [row] = await sql<Row[]>`
       insert into coordination_counters as c (key, used, reset_at)
-      values (${key}, ${amount}, ${now + windowMs})
+      select ${key}::text, ${amount}::bigint, ${now + windowMs}::bigint ${asyncCommit}
       ${onConflict(now)}`;
     if (!row) throw new Error("The counter upsert returned no row");
     return windowOf(row);
@@ -94,7 +103,8 @@ export function createWindowCounters(sql: Sql): WindowCounters {
       const amount = hit.reservable ? Math.max(1, Math.min(hit.amount, hit.limit)) : hit.amount;
       return sql`${sql(`hit${i}`)} as (
         insert into coordination_counters as c (key, used, reset_at)
-        select ${hit.key}::text, ${amount}::bigint, ${now + hit.windowMs}::bigint ${guard}
+        select ${hit.key}::text, ${amount}::bigint, ${now + hit.windowMs}::bigint
+          ${i === 0 ? asyncCommit : sql``} ${guard}
         ${onConflict(now, hit.reservable ? hit.limit : undefined)}
       )`;
     });
