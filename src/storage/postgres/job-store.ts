@@ -159,6 +159,7 @@ export function createJobStore(db: PgContext): PgJobStore {
     },
 
     async put(job) {
+      // Refused here, alone: in the gathered insert it would fail every put beside it.
       validRunAt(job);
       await puts("", job);
     },
