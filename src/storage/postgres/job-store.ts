@@ -61,7 +61,7 @@ const PUTS_AT_MOST = 1_000;
  * five arrays, so the statement's parameters do not grow with them. Of one id put twice, the
  * last is kept (a statement cannot upsert one row twice), as one statement after another would.
  */
-function jobsInsert(sql: Sql, jobs: readonly Job[]): postgres.PendingQuery<postgres.Row[]> {
+export function jobsInsert(sql: Sql, jobs: readonly Job[]): postgres.PendingQuery<postgres.Row[]> {
   const rows = [...new Map(jobs.map((job) => [job.id, job])).values()];
   return sql`
     insert into jobs (id, run_at, failed_at, grp, data)

@@ -13,8 +13,6 @@ import type { PgContext } from "./context.ts";
 import { inPublicTimeline, STATUS_TAGS, statusesCounted } from "./count-signals.ts";
 import { accountCountRows, statusCountRows } from "./counts.ts";
 import { idWindow, newestFirst, openWindow, pageCanHold } from "./id-window.ts";
-import { jobInsert } from "./job-store.ts";
-import { jsonb } from "./jsonb.ts";
 import { createReblogMemo } from "./reblog-memo.ts";
 import { createRecordIdentities, type JsonRow } from "./record-identities.ts";
 import { MISSING } from "./record-memo.ts";
@@ -26,6 +24,7 @@ import {
   PUBLIC_SOURCE,
   tagSource,
 } from "./status-list-memo.ts";
+import { createStatusPuts } from "./status-puts.ts";
 
 interface DataRow {
   data: Status;
@@ -59,19 +58,6 @@ const lowerTags = (tags: readonly string[]) => [
 const inTagTimelines = (s: Status) =>
   !s.deleted && s.visibility === "public" && s.reblogOfId === null;
 
-/** What a put answers: the tags its status was listed under before, its author's counters. */
-interface PutRow {
-  untagged: string[];
-  author_statuses: number;
-  author_last_at: string | null;
-  author_followers: number;
-  author_following: number;
-  /** The version of the author's statuses counters (migration 0049): orders the puts' answers. */
-  author_version: string;
-  /** The status's author before the put, when another account. */
-  former_author: string | null;
-}
-
 export function createStatusStore(
   db: PgContext,
   accountCounts: AccountCountsMemo = createAccountCountsMemo(db.changes),
@@ -87,6 +73,7 @@ export function createStatusStore(
   // or (once notified) by another process (row-memo.ts, ADR 0033): a page of a timeline or a
   // status read is answered without reading its rows, as on json-file.
   const memo = createRowMemo<Status>(db.changes, "statuses");
+  const putStatus = createStatusPuts(sql);
   const loadMany = async (keys: string[]) => {
     const rows = await sql<StatusRow[]>`
       select ${asText} from statuses where id = any(${keys}::int8[])`;
@@ -164,7 +151,8 @@ export function createStatusStore(
       const listedTags = inTagTimelines(status) ? tags : [];
       // One statement (migration 0037's function: the row, then its tag rows, in the order a
       // transaction ran them), with the job the write carries if any (an event's record,
-      // outbox.ts): one round trip, where a transaction cost three.
+      // outbox.ts): one round trip, where a transaction cost three; puts asked for while one is
+      // under way go together in the next statement (status-puts.ts).
       // Whether the public timelines change, forgotten here at once: the record kept of the status
       // says whether it was in them (a deletion or edit reads it first). One not kept (a new
       // status, mostly) counts as not: were it in them, the trigger's signal, heard back, still
@@ -177,17 +165,9 @@ export function createStatusStore(
       // The author's counters as the put leaves them, kept unless a later version of them is
       // or another write changed them while it ran (watched from before it is sent: row-memo.ts).
       const counting = accountCounts.watchWrite(status.accountId);
-      const statement = sql<PutRow[]>`
-        ${carried ? sql`with job as (${jobInsert(sql, carried.job)})` : sql``}
-        select untagged, author_statuses, author_last_at, author_followers, author_following,
-          author_version, former_author
-        from wren_put_status(${status.id}::int8, ${status.accountId}::int8,
-          ${status.uri}, ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
-          ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
-          ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)},
-          ${listedTags}::text[])`;
+      const statement = putStatus({ status, tags, listedTags, hasMedia, job: carried?.job });
       carried?.settle(statement);
-      const [answer] = await statement.catch((error: unknown) => {
+      const answer = await statement.catch((error: unknown) => {
         counting.abandon();
         // It may have committed all the same (a connection lost with the answer): its author's
         // counters are forgotten, as its signal heard back no longer does (account-counts-memo.ts).
@@ -196,23 +176,18 @@ export function createStatusStore(
       });
       // The hashtag timelines it is in now and those it was in (the function answers them).
       // A status moved from another author changed that author's counters too.
-      const former = answer?.former_author;
+      const former = answer.former_author;
       const tell = () =>
         written(former ? [status, { ...status, accountId: former }] : [status], publicTouched, [
-          ...new Set([...listedTags, ...(answer?.untagged ?? [])]),
+          ...new Set([...listedTags, ...answer.untagged]),
         ]);
-      if (answer) {
-        const counts = {
-          statuses: answer.author_statuses,
-          lastStatusAt: answer.author_last_at,
-          followers: answer.author_followers,
-          following: answer.author_following,
-        };
-        counting.settle(counts, Number(answer.author_version), tell);
-      } else {
-        counting.abandon();
-        tell();
-      }
+      const counts = {
+        statuses: answer.author_statuses,
+        lastStatusAt: answer.author_last_at,
+        followers: answer.author_followers,
+        following: answer.author_following,
+      };
+      counting.settle(counts, Number(answer.author_version), tell);
       if (status.reblogOfId !== null) reblogs.written(status.accountId, status.reblogOfId);
     },
 
