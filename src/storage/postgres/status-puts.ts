@@ -11,8 +11,8 @@
 // answered before its statement committed, so what is durable when is unchanged per put.
 //
 // A gathered statement that fails fails every put in it, whatever put was at fault; its puts are
-// then sent again one by one (nothing of a failed statement was stored), so each is answered as
-// it would have been alone.
+// then sent again one by one when the server refused it (nothing of a failed statement was
+// stored), so each is answered as it would have been alone; a lost connection fails them all.
 
 import type postgres from "postgres";
 import type { Job } from "../../domain/job.ts";
@@ -51,6 +51,10 @@ const PUTS_AT_MOST = 100;
 
 const ANSWER =
   "untagged, author_statuses, author_last_at, author_followers, author_following, author_version, former_author";
+
+/** An error the server answered (a statement's), not the connection's (postgres.js). */
+const answeredByServer = (error: unknown) =>
+  (error as { name?: unknown } | null)?.name === "PostgresError";
 
 /** `put` answers once its statement committed; rejects as that statement did when sent alone. */
 export function createStatusPuts(sql: Sql): (put: StatusPut) => Promise<PutRow> {
@@ -106,7 +110,10 @@ export function createStatusPuts(sql: Sql): (put: StatusPut) => Promise<PutRow> 
       if (puts.length > 1) {
         try {
           return (await together(puts)).map((row) => ({ row }));
-        } catch {
+        } catch (error) {
+          // The connection's failure (not the server's answer) is every put's: sent one by one
+          // they would each wait for it again.
+          if (!answeredByServer(error)) return puts.map(() => ({ error }));
           // Nothing of the statement was stored: each put again, alone, answered as it is.
         }
       }
