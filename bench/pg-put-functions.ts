@@ -2,12 +2,22 @@
 // wren_put_status `puts` times (default 3,000) on one connection of a fresh migrated database
 // with track_functions = 'all', and prints the backend's CPU per put (from /proc) and the time
 // per call in the put's function and each trigger function it fires (pg_stat_user_functions).
+// `--together N`: the puts asked N at a time through the status store's gathered puts
+// (status-puts.ts: the first alone, the others in one wren_put_statuses statement), as under
+// concurrent posts.
 
+import { makeStatus } from "../src/storage/contract/fixtures.ts";
 import { connectPostgres } from "../src/storage/postgres/connect.ts";
+import { createStatusPuts } from "../src/storage/postgres/status-puts.ts";
 import { benchDatabase } from "./lib/pg-database.ts";
 import { cpuMilliseconds } from "./lib/processes.ts";
 
-const puts = Number(process.argv[2] ?? 3000);
+const togetherAt = process.argv.indexOf("--together");
+const together = togetherAt === -1 ? 1 : Number(process.argv[togetherAt + 1]);
+const puts = Number(
+  process.argv.slice(2).find((a, i, all) => !a.startsWith("--") && all[i - 1] !== "--together") ??
+    3000,
+);
 const db = await benchDatabase(`wren_bench_put_${process.pid}`);
 const name = new URL(db.url).pathname.slice(1);
 const admin = connectPostgres({ url: db.url, poolMax: 1 });
@@ -37,7 +47,26 @@ try {
   await sql`select pg_stat_reset()`;
   const cpuBefore = await cpuMilliseconds(pid);
   const started = performance.now();
-  for (let id = 201; id < 201 + puts; id++) await put(id);
+  if (together === 1) {
+    for (let id = 201; id < 201 + puts; id++) await put(id);
+  } else {
+    const putStatus = createStatusPuts(sql);
+    const text = "hello world ".repeat(10);
+    for (let id = 201; id < 201 + puts; id += together) {
+      const ids = Array.from({ length: Math.min(together, 201 + puts - id) }, (_, i) => id + i);
+      await Promise.all(
+        ids.map((n) =>
+          putStatus({
+            status: makeStatus({ id: String(n), accountId: "1", text, tags: [] }),
+            tags: [],
+            listedTags: [],
+            hasMedia: false,
+            job: undefined,
+          }),
+        ),
+      );
+    }
+  }
   const elapsed = performance.now() - started;
   const cpu = (await cpuMilliseconds(pid)) - cpuBefore;
   await sql`select pg_stat_force_next_flush()`;
