@@ -1,7 +1,7 @@
 // Status puts gathered into one statement (status-puts.ts, migration 0052): puts asked for while
 // one runs share the next statement (one transaction: their rows share an xmin), each with the
-// job it carries; a put that fails fails alone; two puts of one status keep the order asked; each
-// put answers its own author's counters.
+// job it carries; a put that fails fails alone; two puts of one status keep the order asked;
+// authors mixed in one statement are counted right; another process hears every put of one.
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -10,21 +10,26 @@ import { makeJob } from "../contract/fixtures-features.ts";
 import type { Storage } from "../ports.ts";
 import { connectPostgres, type Sql } from "./connect.ts";
 import { openPostgresStorage } from "./index.ts";
+import { eventually } from "./testing/hooks.ts";
 import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
 
 describe("postgres status puts gathered", () => {
   let database: TempDatabase;
   let storage: Storage;
+  /** Another process on the same database. */
+  let other: Storage;
   let sql: Sql;
 
   before(async () => {
     database = await createTempDatabase();
     storage = await openPostgresStorage({ url: database.url, poolMax: 4 });
+    other = await openPostgresStorage({ url: database.url, poolMax: 2 });
     sql = connectPostgres({ url: database.url, poolMax: 1 });
   });
 
   after(async () => {
     await sql?.end();
+    await other?.close();
     await storage?.close();
     await database?.drop();
   });
@@ -107,6 +112,26 @@ describe("postgres status puts gathered", () => {
     assert.deepEqual(
       [...facts.values()].map((f) => f.count),
       [4, 4, 4],
+    );
+  });
+
+  it("is heard by another process for every put of a gathered statement", async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => String(500 + i));
+    await Promise.all(ids.map((id) => storage.statuses.put(makeStatus({ id, accountId: "30" }))));
+    // The other process keeps them (its row memo), then they are edited together here.
+    assert.equal((await other.statuses.getMany(ids)).size, 20);
+    await Promise.all(
+      ids.map((id) =>
+        storage.statuses.put(makeStatus({ id, accountId: "30", text: `edited ${id}` })),
+      ),
+    );
+    const seen = await eventually(
+      () => other.statuses.getMany(ids),
+      (got) => [...got.values()].every((s) => s.text.startsWith("edited")),
+    );
+    assert.deepEqual(
+      ids.map((id) => seen.get(id)?.text),
+      ids.map((id) => `edited ${id}`),
     );
   });
 });
