@@ -81,4 +81,18 @@ describe("postgres job records as json (migration 0054)", () => {
       runAt: "2029-01-01T00:00:00.000Z",
     });
   });
+
+  it("takes the previous version's release of a held delivery (a rolling upgrade)", async () => {
+    await storage.jobs.put(makeJob({ id: "43", runAt: "2030-01-01T00:00:00.000Z", group: "g" }));
+    const sql = connectPostgres({ url: database.url, poolMax: 1 });
+    try {
+      // advanceGroup's update as the version before migration 0054 sends it.
+      await sql`
+        update jobs set data = jsonb_set(data, '{runAt}', to_jsonb('2029-06-01T00:00:00.000Z'::text))
+        where grp = 'g'`;
+    } finally {
+      await sql.end();
+    }
+    assert.equal((await storage.jobs.get("43"))?.runAt, "2029-06-01T00:00:00.000Z");
+  });
 });

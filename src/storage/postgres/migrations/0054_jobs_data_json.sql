@@ -15,3 +15,11 @@ exception when feature_not_supported then
   null; -- a server built without lz4 keeps pglz
 end;
 $$;
+
+-- The previous version's release of held deliveries (advanceGroup) calls jsonb_set on the column
+-- itself: while its processes run beside the new ones (a rolling upgrade), this takes json and
+-- answers jsonb, which the column takes back by assignment. The new version casts (data::jsonb)
+-- and so calls PostgreSQL's own.
+create function jsonb_set(target json, path text[], replacement jsonb) returns jsonb
+  language sql immutable strict parallel safe
+  as $$ select pg_catalog.jsonb_set(target::jsonb, path, replacement) $$;
