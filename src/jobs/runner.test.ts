@@ -365,6 +365,33 @@ describe("job runner over json-file storage", () => {
     );
   });
 
+  it("tops the pool up in batches as jobs end one by one, and not once none are left", async () => {
+    // Each job waits for its own release; the test releases them one at a time.
+    const releases: (() => void)[] = [];
+    wren.runner.register("io", () => new Promise<void>((resolve) => releases.push(resolve)));
+    let claims = 0;
+    const jobs = wren.storage.jobs;
+    const claim = jobs.claim.bind(jobs);
+    // Counts the runner's looks; the storage answers them.
+    jobs.claim = (...args) => {
+      claims++;
+      return claim(...args);
+    };
+    const total = CONCURRENCY * 2;
+    for (let n = 0; n < total; n++) await wren.queue.enqueue("io", { n });
+    const pass = wren.runner.runDue();
+    for (let released = 0; released < total; released++) {
+      while (releases.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      releases.shift()?.();
+      // Lets the ended job's top-up (if any) claim before the next ends.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    assert.equal(await pass, total);
+    // One claim for the first 64, one per 16 places freed while jobs are left (4), one that
+    // finds none left, one as the pool runs empty: 7, where a claim per ended job made 129.
+    assert.ok(claims <= 8, `${claims} claims`);
+  });
+
   it("runs in the same pass a job enqueued by a running job", async () => {
     const order: string[] = [];
     wren.runner.register("first", async () => {

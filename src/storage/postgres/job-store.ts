@@ -1,10 +1,11 @@
-// The job queue on PostgreSQL (migration 0006): one row per job, its whole record in `data`, and
-// the columns the queue works on. Any number of processes claim from it at once: a claim takes
-// due rows with FOR UPDATE SKIP LOCKED (a row another claim is taking is skipped, never waited
-// for, never handed out twice) and marks them leased; finishing is conditional on the lease's
-// owner, so a runner whose lease passed can neither remove nor reschedule the job another runner
-// took. Jobs are no API answer: no db.changes.bump() and no change trigger; new jobs notify
-// wren_jobs instead (the migration's trigger), which watch() listens to.
+// The job queue on PostgreSQL (migration 0006): one row per job, its whole record in `data` (json
+// text, not jsonb: migration 0054, ADR 0064), and the columns the queue works on. Any number of
+// processes claim from it at once: a claim takes due rows with FOR UPDATE SKIP LOCKED (a row
+// another claim is taking is skipped, never waited for, never handed out twice) and marks them
+// leased; finishing is conditional on the lease's owner, so a runner whose lease passed can
+// neither remove nor reschedule the job another runner took. Jobs are no API answer: no
+// db.changes.bump() and no change trigger; new jobs notify wren_jobs instead (the migration's
+// trigger), which watch() listens to.
 
 import { getLogger } from "@logtape/logtape";
 import type postgres from "postgres";
@@ -14,7 +15,7 @@ import type { JobStore } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { gathered } from "./gathered-statements.ts";
-import { jsonb, jsonText } from "./jsonb.ts";
+import { jsonText } from "./jsonb.ts";
 import { createStatementBatch } from "./statement-batch.ts";
 
 /** An ISO time as an instant PostgreSQL reads the same way; throws naming `what` if unreadable. */
@@ -58,19 +59,23 @@ const PUTS_AT_MOST = 1_000;
 /**
  * The statement that stores new jobs or replaces them (JobStore.put, several gathered: one
  * statement, one commit and one wake-up, the trigger being per statement). The rows travel as
- * five arrays, so the statement's parameters do not grow with them. Of one id put twice, the
- * last is kept (a statement cannot upsert one row twice), as one statement after another would.
+ * four arrays and one JSON array of the records, zipped by `rows from`, so the statement's
+ * parameters do not grow with them. The records go as one JSON text rather than an array
+ * literal: the client escaped every quote of every record into the literal (a fan-out's are
+ * 9 kB each, 1,000 at once), the JSON array is the records' own text (ADR 0064). Of one id put
+ * twice, the last is kept (a statement cannot upsert one row twice), as one statement after
+ * another would.
  */
 export function jobsInsert(sql: Sql, jobs: readonly Job[]): postgres.PendingQuery<postgres.Row[]> {
   const rows = [...new Map(jobs.map((job) => [job.id, job])).values()];
   return sql`
     insert into jobs (id, run_at, failed_at, grp, data)
-    select * from unnest(
-      ${sql.array(rows.map((job) => job.id))}::text[],
-      ${sql.array(rows.map(validRunAt))}::timestamptz[],
-      ${sql.array(rows.map((job) => failedInstant(job.failedAt)))}::timestamptz[],
-      ${sql.array(rows.map((job) => job.group ?? null))}::text[],
-      ${sql.array(rows.map(jsonText))}::text[]::jsonb[])
+    select * from rows from (
+      unnest(${sql.array(rows.map((job) => job.id))}::text[]),
+      unnest(${sql.array(rows.map(validRunAt))}::timestamptz[]),
+      unnest(${sql.array(rows.map((job) => failedInstant(job.failedAt)))}::timestamptz[]),
+      unnest(${sql.array(rows.map((job) => job.group ?? null))}::text[]),
+      json_array_elements(${jsonText(rows)}::text::json))
     on conflict (id) do update set
       run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
       data = excluded.data, lease_until = null, lease_owner = null`;
@@ -224,7 +229,7 @@ export function createJobStore(db: PgContext): PgJobStore {
       const result = await sql`
         update jobs set
           run_at = ${runAt}, failed_at = ${failedInstant(job.failedAt)}, grp = ${job.group ?? null},
-          data = ${jsonb(sql, job)}, lease_until = null, lease_owner = null
+          data = ${jsonText(job)}::text::json, lease_until = null, lease_owner = null
         where id = ${job.id} and lease_owner = ${owner}`;
       return result.count > 0;
     },
@@ -311,7 +316,8 @@ export function createJobStore(db: PgContext): PgJobStore {
       // Runners elsewhere are woken when any moved (notified at the statement's commit).
       const [row] = await sql<{ moved: number }[]>`
         with moved as (
-          update jobs set run_at = ${at}, data = jsonb_set(data, '{runAt}', to_jsonb(${runAt}::text))
+          update jobs set run_at = ${at},
+            data = jsonb_set(data::jsonb, '{runAt}', to_jsonb(${runAt}::text))::json
           where grp = ${group} and failed_at is null and lease_until is null and run_at > ${at}
           returning 1
         )
