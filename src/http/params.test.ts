@@ -112,27 +112,6 @@ describe("readParams", () => {
     assert.deepEqual(await res.json(), { a: "body", b: "query" });
   });
 
-  it("decodes the query string as a URL's searchParams would, without the fragment", async () => {
-    // Read from the URL string (request-target.ts), not a URL object: the same values.
-    const query = "a=x+y&b=%C3%A9t%C3%A9&c[]=1&c[]=2&d=%zz&e=&f";
-    const res = await app.request(`/echo?${query}#frag=1`, { method: "POST" });
-    assert.deepEqual(await res.json(), {
-      a: "x y",
-      b: "été",
-      c: ["1", "2"],
-      d: "%zz",
-      e: "",
-      f: "",
-    });
-    const expected = new URL(`http://h/echo?${query}`).searchParams;
-    assert.deepEqual(
-      JSON.parse(JSON.stringify(nestParams(expected))),
-      await (await app.request(`/echo?${query}`)).json(),
-    );
-    const plain = await app.request("/echo", { method: "POST" });
-    assert.deepEqual(await plain.json(), {});
-  });
-
   it("answers malformed JSON with 400 and an error body", async () => {
     for (const body of ["{", "[1,2]", "null", '"text"']) {
       const res = await app.request("/echo", {

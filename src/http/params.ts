@@ -147,9 +147,8 @@ export async function readParams(c: Context<HttpEnv>): Promise<Params> {
   const holder = c.req.raw as unknown as Record<symbol, Params | undefined>;
   const cached = holder[CACHE_KEY];
   if (cached) return cached;
-  // The query from the URL string (request-target.ts), without building a URL object.
-  const { query } = requestTarget(c);
-  const params = query === "" ? Object.create(null) : nestParams(new URLSearchParams(query));
+  const url = new URL(c.req.url);
+  const params = nestParams(url.searchParams);
   const body = await readBody(c);
   if (body) Object.assign(params, body);
   holder[CACHE_KEY] = params;
