@@ -15,13 +15,11 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../test/helpers/server.ts";
+import { seedForCreates } from "./lib/create-seed.ts";
 import { cpuTimes, mainThreadSchedule, runLoad, startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
-import { benchEnv, seed } from "./lib/seed.ts";
 import { median } from "./lib/stats.ts";
 import { parseStraceSummary, traceThreads } from "./lib/strace.ts";
-import { writeProbes } from "./scenarios/writes.ts";
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -55,10 +53,7 @@ async function measure(tree: string): Promise<Figures> {
   const dataDir = await mkdtemp(join(tmpdir(), "wren-create-fsyncs-"));
   const traceDir = await mkdtemp(join(tmpdir(), "wren-create-strace-"));
   try {
-    const env = benchEnv(dataDir, await freePort());
-    const seeded = await seed(env, { statuses: 200, authors: 20, ownStatuses: 10 });
-    const probe = writeProbes(seeded).find((p) => p.name === "create status");
-    if (!probe) throw new Error("no create status probe");
+    const { env, probe } = await seedForCreates(dataDir);
     const wren = await startWrenServer(env, { tree });
     try {
       const pid = wren.process.pid as number;

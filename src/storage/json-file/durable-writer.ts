@@ -217,7 +217,7 @@ export class DurableWriter {
         await syncFd(fd);
         this.stats.fileSyncs++;
       } finally {
-        await closeFd(fd);
+        closeFd(fd);
       }
       await rename(temp, path);
     } catch (error) {
@@ -250,7 +250,7 @@ export class DurableWriter {
       await syncFd(fd);
       this.stats.dirSyncs++;
     } finally {
-      await closeFd(fd);
+      closeFd(fd);
     }
   }
 }
