@@ -365,21 +365,6 @@ describe("job runner over json-file storage", () => {
     );
   });
 
-  it("runs as many at once as its `concurrency` says", async () => {
-    const runner = createJobRunner(wren.storage.jobs, clock, { concurrency: CONCURRENCY * 2 });
-    let running = 0;
-    let most = 0;
-    runner.register("io", async () => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      running--;
-    });
-    for (let n = 0; n < CONCURRENCY * 3; n++) await wren.queue.enqueue("io", { n });
-    assert.equal(await runner.runDue(), CONCURRENCY * 3);
-    assert.equal(most, CONCURRENCY * 2);
-  });
-
   it("runs in the same pass a job enqueued by a running job", async () => {
     const order: string[] = [];
     wren.runner.register("first", async () => {

@@ -29,8 +29,6 @@ export interface HandlerOptions {
 export interface RunnerOptions {
   /** How long a claim lasts unless renewed (default LEASE_MS); tests shorten it. */
   leaseMs?: number;
-  /** Jobs run at once (default CONCURRENCY; SHARED_STORAGE_CONCURRENCY on a shared database). */
-  concurrency?: number;
 }
 
 export interface JobRunner {
@@ -54,13 +52,6 @@ export interface JobRunner {
  * takes seconds to answer) does not hold up the next ones.
  */
 export const CONCURRENCY = 64;
-/**
- * Jobs run at once where the storage is a database shared by processes (PostgreSQL): each step of
- * a job is a round trip there, waiting its turn on the pool's connections, so a job takes longer
- * than on json-file (an inbox activity's ten round trips took 0.3–0.5 s under the bench's load)
- * and 64 in flight left the inbox's processing bound by that wait rather than by CPU (ADR 0063).
- */
-export const SHARED_STORAGE_CONCURRENCY = 128;
 /** Longest sleep between two looks: jobs another process enqueued are found by then at worst. */
 const MAX_SLEEP_MS = 60_000;
 /** Wait before looking again when the store failed to answer. */
@@ -90,7 +81,6 @@ export function createJobRunner(
   options: RunnerOptions = {},
 ): JobRunner {
   const leaseMs = options.leaseMs ?? LEASE_MS;
-  const concurrency = options.concurrency ?? CONCURRENCY;
   /** This runner's name on its claims. */
   const owner = randomUUID();
   const leaseEnd = () => new Date(clock.now().getTime() + leaseMs).toISOString();
@@ -149,7 +139,7 @@ export function createJobRunner(
   let lookNow: (() => void) | undefined;
 
   /**
-   * Runs due jobs, up to `concurrency` at once, topping up as each finishes (and when woken), until
+   * Runs due jobs, up to CONCURRENCY at once, topping up as each finishes (and when woken), until
    * a look finds none due and none running. Each look claims what it takes, so neither another
    * pass nor another process can take the same jobs; the claims are renewed while they run.
    */
@@ -201,10 +191,10 @@ export function createJobRunner(
       try {
         do {
           lookAgain = false;
-          if (taken.size >= concurrency) continue;
+          if (taken.size >= CONCURRENCY) continue;
           const claimed = await jobs.claim(
             clock.now().toISOString(),
-            concurrency - taken.size,
+            CONCURRENCY - taken.size,
             leaseEnd(),
             owner,
           );

@@ -5,7 +5,7 @@
 import type { Config } from "../config/schema.ts";
 import { type Clock, systemClock } from "../domain/clock.ts";
 import { registerJobHandlers } from "../jobs/handlers.ts";
-import { createJobRunner, type JobRunner, SHARED_STORAGE_CONCURRENCY } from "../jobs/runner.ts";
+import { createJobRunner, type JobRunner } from "../jobs/runner.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { Storage } from "../storage/ports.ts";
 import { createServiceContext } from "./service-context.ts";
@@ -27,11 +27,7 @@ export function createServices(
   options: ServicesOptions = {},
 ): Services {
   const clock = options.clock ?? systemClock;
-  const jobs = createJobRunner(storage.jobs, clock, {
-    leaseMs: config.jobLeaseSeconds * 1000,
-    // A shared database makes each step of a job a round trip: more in flight (ADR 0063).
-    ...(storage.coordination.exclusive ? {} : { concurrency: SHARED_STORAGE_CONCURRENCY }),
-  });
+  const jobs = createJobRunner(storage.jobs, clock, { leaseMs: config.jobLeaseSeconds * 1000 });
   const ctx = createServiceContext(config, storage, { clock, wake: (runAt) => jobs.wake(runAt) });
   registerJobHandlers(jobs, ctx);
   return { ctx, jobs };
