@@ -56,7 +56,9 @@ export type TakeReading<R> = (
 export interface LeaseLocks extends WithLock {
   /**
    * As the lock itself, the lease taken by `attempt`, whose statement also reads what `work`
-   * needs first under the lock: one round trip where the take and the read were two.
+   * needs first under the lock: one round trip where the take and the read were two. Answers as
+   * soon as `work` settles; the lease is given back just after (another holder of the key, here
+   * or elsewhere, still waits for that).
    */
   reading<R, T>(key: string, attempt: TakeReading<R>, work: (read: R) => Promise<T>): Promise<T>;
 }
@@ -110,23 +112,42 @@ export function createLeaseLocks(sql: Sql, timing: LeaseTiming = DEFAULT_LEASE_T
     );
   }
 
-  const reading = <R, T>(
+  /**
+   * Runs `work` holding the lease `attempt` takes. `early`: the caller has the work's outcome as
+   * soon as it settles, the release following on its own (this process's next holder of the key
+   * still waits for it), so the caller's next statement shares the release's round trip.
+   */
+  const hold = <R, T>(
     key: string,
     attempt: TakeReading<R>,
     work: (read: R) => Promise<T>,
-  ): Promise<T> =>
-    inProcess(key, async () => {
+    early: boolean,
+  ): Promise<T> => {
+    const outcome = Promise.withResolvers<T>();
+    const held = inProcess(key, async () => {
       const holder = `${processId}:${++taken}`;
       const row = rowKey(key);
       const read = await take(row, holder, attempt);
       const stopRenewing = keepRenewed(row, holder);
       try {
-        return await work(read);
+        const result = await work(read);
+        if (early) outcome.resolve(result);
+        return result;
+      } catch (error) {
+        if (early) outcome.reject(error);
+        throw error;
       } finally {
         stopRenewing();
         await release(row, holder);
       }
     });
-  const withLock: WithLock = (key, work) => reading(key, takeLease, work);
+    if (!early) return held;
+    // A take that failed (the work never ran); otherwise settled already, and this is a no-op.
+    held.then(outcome.resolve, outcome.reject);
+    return outcome.promise;
+  };
+  const reading = <R, T>(key: string, attempt: TakeReading<R>, work: (read: R) => Promise<T>) =>
+    hold(key, attempt, work, true);
+  const withLock: WithLock = (key, work) => hold(key, takeLease, work, false);
   return Object.assign(withLock, { reading });
 }

@@ -10,7 +10,7 @@ import type { Status } from "../../domain/status.ts";
 import { makeStatus } from "../contract/fixtures.ts";
 import type { Coordination } from "../ports.ts";
 import { connectPostgres } from "./connect.ts";
-import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
+import { eventually, twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 const URI = "https://remote.test/statuses/1";
 const KEY = `remote-status:${URI}`;
@@ -32,10 +32,13 @@ describe("postgres lock reading a status", () => {
     const found = await reading(KEY, URI, async (stored) => stored);
     assert.equal(found?.id, "100");
     assert.ok(Object.isFrozen(found), "frozen as the status store's records are");
+    // Given back just after the answer (the caller's next statement shares its round trip).
     const sql = connectPostgres({ url: processes.database.url, poolMax: 1 });
     try {
-      const [left] = await sql<{ n: string }[]>`select count(*) as n from coordination_locks`;
-      assert.equal(Number(left?.n), 0);
+      await eventually(
+        async () => (await sql<{ n: string }[]>`select count(*) as n from coordination_locks`)[0],
+        (left) => Number(left?.n) === 0,
+      );
     } finally {
       await sql.end();
     }
@@ -60,6 +63,17 @@ describe("postgres lock reading a status", () => {
     gate.resolve();
     await Promise.all([first, second]);
     assert.equal(seen[0]?.id, "200");
+  });
+
+  it("fails its caller when the work fails, and gives the lock back", async () => {
+    const { a, b } = processes;
+    await assert.rejects(
+      readingOf(a.coordination)(KEY, URI, async () => {
+        throw new Error("the work failed");
+      }),
+      /the work failed/,
+    );
+    assert.equal(await b.coordination.withLock(KEY, async () => "taken"), "taken");
   });
 
   it("is the keyed lock of this process too: one holder of the key at a time", async () => {
