@@ -37,14 +37,31 @@ export function editedAtOf(draft: RemoteStatusDraft, createdAt: string): string 
   return draft.updatedAt !== null && draft.updatedAt > createdAt ? draft.updatedAt : null;
 }
 
+/**
+ * Runs `work` under the lock of the remote status `uri` (which its updates and deletions take
+ * too), given the status stored under it as read once the lock is held: in one round trip where
+ * the storage can (Coordination.withLockReadingStatus, ADR 0063).
+ */
+function lockedWithStored<T>(
+  ctx: ServiceContext,
+  uri: string,
+  work: (stored: Status | undefined) => Promise<T>,
+): Promise<T> {
+  const { coordination, statuses } = ctx.storage;
+  const key = `remote-status:${uri}`;
+  if (coordination.withLockReadingStatus) {
+    return coordination.withLockReadingStatus(key, uri, work);
+  }
+  return coordination.withLock(key, async () => work(await statuses.findByUri(uri)));
+}
+
 /** Returns the stored status: the new one, or the one already stored under this id. */
 export async function ingestRemoteStatus(
   ctx: ServiceContext,
   input: IngestRemoteStatusInput,
 ): Promise<Status> {
   const { account, draft, inReplyTo } = input;
-  return ctx.storage.coordination.withLock(`remote-status:${draft.uri}`, async () => {
-    const existing = await ctx.storage.statuses.findByUri(draft.uri);
+  return lockedWithStored(ctx, draft.uri, async (existing) => {
     if (existing) return existing;
 
     const id = ctx.ids.next();

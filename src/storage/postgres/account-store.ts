@@ -22,6 +22,8 @@ export function createAccountStore(db: PgContext): AccountStore {
   const { sql } = db;
   // Every page of statuses reads its authors; accounts change rarely (record-memo.ts).
   const memo = createRecordMemo<Account>(db.changes, "accounts");
+  // By uri too, emptied alike: every inbox activity reads its sender by uri (ADR 0063).
+  const byUri = createRecordMemo<Account>(db.changes, "accounts");
   return {
     async get(id) {
       if (!isRowId(id)) return undefined;
@@ -46,8 +48,10 @@ export function createAccountStore(db: PgContext): AccountStore {
       );
     },
     async findByUri(uri) {
-      return firstData(
-        await sql<Row[]>`select data from accounts where uri = ${uri} order by id desc limit 1`,
+      return byUri.get(uri, async () =>
+        firstData(
+          await sql<Row[]>`select data from accounts where uri = ${uri} order by id desc limit 1`,
+        ),
       );
     },
     async search(query, { limit, offset, localOnly }) {

@@ -1,6 +1,7 @@
 // What the contract cannot show about the PostgreSQL account, auth and feature stores: ids that
 // fit no bigint answer "not found" instead of failing the statement, search takes LIKE's wildcards
-// literally, and an authorization code is taken once across two processes.
+// literally, an authorization code is taken once across two processes, and an account kept by uri
+// follows writes of either process.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -8,7 +9,7 @@ import { ids } from "../contract/context.ts";
 import { makeAccount, makeCode } from "../contract/fixtures.ts";
 import { makeMedia } from "../contract/media.ts";
 import { isRowId } from "./rows.ts";
-import { twoProcessesOnOneDatabase } from "./testing/hooks.ts";
+import { eventually, twoProcessesOnOneDatabase } from "./testing/hooks.ts";
 
 /** Ids a request can carry that name no row: leading zero, past the bigint range, not digits. */
 const NO_ROW = ["007", "9223372036854775808", "9".repeat(25), "-1", "1.5", "abc", ""];
@@ -53,6 +54,22 @@ describe("postgres: account, auth and feature stores", () => {
     assert.deepEqual(await search("_"), ["2"]);
     assert.deepEqual(await search("\\"), ["2"]);
     assert.deepEqual(await search("a%e"), []);
+  });
+
+  it("keeps accounts by uri (found or not) until a write in either process", async () => {
+    const { a, b } = processes;
+    const uri = "https://remote.test/users/kept";
+    assert.equal(await a.accounts.findByUri(uri), undefined);
+    const account = makeAccount({ id: "41", username: "kept", domain: "remote.test", uri });
+    await b.accounts.put(account);
+    // Another process's write: heard through its change signal.
+    await eventually(
+      async () => (await a.accounts.findByUri(uri))?.id,
+      (id) => id === "41",
+    );
+    await a.accounts.put({ ...account, displayName: "Renamed" });
+    // This process's own write: at once.
+    assert.equal((await a.accounts.findByUri(uri))?.displayName, "Renamed");
   });
 
   it("gives a code to one of two processes taking it at once", async () => {
