@@ -51,12 +51,24 @@ function bodyBuiltWith(res: Response): unknown {
   return Array.isArray(built) ? built[1] : undefined;
 }
 
+const encoder = new TextEncoder();
+
+/**
+ * Bytes that hold their own memory. A small Buffer is a slice of an 8 kB pool shared with others,
+ * which a kept slice would hold whole: the memory bound counts the bytes kept, so those are copied.
+ */
+function owned(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    ? bytes
+    : new Uint8Array(bytes);
+}
+
 /** The answer's body as bytes, leaving the response to be written as it is. */
 async function bodyBytes(res: Response): Promise<Uint8Array> {
   const body = bodyBuiltWith(res);
   // Nothing writes into a body once it is handed to a Response: keeping it is keeping a copy.
-  if (body instanceof Uint8Array) return body;
-  if (typeof body === "string") return Buffer.from(body);
+  if (body instanceof Uint8Array) return owned(body);
+  if (typeof body === "string") return encoder.encode(body);
   return new Uint8Array(await res.clone().arrayBuffer());
 }
 
