@@ -42,35 +42,48 @@ export interface KeptAnswersBounds {
 /** The adapter's symbol for what a lightweight Response was built with: [status, body, headers]. */
 let builtWith: symbol | undefined;
 
-function bodyBuiltWith(res: Response): unknown {
+function builtFrom(res: Response): unknown[] | undefined {
   if (builtWith === undefined) {
     builtWith = Object.getOwnPropertySymbols(res).find((s) => s.description === "cache");
     if (builtWith === undefined) return undefined;
   }
   const built = (res as unknown as Record<symbol, unknown>)[builtWith];
-  return Array.isArray(built) ? built[1] : undefined;
+  return Array.isArray(built) ? built : undefined;
 }
 
 const encoder = new TextEncoder();
 
 /**
- * Bytes that hold their own memory. A small Buffer is a slice of an 8 kB pool shared with others,
- * which a kept slice would hold whole: the memory bound counts the bytes kept, so those are copied.
+ * The answer's body as bytes, leaving the response to be written as it is. Nothing writes into a
+ * body once it is handed to a Response, so keeping it is keeping a copy; but bytes that share
+ * their memory with much else (a small Buffer is a slice of an 8 kB pool; a page's bytes a slice
+ * of a buffer allocated for its largest size) would hold all of it, so those are copied.
  */
-function owned(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? bytes
-    : new Uint8Array(bytes);
-}
-
-/** The answer's body as bytes, leaving the response to be written as it is. */
-async function bodyBytes(res: Response): Promise<Uint8Array> {
-  const body = bodyBuiltWith(res);
-  // Nothing writes into a body once it is handed to a Response: keeping it is keeping a copy.
-  if (body instanceof Uint8Array) return owned(body);
+async function bodyBytes(res: Response, built: unknown[] | undefined): Promise<Uint8Array> {
+  const body = built?.[1];
+  if (body instanceof Uint8Array) {
+    return body.buffer.byteLength > 2 * body.byteLength ? new Uint8Array(body) : body;
+  }
   if (typeof body === "string") return encoder.encode(body);
   return new Uint8Array(await res.clone().arrayBuffer());
 }
+
+/**
+ * The answer's Content-Type, read where the handler put it: asking res.headers would turn the
+ * headers it was built with into a web Headers object, which the adapter then converts back.
+ */
+function contentTypeOf(res: Response, built: unknown[] | undefined): string {
+  const headers = built?.[2];
+  if (headers !== null && typeof headers === "object" && !(headers instanceof Headers)) {
+    for (const [name, value] of Object.entries(headers)) {
+      if (name.length === 12 && name.toLowerCase() === "content-type") return String(value);
+    }
+  }
+  return res.headers.get("content-type") ?? "application/json";
+}
+
+/** What a kept answer weighs: the memory its bytes hold. */
+const weightOf = (kept: KeptAnswer) => kept.body.buffer.byteLength;
 
 /** An answer the client wants rendered, not served from a cache (RFC 9111 §5.2.1.4). */
 export function wantsRendering(c: Context<HttpEnv>): boolean {
@@ -113,7 +126,7 @@ export class KeptAnswers {
     this.#bounds = bounds;
     this.#kept = new LruCache(bounds.count, {
       max: bounds.bytes,
-      of: (kept) => kept.body.byteLength,
+      of: weightOf,
     });
   }
 
@@ -175,11 +188,12 @@ export class KeptAnswers {
     if (res.status !== 200) return undefined;
     const until = await at.until();
     if (until === undefined || until <= at.now) return undefined;
-    const body = await bodyBytes(res);
+    const built = builtFrom(res);
+    const body = await bodyBytes(res, built);
     if (body.byteLength > this.#bounds.largest) return undefined;
     const link = responseHeader(c, "link");
     const headers = link ? { ...at.headers, Link: link } : at.headers;
-    const contentType = res.headers.get("content-type") ?? "application/json";
+    const contentType = contentTypeOf(res, built);
     return { version: at.version, expiresAt: until, status: 200, body, contentType, headers };
   }
 }
