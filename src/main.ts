@@ -155,6 +155,10 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
     federationFetch: federation.fetch,
     trustedProxies: config.trustedProxies,
     publicCacheSeconds: config.publicCacheSeconds,
+    signedInCache: {
+      seconds: config.signedInCacheSeconds,
+      bytes: config.signedInCacheMegabytes * 1024 * 1024,
+    },
     limits: {
       bodyBytes: config.bodyLimitBytes,
       uploadBytes: config.uploadLimitBytes,

@@ -152,6 +152,10 @@ export const configSchema = z
     uploadLimitBytes: positiveInt.default(100 * 1024 * 1024),
     /** How long anonymous answers of public API reads are kept in memory; Mastodon lets shared caches keep them 15 s. */
     publicCacheSeconds: z.coerce.number().int().min(0).max(15).default(5),
+    /** How long signed-in answers of the common reads are kept in memory per token (ADR 60); 0 keeps none. */
+    signedInCacheSeconds: z.coerce.number().int().min(0).max(15).default(5),
+    /** What those kept answers may weigh together, in megabytes. */
+    signedInCacheMegabytes: positiveInt.default(64),
     rateLimitRequests: positiveInt.default(300),
     rateLimitWindowSeconds: positiveInt.default(300),
     /**
@@ -309,6 +313,8 @@ export const ENV_KEYS: Record<string, keyof Config> = {
   WREN_BODY_LIMIT_BYTES: "bodyLimitBytes",
   WREN_UPLOAD_LIMIT_BYTES: "uploadLimitBytes",
   WREN_PUBLIC_CACHE_SECONDS: "publicCacheSeconds",
+  WREN_SIGNED_IN_CACHE_SECONDS: "signedInCacheSeconds",
+  WREN_SIGNED_IN_CACHE_MB: "signedInCacheMegabytes",
   WREN_RATE_LIMIT_REQUESTS: "rateLimitRequests",
   WREN_RATE_LIMIT_WINDOW_SECONDS: "rateLimitWindowSeconds",
   WREN_LOGIN_RATE_LIMIT_REQUESTS: "loginRateLimitRequests",

@@ -60,4 +60,29 @@ describe("LruCache", () => {
       for (const recent of used.slice(-capacity / 2)) assert.equal(cache.get(recent), recent * 2);
     }
   });
+
+  it("bounded by weight too, never holds more than its weight and keeps no value over half of it", () => {
+    const cache = new LruCache<number, string>(1_000, { max: 100, of: (value) => value.length });
+    let seed = 3;
+    for (let step = 0; step < 5_000; step++) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      const key = seed % 60;
+      // Values of 1 to 30 "bytes"; a key set again may change its weight.
+      if (cache.get(key) === undefined || step % 7 === 0)
+        cache.set(key, "x".repeat(1 + (seed % 30)));
+      if (step % 11 === 0) cache.delete(seed % 60);
+      assert.ok(cache.weight >= 0 && cache.weight <= 100, `weight ${cache.weight} at step ${step}`);
+    }
+    cache.set(-1, "y".repeat(51));
+    assert.equal(cache.get(-1), undefined, "heavier than half the weight: not kept");
+    const small = new LruCache<string, string>(1_000, { max: 10, of: (v) => v.length });
+    small.set("a", "aaaa");
+    small.set("a", "aa");
+    assert.equal(small.weight, 2, "a value set again replaces its weight");
+    small.set("b", "bbb");
+    assert.equal(small.get("a"), "aa");
+    assert.equal(small.weight, 5);
+    small.delete("a");
+    assert.equal(small.weight, 3);
+  });
 });

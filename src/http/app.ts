@@ -5,11 +5,13 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { payloadTooLarge } from "../domain/errors.ts";
 import { knownNoIpBlocks } from "../services/address-blocks/ip-blocks.ts";
+import { nextLapse } from "../services/viewer-lapse.ts";
 import type { HttpDeps, HttpEnv } from "./env.ts";
 import { KeptRouteMatches } from "./kept-route-matches.ts";
 import { type Access, accessControl } from "./middleware/access.ts";
 import { accountBudgets, type BudgetedRoute } from "./middleware/account-budget.ts";
 import { apiCaching } from "./middleware/api-caching.ts";
+import { verifiedCaller } from "./middleware/caller.ts";
 import { clientAddressResolver } from "./middleware/client-address.ts";
 import { apiCors, CORS_PATHS } from "./middleware/cors.ts";
 import { handleError, handleNotFound } from "./middleware/errors.ts";
@@ -171,13 +173,23 @@ export function createHttp(deps: HttpDeps): WrenHttp {
   );
   app.use("/api/*", ...api.handlers);
   app.use("/api/*", accountBudgets(deps.ctx, budgetedRoutes(deps.limits)));
-  // After the rate limit: an answer kept for anonymous readers still counts against their budget.
+  // After the rate limits: a kept answer still counts against its caller's budget, and a signed-in
+  // one is served only once they have verified the token (and marked the day's activity).
+  const { ctx } = deps;
   app.use(
     "/api/*",
     apiCaching({
       seconds: deps.publicCacheSeconds,
-      clock: deps.ctx.clock,
-      version: () => deps.ctx.storage.version(),
+      clock: ctx.clock,
+      version: () => ctx.storage.version(),
+      ...(deps.signedInCache && {
+        viewers: {
+          ...deps.signedInCache,
+          caller: (c) => verifiedCaller(c, ctx),
+          callerVersion: (c) => c.get("callerVersion"),
+          lapse: (viewer) => nextLapse(ctx, viewer.account?.id ?? null, ctx.clock.now().getTime()),
+        },
+      }),
     }),
   );
 

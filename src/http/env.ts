@@ -16,6 +16,8 @@ export interface HttpEnv {
     viewer: Viewer | null;
     /** The token's verified holder, looked up once per request (see middleware/caller.ts). */
     caller: Viewer | null | Promise<Viewer | null> | undefined;
+    /** Storage.version() when that lookup began (kept signed-in answers need the same). */
+    callerVersion: number;
     /** The browser's signed-in user, on pages behind requireSession (session/session.ts). */
     signedIn: SignedIn;
     /** A signed-in page's form fields, read (and CSRF-checked) once by requireSession. */
@@ -62,6 +64,11 @@ export interface HttpDeps {
   limits: HttpLimits;
   /** How long Wren keeps anonymous answers of public reads itself (0–15 s; 0 keeps none). */
   publicCacheSeconds: number;
+  /**
+   * Signed-in answers of the common reads kept per token (ADR 60): how long at most (0–15 s; 0
+   * keeps none) and what they may weigh together. None kept when absent.
+   */
+  signedInCache?: { seconds: number; bytes: number };
   /** Directory served under /media when the local file host is used; null otherwise. */
   mediaDirectory: string | null;
   /**

@@ -3,7 +3,8 @@
 // once; every job runs once, whichever worker takes it; a worker killed mid-delivery leaves the
 // delivery to the other; idempotency keys and rate limits hold across the web processes; and a
 // web process killed right after a status is committed still gets its Create delivered; a token
-// revoked anywhere is refused by every web process.
+// revoked anywhere is refused by every web process; a signed-in answer kept by one web process
+// gives way to a write through another.
 // The test itself opens the database too, as a third process would, to seed and inspect.
 
 import assert from "node:assert/strict";
@@ -111,7 +112,12 @@ describe("a cluster of web and worker processes on one database", { timeout: 120
   before(async () => {
     peer = await startRecordingPeer();
     // A killed worker's claims pass in seconds, not the default five minutes.
-    cluster = await startCluster({ WREN_JOB_LEASE_SECONDS: "5", WREN_DELIVERY_RETRY_SECONDS: "1" });
+    // Signed-in answers kept 15 s: longer than a test waits for another process's write to show.
+    cluster = await startCluster({
+      WREN_JOB_LEASE_SECONDS: "5",
+      WREN_DELIVERY_RETRY_SECONDS: "1",
+      WREN_SIGNED_IN_CACHE_SECONDS: "15",
+    });
     sql = connectPostgres({ url: cluster.database.url, poolMax: 2 });
     [alice, bob, carol] = (await seedUsers(
       cluster.env.WREN_DATA_DIR as string,
@@ -259,6 +265,36 @@ describe("a cluster of web and worker processes on one database", { timeout: 120
     await eventually(async () => assert.ok(!(await publicIds()).includes(posted.id)));
     await ok(call(web1.url as string, bob.token, "POST", `/api/v1/accounts/${alice.id}/unblock`));
     await eventually(async () => assert.ok((await publicIds()).includes(posted.id)));
+  });
+
+  it("drops a signed-in answer kept in one web process for a write through the other", async () => {
+    // Each web process keeps whole signed-in answers per token and storage version (ADR 60):
+    // alice's home and bob's view of her status are asked twice on the second process, so the
+    // second answers are kept ones, which the writes through the first must replace.
+    const other = web2.url as string;
+    const homeIds = async () =>
+      (await ok<StatusJson[]>(call(other, alice.token, "GET", "/api/v1/timelines/home"))).map(
+        (s) => s.id,
+      );
+    const first = await post(web1, alice, "kept on the other process");
+    await eventually(async () => assert.equal((await homeIds())[0], first.id));
+    assert.equal((await homeIds())[0], first.id);
+    const favourited = async () =>
+      (
+        await ok<{ favourited: boolean }>(
+          call(other, bob.token, "GET", `/api/v1/statuses/${first.id}`),
+        )
+      ).favourited;
+    assert.equal(await favourited(), false);
+    assert.equal(await favourited(), false);
+
+    // Seen once the write's notification has reached the other process: well before the 15 s
+    // the kept answers would otherwise live.
+    const soon = { timeout: 10_000 };
+    const second = await post(web1, alice, "posted after the answer was kept");
+    await eventually(async () => assert.equal((await homeIds())[0], second.id), soon);
+    await ok(call(web1.url as string, bob.token, "POST", `/api/v1/statuses/${first.id}/favourite`));
+    await eventually(async () => assert.equal(await favourited(), true), soon);
   });
 
   it("refuses a token revoked by another process in both web processes", async () => {

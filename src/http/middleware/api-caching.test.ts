@@ -1,30 +1,65 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { notFound } from "../../domain/errors.ts";
-import type { HttpEnv } from "../env.ts";
+import type { HttpEnv, Viewer } from "../env.ts";
 import { apiCaching } from "./api-caching.ts";
 import { handleError } from "./errors.ts";
 
-/** An app whose public timeline counts its renderings and answers with the storage version. */
-function harness(seconds = 5) {
+/** Bearer tokens the harness knows: each its own token id, two of them one account's. */
+const HOLDERS: Record<string, { token: string; account: string }> = {
+  "Bearer one": { token: "t1", account: "a1" },
+  "Bearer two": { token: "t2", account: "a2" },
+  "Bearer one-again": { token: "t3", account: "a1" },
+};
+
+function viewerOf(authorization: string | undefined): Viewer | null {
+  const holder = authorization === undefined ? undefined : HOLDERS[authorization];
+  if (!holder) return null;
+  return { token: { id: holder.token }, account: { id: holder.account } } as unknown as Viewer;
+}
+
+/**
+ * An app whose public and home timelines count their renderings and answer with the storage
+ * version (and the viewer's account). Signed-in answers are kept `viewerSeconds` when given.
+ */
+function harness(seconds = 5, viewerSeconds?: number) {
   let now = Date.parse("2030-01-01T00:00:00Z");
   let version = 1;
   let renders = 0;
   let release: (() => void) | undefined;
   let gate: Promise<void> | undefined;
+  /** The version a request's token lookup began at; undefined: the current one. */
+  let lookedUpAt: number | undefined;
+  let lapse = Number.POSITIVE_INFINITY;
   const app = new Hono<HttpEnv>();
   app.onError(handleError);
   app.use(
     "/api/*",
-    apiCaching({ seconds, clock: { now: () => new Date(now) }, version: () => version }),
+    apiCaching({
+      seconds,
+      clock: { now: () => new Date(now) },
+      version: () => version,
+      ...(viewerSeconds !== undefined && {
+        viewers: {
+          seconds: viewerSeconds,
+          bytes: 1024 * 1024,
+          caller: (c) => viewerOf(c.req.header("authorization")),
+          callerVersion: () => lookedUpAt ?? version,
+          lapse: () => lapse,
+        },
+      }),
+    }),
   );
-  app.get("/api/v1/timelines/public", async (c) => {
+  const page = async (c: Context<HttpEnv>) => {
     renders++;
     if (gate) await gate;
     c.header("Link", `<https://x.test/p?max_id=${version}>; rel="next"`);
-    return c.json({ version, renders, query: c.req.query("limit") ?? null });
-  });
+    const viewer = viewerOf(c.req.header("authorization"))?.account?.id ?? null;
+    return c.json({ version, renders, query: c.req.query("limit") ?? null, viewer });
+  };
+  app.get("/api/v1/timelines/public", page);
+  app.get("/api/v1/timelines/home", page);
   app.get("/api/v1/statuses/:id", () => {
     renders++;
     throw notFound();
@@ -51,6 +86,16 @@ function harness(seconds = 5) {
     },
     write() {
       version++;
+    },
+    /** The next token lookups began at `at` (a write landed between them and the caching). */
+    lookUpAt(at: number | undefined) {
+      lookedUpAt = at;
+    },
+    lapseAt(at: number) {
+      lapse = at;
+    },
+    get now() {
+      return now;
     },
     hold() {
       gate = new Promise((resolve) => {
@@ -80,7 +125,7 @@ describe("API caching", () => {
 
     h.write();
     const third = await h.app.request("/api/v1/timelines/public");
-    assert.deepEqual(await third.json(), { version: 2, renders: 2, query: null });
+    assert.deepEqual(await third.json(), { version: 2, renders: 2, query: null, viewer: null });
     assert.match(third.headers.get("link") ?? "", /max_id=2/);
   });
 
@@ -165,5 +210,117 @@ describe("API caching", () => {
     await h.app.request("/api/v1/timelines/public");
     assert.equal(h.renders, 2);
     assert.equal(res.headers.get("cache-control"), PUBLIC);
+  });
+
+  describe("signed-in answers", () => {
+    const as = (token: string, more: Record<string, string> = {}) => ({
+      headers: { authorization: `Bearer ${token}`, ...more },
+    });
+
+    it("renders once per token until the storage changes, still private", async () => {
+      const h = harness(5, 5);
+      const first = await h.app.request("/api/v1/timelines/home", as("one"));
+      const second = await h.app.request("/api/v1/timelines/home", as("one"));
+      assert.equal(h.renders, 1);
+      assert.equal(await second.text(), await first.text());
+      assert.equal(second.headers.get("cache-control"), "private, no-store");
+      assert.equal(second.headers.get("vary"), "Authorization");
+      assert.equal(second.headers.get("content-type"), "application/json");
+      assert.equal(second.headers.get("link"), first.headers.get("link"));
+
+      // Another token is another viewer's answer, even of the same account (scopes may differ).
+      const other = await h.app.request("/api/v1/timelines/home", as("two"));
+      assert.equal(((await other.json()) as { viewer: string }).viewer, "a2");
+      await h.app.request("/api/v1/timelines/home", as("one-again"));
+      assert.equal(h.renders, 3);
+      // Nor is a signed-in answer an anonymous one, or the other way round.
+      await h.app.request("/api/v1/timelines/public");
+      await h.app.request("/api/v1/timelines/public", as("one"));
+      assert.equal(h.renders, 5);
+
+      h.write();
+      const after = await h.app.request("/api/v1/timelines/home", as("one"));
+      assert.deepEqual(await after.json(), {
+        version: 2,
+        renders: 6,
+        query: null,
+        viewer: "a1",
+      });
+    });
+
+    it("answers from what is kept only for a token verified at the version kept", async () => {
+      const h = harness(5, 5);
+      await h.app.request("/api/v1/timelines/home", as("one"));
+      // An unknown (or revoked) token: the route answers, whatever is kept.
+      await h.app.request("/api/v1/timelines/home", as("nobody"));
+      assert.equal(h.renders, 2);
+      // The token was looked up before a write the version now shows: rendered, and not kept.
+      h.write();
+      h.lookUpAt(1);
+      await h.app.request("/api/v1/timelines/home", as("one"));
+      await h.app.request("/api/v1/timelines/home", as("one"));
+      assert.equal(h.renders, 4);
+      h.lookUpAt(undefined);
+      await h.app.request("/api/v1/timelines/home", as("one"));
+      await h.app.request("/api/v1/timelines/home", as("one"));
+      assert.equal(h.renders, 5);
+    });
+
+    it("keeps an answer no longer than its time or the viewer's next lapse", async () => {
+      const h = harness(5, 5);
+      /** Kept `ms` after it is rendered, not a millisecond longer. */
+      const keptFor = async (token: string, ms: number) => {
+        const read = () => h.app.request("/api/v1/timelines/home", as(token));
+        const before = h.renders;
+        await read();
+        h.advance(ms - 1);
+        await read();
+        assert.equal(h.renders, before + 1);
+        h.advance(1);
+        await read();
+        assert.equal(h.renders, before + 2);
+      };
+      await keptFor("one", 5_000);
+      h.lapseAt(h.now + 1_000); // a mute or filter of the viewer's ends in a second
+      await keptFor("two", 1_000);
+    });
+
+    it("renders a request that asks no-cache, and keeps its answer", async () => {
+      const h = harness(5, 5);
+      await h.app.request("/api/v1/timelines/home", as("one"));
+      await h.app.request("/api/v1/timelines/home", as("one", { "cache-control": "no-cache" }));
+      await h.app.request("/api/v1/timelines/home", as("one", { pragma: "no-cache" }));
+      assert.equal(h.renders, 3);
+      const kept = await h.app.request("/api/v1/timelines/home", as("one"));
+      assert.equal(((await kept.json()) as { renders: number }).renders, 3);
+      assert.equal(h.renders, 3);
+      await h.app.request("/api/v1/timelines/public", { headers: { "cache-control": "no-cache" } });
+      await h.app.request("/api/v1/timelines/public", { headers: { "cache-control": "no-cache" } });
+      assert.equal(h.renders, 5);
+    });
+
+    it("keeps nothing signed in when the time is 0, and nothing outside the reads listed", async () => {
+      const h = harness(5, 0);
+      await h.app.request("/api/v1/timelines/home", as("one"));
+      await h.app.request("/api/v1/timelines/home", as("one"));
+      assert.equal(h.renders, 2);
+      const on = harness(5, 5);
+      await on.app.request("/api/v1/markers", as("one"));
+      await on.app.request("/api/v1/markers", as("one"));
+      assert.equal(on.renders, 2);
+    });
+
+    it("lets concurrent misses of one token's page share a single rendering", async () => {
+      const h = harness(5, 5);
+      h.hold();
+      const answers = Array.from({ length: 4 }, () =>
+        h.app.request("/api/v1/timelines/home", as("one")),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      h.release();
+      const bodies = await Promise.all((await Promise.all(answers)).map((r) => r.text()));
+      assert.equal(h.renders, 1);
+      for (const body of bodies) assert.equal(body, bodies[0]);
+    });
   });
 });

@@ -17,26 +17,33 @@
 // clock alone (a poll's `expired`), bounded by WREN_PUBLIC_CACHE_SECONDS (at most the 15 announced).
 // A burst of logged-out readers (a post shared widely, link previews, crawlers, the logged-out web
 // app) between two writes then costs one rendering per page instead of one per request, and
-// concurrent misses of one page share a single rendering. A signed-in request reads or fills it
-// only for the server's description: what else a viewer sees depends on who they are.
+// concurrent misses of one page share a single rendering.
+//
+// Signed-in answers of a short list of reads (VIEWER_READ: timelines, a status and its context,
+// an account's statuses, relationships, notifications) are kept the same way, per token (ADR 60):
+// still `private, no-store` to everyone else, and served only to a request whose token was
+// verified at the version the answer was rendered at, so a revoked token, a new favourite, mute,
+// block, follow or filter of the viewer's, or anyone's write, is seen by the next request. Every
+// middleware runs as before (the rate limits, the token check and the day's activity mark);
+// only the handler is skipped. What changes with the clock alone is bounded by
+// WREN_SIGNED_IN_CACHE_SECONDS and never outlives the next end of one of the viewer's filters or
+// mutes. A request asking `Cache-Control: no-cache` is rendered, whoever asks.
 
 import type { Context, MiddlewareHandler } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Clock } from "../../domain/clock.ts";
-import { LruCache } from "../../domain/lru-cache.ts";
-import type { HttpEnv } from "../env.ts";
+import type { HttpEnv, Viewer } from "../env.ts";
 import { requestTarget } from "../request-target.ts";
-import { responseHeader, setResponseHeaders } from "./response-headers.ts";
+import { type Announced, KeptAnswers, wantsRendering } from "./kept-answers.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 
 /** The longest time a public answer may be kept: what Mastodon announces to shared caches. */
 export const PUBLIC_MAX_AGE_SECONDS = 15;
 
 /**
- * Bounds on the memory kept answers take: a 20-status page is about 35 kB, a 40-status one
- * about 70 kB; a larger answer (a long thread's context) is rendered each time. At most 64 MB.
+ * Bounds on the memory kept public answers take: a 20-status page is about 35 kB, a 40-status
+ * one about 70 kB; a larger answer (a long thread's context) is rendered each time. At most 64 MB.
  */
-const KEPT_ANSWERS = 500;
-const LARGEST_KEPT_BYTES = 128 * 1024;
+const PUBLIC_BOUNDS = { count: 500, bytes: 64 * 1024 * 1024, largest: 128 * 1024 };
 
 const PUBLIC_READ =
   /^\/api\/v1\/(?:timelines\/(?:public|tag\/[^/]+)|statuses\/\d+(?:\/(?:context|reblogged_by|favourited_by))?|accounts\/\d+(?:\/(?:statuses|followers|following))?|polls\/\d+)$/;
@@ -45,7 +52,12 @@ const PUBLIC_READ =
 const SHARED_READ =
   /^\/api\/(?:v1\/(?:instance(?:\/(?:peers|rules|activity|extended_description|privacy_policy|terms_of_service(?:\/[^/]+)?|translation_languages|languages))?|custom_emojis)|v2\/instance)$/;
 
-type Announced = Readonly<Record<string, string>>;
+/**
+ * The signed-in reads kept per token (ADR 60): side-effect-free GETs whose answer depends on
+ * nothing but the stored records, the token and the clock, and that apps ask again and again.
+ */
+const VIEWER_READ =
+  /^\/api\/v1\/(?:timelines\/(?:home|public|tag\/[^/]+|list\/\d+)|statuses\/\d+(?:\/context)?|accounts\/(?:relationships|\d+\/statuses)|notifications)$/;
 
 const publicFor = (seconds: number): Announced => ({
   "Cache-Control": `public, max-age=${seconds}, stale-while-revalidate=30, stale-if-error=86400`,
@@ -55,16 +67,26 @@ const PRIVATE_HEADERS: Announced = { "Cache-Control": "private, no-store", Vary:
 const PUBLIC_HEADERS = publicFor(PUBLIC_MAX_AGE_SECONDS);
 const SHARED_HEADERS = publicFor(300);
 
-interface KeptAnswer {
-  /** The storage version the answer was rendered at. */
-  version: number;
-  expiresAt: number;
-  status: ContentfulStatusCode;
-  body: Uint8Array<ArrayBuffer>;
-  contentType: string;
-  /** Cache-Control, Vary and the page's Link; the rest (CORS, rate limits, ids) are per request. */
-  headers: Announced;
+/** Signed-in answers kept per token; see ADR 60. */
+export interface ViewerKeeping {
+  /** How long at most (0 keeps none). */
+  seconds: number;
+  /** What the kept answers may weigh together. */
+  bytes: number;
+  /** The request's verified caller (middleware/caller.ts). */
+  caller(c: Context<HttpEnv>): Viewer | null | Promise<Viewer | null>;
+  /** The storage version the request's token lookup began at (middleware/caller.ts). */
+  callerVersion(c: Context<HttpEnv>): number | undefined;
+  /**
+   * The next instant (clock ms) at which what the viewer is shown changes with the clock alone
+   * (one of their filters or mutes ends); Infinity when none will.
+   */
+  lapse(viewer: Viewer): number | Promise<number>;
 }
+
+/** Answers kept per token: a viewer's home, a few pages deep, for a few thousand viewers. */
+const VIEWER_COUNT = 5_000;
+const VIEWER_LARGEST = 128 * 1024;
 
 export interface ApiCachingOptions {
   /** How long Wren keeps a public answer itself; 0 keeps none. */
@@ -72,15 +94,15 @@ export interface ApiCachingOptions {
   clock: Clock;
   /** The storage's version (Storage.version). */
   version: () => number;
+  /** Signed-in answers of VIEWER_READ; none kept without. */
+  viewers?: ViewerKeeping;
 }
 
 /**
  * What a successful answer to this request is announced as, when it may be kept (and served from
- * what is kept); undefined for everything else.
+ * what is kept) for every caller alike; undefined for everything else.
  */
 function publicAnnouncement(c: Context<HttpEnv>): Announced | undefined {
-  // HEAD runs the GET route (Hono drops the body): announced as GET is, so a cache agrees.
-  if (c.req.method !== "GET" && c.req.method !== "HEAD") return undefined;
   const path = c.req.path;
   if (SHARED_READ.test(path)) return SHARED_HEADERS;
   if (c.req.header("authorization") === undefined && PUBLIC_READ.test(path)) return PUBLIC_HEADERS;
@@ -93,45 +115,71 @@ function keyOf(c: Context<HttpEnv>): string {
   return query === "" ? path : `${path}?${query}`;
 }
 
-async function keep(
-  c: Context<HttpEnv>,
-  announced: Announced,
-  version: number,
-  expiresAt: number,
-): Promise<KeptAnswer | undefined> {
-  const res = c.res;
-  if (res.status !== 200) return undefined;
-  const link = responseHeader(c, "link");
-  const headers = link ? { ...announced, Link: link } : announced;
-  const contentType = res.headers.get("content-type") ?? "application/json";
-  // A copy: the original is still to be written to this request's client.
-  const body = new Uint8Array(await res.clone().arrayBuffer());
-  if (body.byteLength > LARGEST_KEPT_BYTES) return undefined;
-  return { version, expiresAt, status: 200, body, contentType, headers };
-}
-
 /** A public read's own answer: public when it succeeded, private otherwise (errors vary). */
 function announce(c: Context<HttpEnv>, announced: Announced): void {
   setResponseHeaders(c, c.res.status === 200 ? announced : PRIVATE_HEADERS);
 }
 
+/** HEAD runs the GET route (Hono drops the body): answered as GET is, so a cache agrees. */
+const READS = new Set(["GET", "HEAD"]);
+
 export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEnv> {
   const lifetime = Math.min(options.seconds, PUBLIC_MAX_AGE_SECONDS) * 1000;
-  const kept = new LruCache<string, KeptAnswer>(KEPT_ANSWERS);
-  const rendering = new Map<string, Promise<KeptAnswer | undefined>>();
+  const publicAnswers = new KeptAnswers(PUBLIC_BOUNDS);
+  const viewers = options.viewers;
+  const viewerLifetime = viewers ? viewers.seconds * 1000 : 0;
+  const viewerAnswers =
+    viewers && viewerLifetime > 0
+      ? new KeptAnswers({ count: VIEWER_COUNT, bytes: viewers.bytes, largest: VIEWER_LARGEST })
+      : undefined;
 
-  // One header given to c.body (more would make Hono build a web Headers object, a few percent
-  // of a kept answer's cost); the others go straight onto Node's response.
-  const answer = (c: Context<HttpEnv>, found: KeptAnswer) => {
-    const res = c.body(found.body, found.status, { "Content-Type": found.contentType });
-    setResponseHeaders(c, found.headers);
-    return res;
+  /** The signed-in answer, from what is kept for this token when it may be. */
+  const forViewer = async (
+    c: Context<HttpEnv>,
+    next: () => Promise<void>,
+    keeping: ViewerKeeping,
+    answers: KeptAnswers,
+  ): Promise<Response | undefined> => {
+    const found = keeping.caller(c);
+    const viewer = found instanceof Promise ? await found : found;
+    const version = options.version();
+    // Only a token verified at this very version: its holder (revoked or not, its user's
+    // standing) is then what the storage holds, as it was for every answer kept at it.
+    if (!viewer || keeping.callerVersion(c) !== version) {
+      await next();
+      return undefined;
+    }
+    const now = options.clock.now().getTime();
+    return answers.through(c, next, {
+      key: `${viewer.token.id} ${keyOf(c)}`,
+      version,
+      now,
+      render: wantsRendering(c),
+      headers: PRIVATE_HEADERS,
+      until: () => {
+        const lapse = keeping.lapse(viewer);
+        const bound = now + viewerLifetime;
+        return lapse instanceof Promise
+          ? lapse.then((at) => Math.min(at, bound))
+          : Math.min(lapse, bound);
+      },
+    });
   };
 
   return async (c, next) => {
+    if (!READS.has(c.req.method)) {
+      await next();
+      setResponseHeaders(c, PRIVATE_HEADERS);
+      return;
+    }
     const announced = publicAnnouncement(c);
     if (!announced) {
-      await next();
+      if (viewerAnswers && viewers && VIEWER_READ.test(c.req.path)) {
+        const served = await forViewer(c, next, viewers, viewerAnswers);
+        if (served) return served;
+      } else {
+        await next();
+      }
       setResponseHeaders(c, PRIVATE_HEADERS);
       return;
     }
@@ -140,40 +188,16 @@ export function apiCaching(options: ApiCachingOptions): MiddlewareHandler<HttpEn
       announce(c, announced);
       return;
     }
-    const key = keyOf(c);
     const now = options.clock.now().getTime();
-    const version = options.version();
-    const current = (found: KeptAnswer | undefined): found is KeptAnswer =>
-      found !== undefined && found.version === version && found.expiresAt > now;
-    const found = kept.get(key);
-    if (current(found)) return answer(c, found);
-
-    const pending = rendering.get(key);
-    if (pending) {
-      const shared = await pending;
-      if (current(shared)) return answer(c, shared);
-    }
-    let settle: (value: KeptAnswer | undefined) => void = () => {};
-    if (!pending) {
-      rendering.set(
-        key,
-        new Promise((resolve) => {
-          settle = resolve;
-        }),
-      );
-    }
-    let fresh: KeptAnswer | undefined;
-    try {
-      await next();
-      // Keeping is an optimisation: an answer that cannot be copied is still sent, just not kept.
-      fresh = await keep(c, announced, version, now + lifetime).catch(() => undefined);
-      if (fresh) kept.set(key, fresh);
-      announce(c, announced);
-    } finally {
-      if (!pending) {
-        rendering.delete(key);
-        settle(fresh);
-      }
-    }
+    const served = await publicAnswers.through(c, next, {
+      key: keyOf(c),
+      version: options.version(),
+      now,
+      render: wantsRendering(c),
+      headers: announced,
+      until: () => now + lifetime,
+    });
+    if (served) return served;
+    announce(c, announced);
   };
 }

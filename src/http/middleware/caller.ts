@@ -32,6 +32,9 @@ export function verifiedCaller(
     c.set("caller", null);
     return null;
   }
+  // The version the lookup begins at: a kept signed-in answer (api-caching.ts) is served only to
+  // a token verified at the version the answer was rendered at.
+  c.set("callerVersion", ctx.storage.version());
   const lookup = authenticateToken(ctx, bearer).then((viewer) => {
     c.set("caller", viewer);
     return viewer;
