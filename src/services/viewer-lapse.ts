@@ -12,8 +12,9 @@ import { viewerFilterRecords } from "./filters/viewer-filters.ts";
 import { OWN_SHUT_OUTS } from "./timelines/exclusions.ts";
 import { keptForViewer } from "./viewer-memo.ts";
 
-function earliestAfter(now: number, ends: Iterable<string | null>, from: number): number {
-  let earliest = from;
+/** The earliest of `ends` (ISO times, null: never) after `now`; Infinity when none is. */
+function earliestAfter(now: number, ends: Iterable<string | null>): number {
+  let earliest = Number.POSITIVE_INFINITY;
   for (const end of ends) {
     if (end === null) continue;
     const at = Date.parse(end);
@@ -33,14 +34,7 @@ export async function nextLapse(
     viewerFilterRecords(ctx, viewerId),
     keptForViewer(ctx, OWN_SHUT_OUTS, viewerId),
   ]);
-  const afterFilters = earliestAfter(
-    now,
-    filters.map((f) => f.expiresAt),
-    Number.POSITIVE_INFINITY,
-  );
-  return earliestAfter(
-    now,
-    [...own.mutes.values()].map((m) => m.expiresAt),
-    afterFilters,
-  );
+  const filterEnds = filters.map((f) => f.expiresAt);
+  const muteEnds = Array.from(own.mutes.values(), (m) => m.expiresAt);
+  return earliestAfter(now, [...filterEnds, ...muteEnds]);
 }

@@ -1,4 +1,4 @@
-// Status puts on PostgreSQL, gathered (ADR 0043 amended, round eight; migration 0052): a put
+// Status puts on PostgreSQL, gathered (ADR 0062; migration 0052): a put
 // asked for while this process's previous put statement runs waits for it and goes with the
 // others asked meanwhile in the next statement (gathered-statements.ts), each with the job it
 // carries (an event's record, outbox.ts). A lone put goes at once, as one `wren_put_status`.

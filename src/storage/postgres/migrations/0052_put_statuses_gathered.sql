@@ -1,4 +1,4 @@
--- Several status puts in one statement (status-store.ts, ADR 0043 amended, round eight): the
+-- Several status puts in one statement (status-store.ts, ADR 0062): the
 -- puts a process is asked for while its previous put statement runs go together in the next,
 -- each through wren_put_status (migration 0049) as before, and commit together. A post takes the
 -- author's counters row lock (the counter trigger) and, through its NOTIFYs, the notification
