@@ -16,13 +16,13 @@
 
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { BudgetSpend, Coordination } from "../ports.ts";
-import { type Held, RESERVED_AT_MOST, RESERVED_SHARE } from "./counter-reservations.ts";
+import { addToHeld, type Held, RESERVED_AT_MOST, RESERVED_SHARE } from "./counter-reservations.ts";
 import type { WindowCounters } from "./window-counters.ts";
 
 /** Budgets whose units are held at most (the least recently used go first, with their units). */
 const CAPACITY = 50_000;
 
-export function reservingSpend(counters: WindowCounters): Coordination["spend"] {
+export function reservingSpend(counters: Pick<WindowCounters, "spendUpTo">): Coordination["spend"] {
   const held = new LruCache<string, Held>(CAPACITY);
 
   return async (key, limit, windowMs, now): Promise<BudgetSpend> => {
@@ -50,8 +50,7 @@ export function reservingSpend(counters: WindowCounters): Coordination["spend"] 
     const again = held.get(key);
     if (again !== undefined && again.resetAt === answer.resetAt && again.left > 0) {
       // Another spend of this process took units meanwhile: both are held.
-      again.left += given - 1;
-      again.seen = Math.max(again.seen, answer.used);
+      addToHeld(again, given - 1, answer.used);
     } else {
       held.set(key, {
         resetAt: answer.resetAt,

@@ -40,6 +40,18 @@ export interface Held {
   seen: number;
 }
 
+/**
+ * Adds the units an answer gave to those held. Answers of one process's statements may come back
+ * in another order than the database counted them, so the held units are numbered no higher than
+ * the highest count seen: a held unit never answers past the limit (where a rate-limited hit
+ * would be refused with a unit it holds, and a budget would tell more than it allows).
+ */
+export function addToHeld(kept: Held, units: number, answerUsed: number): void {
+  kept.left += units;
+  kept.seen = Math.max(kept.seen, answerUsed);
+  kept.nextUsed = Math.min(kept.nextUsed, kept.seen - kept.left + 1);
+}
+
 /** A key's next take is asked for once no more than this share of its cap is left held. */
 const REFILL_AT = 4;
 
@@ -116,10 +128,9 @@ export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
         const current = held.get(hit.key);
         if (answer === undefined || answer.used >= hit.limit) return;
         if (current === undefined || current.resetAt !== answer.resetAt) return;
-        current.left += amount;
+        addToHeld(current, amount, answer.used);
         current.taken += amount;
         current.cap = Math.max(current.cap, amount);
-        current.seen = Math.max(current.seen, answer.used);
       })
       // The next hit without units asks on demand, as before.
       .catch(() => {})
@@ -193,9 +204,8 @@ export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
     const kept = held.get(hit.key);
     if (kept && kept.resetAt === answer.resetAt && kept.resetAt > now && kept.left > 0) {
       // Another request of this process took units meanwhile: both are held.
-      kept.left += given - 1;
+      addToHeld(kept, given - 1, answer.used);
       kept.taken += given;
-      kept.seen = Math.max(kept.seen, answer.used);
     } else {
       held.set(hit.key, {
         resetAt: answer.resetAt,

@@ -2,11 +2,14 @@
 // that records what each statement asked for: the size of a take follows the caller's pace (a
 // quarter second of its requests at the last take's pace, at least 64, at most twice the last
 // cap; the sixteenth of what the window had left still bounds every take), and countHeld answers
-// from held units at once or counts nothing. The database's side: counter-reservations.test.ts.
+// from held units at once or counts nothing; held units are numbered no higher than the count
+// the database gave, whatever order its answers come back in (budgets' too). The database's
+// side: counter-reservations.test.ts and budget-reservations.test.ts.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CounterHit, CounterWindow } from "../ports.ts";
+import type { BudgetSpend, CounterHit, CounterWindow } from "../ports.ts";
+import { reservingSpend } from "./budget-reservations.ts";
 import { RESERVED_AT_MOST, reservingCounts } from "./counter-reservations.ts";
 import { nextCap } from "./take-pace.ts";
 
@@ -143,5 +146,67 @@ describe("rate-limit takes asked ahead", () => {
     // Every hit counted once, and the shared row holds at least every unit handed out.
     assert.equal(new Set(used).size, 8_000);
     assert.ok((counter.used.get("rate:api:token:1") ?? 0) >= 8_000);
+  });
+});
+
+/**
+ * A shared counter whose answers wait to be released: `release` hands them back in the reverse
+ * of the order it counted them, as answers on two pooled connections may arrive.
+ */
+function reorderingCounter(limit: number) {
+  let used = 0;
+  const waiting: (() => void)[] = [];
+  const count = (amount: number) => {
+    used += Math.max(1, Math.min(amount, limit - used));
+    const window = { used, resetAt: NOW + WINDOW };
+    return new Promise<typeof window>((resolve) => waiting.push(() => resolve(window)));
+  };
+  const release = async () => {
+    for (const answer of waiting.splice(0).reverse()) {
+      answer();
+      await Promise.resolve();
+    }
+  };
+  return { count, release, used: () => used };
+}
+
+describe("held units of answers that come back out of order", () => {
+  it("are never numbered past the count the database gave, for a rate limit", async () => {
+    const limit = 100;
+    const counter = reorderingCounter(limit);
+    const { countInTurn } = reservingCounts(async (hits) =>
+      Promise.all(hits.map((h) => counter.count(h.amount))),
+    );
+    const first = countInTurn([hit(limit)], NOW);
+    await counter.release();
+    await first;
+    // Two takes of six: the second's answer comes back first, so the first's units are added to
+    // those of a later range.
+    const racing = [countInTurn([hit(limit)], NOW), countInTurn([hit(limit)], NOW)];
+    await counter.release();
+    const answered = (await Promise.all(racing)).flat();
+    for (let i = 0; i < 10; i++) answered.push(...(await countInTurn([hit(limit)], NOW)));
+    assert.equal(counter.used(), 13);
+    for (const window of answered) assert.ok(window.used <= 13, `${window.used}`);
+  });
+
+  it("are never numbered past the count the database gave, for a budget", async () => {
+    const limit = 100;
+    const counter = reorderingCounter(limit);
+    const spend = reservingSpend({
+      spendUpTo: async (_key, amount) => ({ allowed: true, ...(await counter.count(amount)) }),
+    });
+    const at = (promise: Promise<BudgetSpend>) => counter.release().then(() => promise);
+    await at(spend("statuses:1", limit, WINDOW, NOW));
+    await at(spend("statuses:1", limit, WINDOW, NOW));
+    // Five held of the second take's six; the next five are handed out, then two takes race.
+    const answered: BudgetSpend[] = [];
+    for (let i = 0; i < 5; i++) answered.push(await spend("statuses:1", limit, WINDOW, NOW));
+    const racing = [1, 2].map(() => spend("statuses:1", limit, WINDOW, NOW));
+    await counter.release();
+    answered.push(...(await Promise.all(racing)));
+    for (let i = 0; i < 8; i++) answered.push(await spend("statuses:1", limit, WINDOW, NOW));
+    assert.equal(counter.used(), 7 + 2 * 5);
+    for (const x of answered) assert.ok(x.allowed && x.used <= counter.used(), `${x.used}`);
   });
 });
