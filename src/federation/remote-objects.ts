@@ -34,6 +34,28 @@ export interface IngestOptions {
   depth?: number;
   /** Fetches left for this whole ingestion (shared by the ancestors); internal. */
   budget?: { fetches: number };
+  /** The status by uri, already asked for (lookAhead): read instead of asking again. */
+  ahead?: StatusAhead;
+}
+
+/** A read of the status stored under `uri`, started before the work that needs it. */
+export interface StatusAhead {
+  uri: string;
+  status: Promise<Status | undefined>;
+}
+
+/**
+ * Starts the read of the status stored under `uri` that ingesting it will begin with, so that
+ * it runs beside what comes first (the inbox's once-guard, ADR 0066) instead of after it. That
+ * read is a look before the work, never the decision: the decision is taken again under the
+ * post's lock (ingestRemoteStatus), so a read a moment older answers the same. A failure is
+ * the ingest's to meet (or nobody's, when the activity is skipped).
+ */
+export function lookAhead(ctx: ServiceContext, uri: URL | null): StatusAhead | undefined {
+  if (uri === null || isOurs(ctx, uri)) return undefined;
+  const status = ctx.storage.statuses.findByUri(uri.href);
+  status.catch(() => {});
+  return { uri: uri.href, status };
 }
 
 function originOf(id: URL | string): string | null {
@@ -138,7 +160,9 @@ async function ingest(
   const budget = options.budget ?? { fetches: FETCH_BUDGET };
   const id = input instanceof URL ? input : input.id;
   if (id === null || isOurs(ctx, id)) return undefined;
-  const stored = await ctx.storage.statuses.findByUri(id.href);
+  const stored = await (options.ahead?.uri === id.href
+    ? options.ahead.status
+    : ctx.storage.statuses.findByUri(id.href));
   if (stored) return stored.deleted ? undefined : stored;
   if (await isDomainBlocked(ctx, id.host)) return undefined;
 

@@ -11,6 +11,7 @@ import type { Clock } from "../domain/clock.ts";
 import { createIdGenerator } from "../domain/ids.ts";
 import type { Job } from "../domain/job.ts";
 import type { JobQueue } from "../services/job-queue.ts";
+import { leaveToJob } from "../storage/done-records.ts";
 import { openJsonFileStorage } from "../storage/json-file/index.ts";
 import type { Storage } from "../storage/ports.ts";
 import { createDurableQueue } from "./durable-queue.ts";
@@ -143,6 +144,27 @@ describe("job runner over json-file storage", () => {
     assert.equal(await wren.storage.jobs.get(id), undefined);
     assert.equal(await wren.storage.jobs.nextRunAt(), null);
     assert.deepEqual(await wren.storage.jobs.failed(10), []);
+  });
+
+  it("writes with the job's end the once-records its work left to it, done or failed", async () => {
+    const key = (n: string) => ["wren", "inboxDone", n, "digest"];
+    const until = "2025-01-02T00:00:00.000Z";
+    wren.runner.register("work", async (payload) => {
+      assert.equal(leaveToJob({ key: key(String(payload.n)), until }), true);
+      if (payload.fail) throw new Error("after the once-guarded part");
+    });
+    await wren.queue.enqueue("work", { n: 1 });
+    await wren.queue.enqueue("work", { n: 2, fail: true });
+    assert.equal(await wren.runner.runDue(), 2);
+    for (const n of ["1", "2"]) {
+      assert.deepEqual(await wren.storage.kv.get(key(n)), {
+        key: key(n),
+        value: true,
+        expiresAt: until,
+      });
+    }
+    // No job's work is running here.
+    assert.equal(leaveToJob({ key: key("3"), until }), false);
   });
 
   it("retries a failing job with growing delays, then keeps it as failed", async () => {

@@ -15,6 +15,7 @@ import { getLogger } from "@logtape/logtape";
 import type { Clock } from "../domain/clock.ts";
 import type { Job } from "../domain/job.ts";
 import { RetryAt } from "../services/job-queue.ts";
+import { jobsWork } from "../storage/done-records.ts";
 import type { JobStore } from "../storage/ports.ts";
 
 const logger = getLogger(["wren", "jobs"]);
@@ -103,9 +104,13 @@ export function createJobRunner(
   async function runOne(job: Job): Promise<void> {
     const entry = handlers.get(job.type);
     const attempts = job.attempts + 1;
-    try {
+    // Once-records the work leaves to the job's end ride its removal or rewrite (ADR 0066).
+    const work = jobsWork(async () => {
       if (!entry) throw new Error(`no handler for job type "${job.type}"`);
       await entry.handler(job.payload, job);
+    });
+    try {
+      await work.outcome;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const now = clock.now();
@@ -125,11 +130,12 @@ export function createJobRunner(
           failedAt: giveUp ? now.toISOString() : null,
         },
         owner,
+        work.close(),
       );
       if (!kept) lostClaim(job);
       return;
     }
-    if (!(await jobs.complete(job.id, owner))) lostClaim(job);
+    if (!(await jobs.complete(job.id, owner, work.close()))) lostClaim(job);
   }
 
   /**

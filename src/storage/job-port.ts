@@ -1,6 +1,7 @@
 // The durable job queue's store port (split from ports.ts, which re-exports it).
 
 import type { Job } from "../domain/job.ts";
+import type { DoneRecord } from "./done-records.ts";
 
 /**
  * The durable job queue. Runners *claim* due jobs: a claim marks each job as taken by `owner`
@@ -40,13 +41,19 @@ export interface JobStore {
   claim(now: string, limit: number, leaseUntil: string, owner: string): Promise<Job[]>;
   /** Extends `owner`'s leases on `ids` to `leaseUntil`; returns the ids it still held. */
   renew(ids: readonly string[], owner: string, leaseUntil: string): Promise<string[]>;
-  /** Removes a job `owner` ran to completion; false when its claim was lost (or the job gone). */
-  complete(id: string, owner: string): Promise<boolean>;
+  /**
+   * Removes a job `owner` ran to completion; false when its claim was lost (or the job gone).
+   * `done`: once-records its work left to it (done-records.ts, ADR 0066), written as the
+   * key–value entries `true` until their time in the same step, whether or not the claim was
+   * still held (the work they record was done).
+   */
+  complete(id: string, owner: string, done?: readonly DoneRecord[]): Promise<boolean>;
   /**
    * Writes back a job `owner` holds (a retry's later runAt, or failedAt when it gave up) and ends
-   * the claim; false, writing nothing, when the claim was lost.
+   * the claim; false, writing no job, when the claim was lost. `done` as for complete (written
+   * either way).
    */
-  reschedule(job: Job, owner: string): Promise<boolean>;
+  reschedule(job: Job, owner: string, done?: readonly DoneRecord[]): Promise<boolean>;
   /**
    * Unfailed jobs with runAt <= `now`, oldest runAt first, claimed or not: a look for tests and
    * operators, not a way to take work (see claim).

@@ -193,6 +193,43 @@ describe("inbox: activities from remote servers", () => {
     assert.equal((await statusByUri(server, reply.note.id))?.inReplyToId, stored.id);
   });
 
+  it("Create asks for the post's stored copy before the once-guard's look, not after (ADR 0066)", async () => {
+    const gina = await peer.actor("gina-ahead");
+    await followAccepted(server, peer, gina, alice);
+    const { create, note } = createNote(peer, gina, { content: "<p>Ahead</p>" });
+    // The storage's own methods, each call noted in order (nothing answered in their place).
+    const { storage } = server.wren.ctx;
+    const seen: string[] = [];
+    const { statuses, kv, coordination } = storage;
+    const findByUri = statuses.findByUri;
+    const get = kv.get;
+    const runOnce = coordination.runOnce;
+    statuses.findByUri = (uri) => {
+      if (uri === note.id) seen.push("status read");
+      return findByUri.call(statuses, uri);
+    };
+    kv.get = (key) => {
+      if (key[1] === "inboxDone" && key[2] === create.id) seen.push("once-guard");
+      return get.call(kv, key);
+    };
+    if (runOnce) {
+      coordination.runOnce = (record, ...rest) => {
+        if (record[2] === create.id) seen.push("once-guard");
+        return runOnce.call(coordination, record, ...rest);
+      };
+    }
+    try {
+      await deliver(server, peer, create);
+    } finally {
+      statuses.findByUri = findByUri;
+      kv.get = get;
+      if (runOnce) coordination.runOnce = runOnce;
+    }
+    assert.ok(await statusByUri(server, note.id), "the note is stored");
+    // Then, on json-file, the read again under the post's lock (PostgreSQL's lock reads it).
+    assert.deepEqual(seen, ["status read", "once-guard", ...(runOnce ? [] : ["status read"])]);
+  });
+
   it("Create from a stranger that concerns nobody here is not stored", async () => {
     const hank = await peer.actor("hank");
     const { create, note } = createNote(peer, hank);

@@ -39,16 +39,29 @@ import { onUnverifiedActivity } from "./gone-actor.ts";
 import { onAnnounce, onReaction } from "./interactions.ts";
 import { onMove } from "./move.ts";
 import { once } from "./once.ts";
-import { onCreate, onDelete, onUpdate } from "./posts.ts";
+import { createAhead, onCreate, onDelete, onUpdate } from "./posts.ts";
 import { onQuoteAnswer, onQuoteRequest } from "./quotes.ts";
 import { type InboxCtx, type SenderOptions, senderOf } from "./sender.ts";
 import { onUndo } from "./undo.ts";
 
 const logger = getLogger(["wren", "federation", "inbox"]);
 
-type Handler<A extends Activity> = (fctx: InboxCtx, activity: A, sender: Account) => Promise<void>;
+type Handler<A extends Activity, P> = (
+  fctx: InboxCtx,
+  activity: A,
+  sender: Account,
+  ahead: P,
+) => Promise<void>;
 
-function listener<A extends Activity>(handler: Handler<A>, options: SenderOptions = {}) {
+/**
+ * `ahead`: a read the handler begins with, started before the once-guard so that both round
+ * trips run at once (ADR 0066); only reads whose answer the handler checks again under a lock.
+ */
+function listener<A extends Activity, P = undefined>(
+  handler: Handler<A, P>,
+  options: SenderOptions = {},
+  ahead?: (fctx: InboxCtx, activity: A) => P,
+) {
   return async (fctx: InboxCtx, activity: A): Promise<void> => {
     // Before any getter fetches an embedded object (the digest is of the activity as sent).
     const key = await activityKey(activity);
@@ -74,7 +87,8 @@ function listener<A extends Activity>(handler: Handler<A>, options: SenderOption
       });
       return;
     }
-    const acted = await once(fctx.data, key, () => handler(fctx, activity, sender));
+    const read = ahead?.(fctx, activity) as P;
+    const acted = await once(fctx.data, key, () => handler(fctx, activity, sender, read));
     if (!acted) {
       logger.info("Dropped {type} {id}: this very activity (same id and body) was handled", {
         type,
@@ -113,7 +127,7 @@ export function registerInbox(federation: Federation<ServiceContext>): void {
     .on(QuoteRequest, listener(onQuoteRequest))
     // An Undo or Delete from an actor we never heard of concerns nothing we hold.
     .on(Undo, listener(onUndo, { knownOnly: true }))
-    .on(Create, listener(onCreate))
+    .on(Create, listener(onCreate, {}, createAhead))
     .on(Update, listener(onUpdate))
     .on(Delete, listener(onDelete, { knownOnly: true }))
     .on(Announce, listener(onAnnounce))

@@ -20,7 +20,13 @@ import type { ServiceContext } from "../../services/context.ts";
 import { deleteRemoteActor } from "../../services/remote/remote-delete-actor.ts";
 import { receiveVote, undoRemoteReblog } from "../../services/remote/remote-interactions.ts";
 import { ensureRemoteAccount } from "../remote-actors.ts";
-import { deleteObject, ingestObject, updateObject } from "../remote-objects.ts";
+import {
+  deleteObject,
+  ingestObject,
+  lookAhead,
+  type StatusAhead,
+  updateObject,
+} from "../remote-objects.ts";
 import { onStampDelete } from "./quotes.ts";
 import {
   attributedTo,
@@ -67,7 +73,16 @@ async function asVote(ctx: ServiceContext, object: APObject) {
   return poll?.pollId ? { poll, option } : undefined;
 }
 
-export async function onCreate(fctx: InboxCtx, create: Create, sender: Account): Promise<void> {
+/** The post's stored copy asked for before the once-guard (lookAhead, ADR 0066). */
+export const createAhead = (fctx: InboxCtx, create: Create): StatusAhead | undefined =>
+  lookAhead(fctx.data, create.objectId);
+
+export async function onCreate(
+  fctx: InboxCtx,
+  create: Create,
+  sender: Account,
+  ahead?: StatusAhead,
+): Promise<void> {
   const ctx = fctx.data;
   const object = await objectOf(fctx, create);
   if (!object || !attributedTo(object, sender)) return;
@@ -77,7 +92,7 @@ export async function onCreate(fctx: InboxCtx, create: Create, sender: Account):
     return;
   }
   if (!(await concernsUs(ctx, sender, create, object))) return;
-  await ingestObject(fctx, object, { actor: sender });
+  await ingestObject(fctx, object, { actor: sender, ...(ahead ? { ahead } : {}) });
 }
 
 export async function onUpdate(fctx: InboxCtx, update: Update, sender: Account): Promise<void> {

@@ -229,6 +229,40 @@ export function jobContract(t: ContractContext): void {
       assert.deepEqual(ids(await store().due(at(59), 10)), ["11"]);
     });
 
+    it("writes the once-records a job's work left with its end, its claim held or lost", async () => {
+      const key = (n: number) => ["wren", "inboxDone", `https://remote.example/a/${n}`, "d"];
+      const until = "2030-01-02T00:00:00.000Z";
+      await putAll([10, 11, 12].map((n) => makeJob({ id: String(n), runAt: at(1) })));
+      assert.equal(ids(await store().claim(at(5), 10, at(20), "a")).length, 3);
+      const ended = await Promise.all([
+        // Gathered with each other: the same record twice, and one with none.
+        store().complete("10", "a", [{ key: key(1), until }]),
+        store().complete("11", "a", [
+          { key: key(1), until },
+          { key: key(2), until },
+        ]),
+        store().complete("12", "b", [{ key: key(3), until }]),
+        store().reschedule(makeJob({ id: "12", runAt: at(30) }), "b", [{ key: key(4), until }]),
+      ]);
+      // b never held 12; its work was done all the same.
+      assert.deepEqual(ended, [true, true, false, false]);
+      for (const n of [1, 2, 3, 4]) {
+        assert.deepEqual(await t.storage.kv.get(key(n)), {
+          key: key(n),
+          value: true,
+          expiresAt: until,
+        });
+      }
+      assert.equal(
+        await store().reschedule(makeJob({ id: "12", runAt: at(30) }), "a", [
+          { key: key(5), until },
+        ]),
+        true,
+      );
+      assert.equal((await t.storage.kv.get(key(5)))?.value, true);
+      assert.equal((await store().get("12"))?.runAt, at(30));
+    });
+
     it("renews only the owner's leases", async () => {
       await putAll([makeJob({ id: "10", runAt: at(1) }), makeJob({ id: "11", runAt: at(1) })]);
       await store().claim(at(1), 1, at(10), "a");

@@ -44,6 +44,7 @@ import { openFilterStore } from "./filter-store.ts";
 import { openIdempotencyStore } from "./idempotency-store.ts";
 import type { JobJournalOptions } from "./job-journal.ts";
 import { openJobStore } from "./job-store.ts";
+import { writingDoneRecords } from "./jobs-writing-done-records.ts";
 import { openKvStore } from "./kv-store.ts";
 import { openListStore } from "./list-store.ts";
 import { acquireLock } from "./lock.ts";
@@ -176,6 +177,7 @@ export async function openJsonFileStorage(
     for (const key of Object.keys(stores) as (keyof typeof stores)[]) {
       (ready as Record<string, unknown>)[key] = await stores[key];
     }
+    writingDoneRecords(ready.jobs, ready.kv);
     let closing: Promise<void> | undefined;
     const coordination = createInProcessCoordination(ready.kv);
     return {

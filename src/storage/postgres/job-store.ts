@@ -11,9 +11,11 @@ import { getLogger } from "@logtape/logtape";
 import type postgres from "postgres";
 import { compareIds } from "../../domain/ids.ts";
 import type { Job } from "../../domain/job.ts";
+import type { DoneRecord } from "../done-records.ts";
 import type { JobStore } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
+import { doneRecordsInsert } from "./done-records-insert.ts";
 import { gathered } from "./gathered-statements.ts";
 import { jsonText } from "./jsonb.ts";
 import { createStatementBatch } from "./statement-batch.ts";
@@ -89,6 +91,12 @@ export function jobInsert(sql: Sql, job: Job): postgres.PendingQuery<postgres.Ro
   return jobsInsert(sql, [job]);
 }
 
+/** A job's removal and the once-records its work left to it. */
+interface Completion {
+  id: string;
+  done: readonly DoneRecord[];
+}
+
 /** How long finished event records are gathered before one statement removes them (ms). */
 const RETIRE_DELAY_MS = 50;
 /** The most ids one removal statement takes. */
@@ -119,10 +127,17 @@ export function createJobStore(db: PgContext): PgJobStore {
     },
     { most: PUTS_AT_MOST },
   );
-  const completions = gathered<string, boolean>(async (owner, ids) => {
+  // A completion's once-records (ADR 0066) go in the removal's statement, written whether or not
+  // the removal found the job still this runner's (the work they record was done).
+  const completions = gathered<Completion, boolean>(async (owner, items) => {
+    const ids = items.map((item) => item.id);
+    const done = items.flatMap((item) => item.done);
     const rows = await sql<{ id: string }[]>`
-      delete from jobs where id = any(${sql.array(ids)}::text[]) and lease_owner = ${owner}
-      returning id`;
+      with gone as (
+        delete from jobs where id = any(${sql.array(ids)}::text[]) and lease_owner = ${owner}
+        returning id
+      )${done.length === 0 ? sql`` : sql`, recorded as (${doneRecordsInsert(sql, done)})`}
+      select id from gone`;
     // One id completed twice at once is done once.
     const removed = new Set(rows.map((row) => row.id));
     return ids.map((id) => removed.delete(id));
@@ -222,16 +237,18 @@ export function createJobStore(db: PgContext): PgJobStore {
       return ids.filter((id) => held.has(id));
     },
 
-    complete: (id, owner) => completions(owner, id),
+    complete: (id, owner, done = []) => completions(owner, { id, done }),
 
-    async reschedule(job, owner) {
+    async reschedule(job, owner, done = []) {
       const runAt = validRunAt(job);
-      const result = await sql`
+      const rows = await sql<{ id: string }[]>`
+        ${done.length === 0 ? sql`` : sql`with recorded as (${doneRecordsInsert(sql, done)})`}
         update jobs set
           run_at = ${runAt}, failed_at = ${failedInstant(job.failedAt)}, grp = ${job.group ?? null},
           data = ${jsonText(job)}::text::json, lease_until = null, lease_owner = null
-        where id = ${job.id} and lease_owner = ${owner}`;
-      return result.count > 0;
+        where id = ${job.id} and lease_owner = ${owner}
+        returning id`;
+      return rows.length > 0;
     },
 
     async due(now, limit) {

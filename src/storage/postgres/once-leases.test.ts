@@ -1,11 +1,14 @@
 // Coordination.runOnce on a real PostgreSQL (once-leases.ts, ADR 0057): the record's own row is
 // the lock while the work runs (no keyed lock's row), copies in two processes act once, a failed
 // copy gives the row back at once, a dead holder's lease passes (a live one's is renewed), and records as an older Wren
-// wrote them (kv rows holding `true`) are honoured until they expire.
+// wrote them (kv rows holding `true`) are honoured until they expire. Within a job's work the
+// record is left to the job's end (ADR 0066), the row held as a lease until then.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { jobsWork } from "../done-records.ts";
+import { doneRecordsInsert } from "./done-records-insert.ts";
 import { createOnceLeases } from "./once-leases.ts";
 import { rawDatabase } from "./testing/hooks.ts";
 
@@ -91,6 +94,43 @@ describe("postgres once-leases", () => {
     const second = two(record(5), NOW, DONE_UNTIL, async () => void acted++);
     assert.deepEqual(await Promise.all([first, second]), [true, false]);
     assert.equal(acted, 1);
+  });
+
+  it("leaves the record to the job being run: the lease holds the row until the job's end writes it", async () => {
+    const [one, two] = [createOnceLeases(db.sql), createOnceLeases(db.sql)];
+    let acted = 0;
+    const job = jobsWork(() => one(record(6), NOW, DONE_UNTIL, async () => void acted++));
+    assert.equal(await job.outcome, true);
+    const held = await rowOf(record(6));
+    assert.equal(typeof (held?.value as { lease?: unknown } | undefined)?.lease, "string");
+    // A copy in another process waits for the row while the job has not ended.
+    const copy = two(record(6), NOW, DONE_UNTIL, async () => void acted++);
+    await sleep(100);
+    const left = job.close();
+    assert.deepEqual(left, [{ key: record(6), until: DONE_UNTIL }]);
+    // What JobStore.complete sends with the job's removal.
+    await doneRecordsInsert(db.sql, left);
+    assert.equal(await copy, false);
+    assert.equal(acted, 1);
+    const done = await rowOf(record(6));
+    assert.equal(done?.value, true);
+    assert.equal(done?.expires_at?.toISOString(), DONE_UNTIL);
+  });
+
+  it("writes the record itself when the job's end was sent before the work finished", async () => {
+    const gate = Promise.withResolvers<void>();
+    const runOnce = createOnceLeases(db.sql);
+    const job = jobsWork(async () => {
+      // Work nobody awaits: it outlives its job.
+      void runOnce(record(7), NOW, DONE_UNTIL, () => gate.promise);
+    });
+    await job.outcome;
+    assert.deepEqual(job.close(), []);
+    gate.resolve();
+    for (let waited = 0; (await rowOf(record(7)))?.value !== true; waited++) {
+      assert.ok(waited < 500, "the record was never written");
+      await sleep(10);
+    }
   });
 
   it("honours a record an older Wren wrote, until it expires on the caller's clock", async () => {

@@ -23,6 +23,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getLogger } from "@logtape/logtape";
+import { leaveToJob } from "../done-records.ts";
 import type { Coordination } from "../ports.ts";
 import type { Sql } from "./connect.ts";
 import { jsonb } from "./jsonb.ts";
@@ -107,7 +108,10 @@ export function createOnceLeases(
     }
     stopRenewing();
     // The work is done: recorded whoever holds the row now (a lease lost while the work ran
-    // was taken over by a copy that runs too, as with any lock whose lease passed).
+    // was taken over by a copy that runs too, as with any lock whose lease passed). Within a
+    // job the record rides the job's removal (ADR 0066): the lease stays until that commits,
+    // and a copy elsewhere polls until then as it would for this statement.
+    if (leaveToJob({ key, until: doneUntil })) return true;
     await sql`
       insert into kv as k (key, value, expires_at)
       values (${key}::text[], ${jsonb(sql, DONE)}, ${doneUntil}::timestamptz)
