@@ -218,7 +218,11 @@ describe("inbox: activities from remote servers", () => {
         return runOnce.call(coordination, record, ...rest);
       };
     }
+    let replay: string[] = [];
     try {
+      await deliver(server, peer, create);
+      replay = seen.splice(0, seen.length);
+      // A copy this process handled already is dropped before any read.
       await deliver(server, peer, create);
     } finally {
       statuses.findByUri = findByUri;
@@ -227,7 +231,8 @@ describe("inbox: activities from remote servers", () => {
     }
     assert.ok(await statusByUri(server, note.id), "the note is stored");
     // Then, on json-file, the read again under the post's lock (PostgreSQL's lock reads it).
-    assert.deepEqual(seen, ["status read", "once-guard", ...(runOnce ? [] : ["status read"])]);
+    assert.deepEqual(replay, ["status read", "once-guard", ...(runOnce ? [] : ["status read"])]);
+    assert.deepEqual(seen, []);
   });
 
   it("Create from a stranger that concerns nobody here is not stored", async () => {

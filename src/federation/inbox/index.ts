@@ -38,7 +38,7 @@ import { onAccept, onFollow, onReject } from "./follows.ts";
 import { onUnverifiedActivity } from "./gone-actor.ts";
 import { onAnnounce, onReaction } from "./interactions.ts";
 import { onMove } from "./move.ts";
-import { once } from "./once.ts";
+import { handledHere, once } from "./once.ts";
 import { createAhead, onCreate, onDelete, onUpdate } from "./posts.ts";
 import { onQuoteAnswer, onQuoteRequest } from "./quotes.ts";
 import { type InboxCtx, type SenderOptions, senderOf } from "./sender.ts";
@@ -87,7 +87,8 @@ function listener<A extends Activity, P = undefined>(
       });
       return;
     }
-    const read = ahead?.(fctx, activity) as P;
+    // Not for a copy this process already handles: it would be read for nothing.
+    const read = (handledHere(fctx.data, key) ? undefined : ahead?.(fctx, activity)) as P;
     const acted = await once(fctx.data, key, () => handler(fctx, activity, sender, read));
     if (!acted) {
       logger.info("Dropped {type} {id}: this very activity (same id and body) was handled", {

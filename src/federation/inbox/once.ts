@@ -54,6 +54,8 @@ function remember(guard: Guard, key: string): void {
   }
 }
 
+const guardId = (key: ActivityKey) => `${key.id}\n${key.digest}`;
+
 const recordKey = (key: ActivityKey) => ["wren", "inboxDone", key.id, key.digest];
 
 async function recorded(ctx: ServiceContext, key: ActivityKey): Promise<boolean> {
@@ -88,6 +90,17 @@ function runOnceShared(
   );
 }
 
+/**
+ * Whether this process knows the activity was handled (remembered, or a copy of it being acted
+ * on now): once() will then not run it, so reads ahead of its work are not worth starting.
+ */
+export function handledHere(ctx: ServiceContext, key: ActivityKey | null): boolean {
+  if (key === null) return false;
+  const id = guardId(key);
+  const guard = guardOf(ctx);
+  return guard.done.has(id) || guard.running.has(id);
+}
+
 /** Runs `work` unless this activity was (or is being) handled; true when it ran. */
 export async function once(
   ctx: ServiceContext,
@@ -98,7 +111,7 @@ export async function once(
     await work();
     return true;
   }
-  const id = `${key.id}\n${key.digest}`;
+  const id = guardId(key);
   const guard = guardOf(ctx);
   for (;;) {
     if (guard.done.has(id)) return false;
