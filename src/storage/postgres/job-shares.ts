@@ -41,7 +41,10 @@ export function sharesOf(stored: readonly StoredJob[]): { keys: string[]; parts:
   return { keys: [...parts.keys()], parts: [...parts.values()] };
 }
 
-/** A job's record as read back: its shared part put back (undefined: the part is missing). */
+/**
+ * A job's record as read back (`record` fresh from its row: it is completed, not copied), its
+ * shared part put back (undefined: the part is missing).
+ */
 export function wholeJob(record: Job, share: string | null, part: unknown): Job {
   if (share === null) return record;
   if (part === undefined) {
@@ -49,7 +52,10 @@ export function wholeJob(record: Job, share: string | null, part: unknown): Job 
     logger.error("Job {id} names share {share}, which is gone", { id: record.id, share });
     return record;
   }
-  return { ...record, shared: share, payload: { ...record.payload, shared: part } };
+  // The record was just parsed from the row, for this caller alone: completed in place.
+  record.shared = share;
+  record.payload.shared = part;
+  return record;
 }
 
 /**
