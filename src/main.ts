@@ -7,14 +7,13 @@ import { readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import type { Message } from "@fedify/fedify";
 import { serve } from "@hono/node-server";
 import { getLogger } from "@logtape/logtape";
 import { adminSocketPath } from "./admin/protocol.ts";
 import { startAdminSocket } from "./admin/server.ts";
 import type { Config } from "./config/schema.ts";
 import { createLibreTranslate } from "./federation/libre-translate.ts";
-import { FEDERATION_TASK_JOB } from "./federation/message-queue.ts";
+import { FEDERATION_TASK_JOB, queuedMessage } from "./federation/message-queue.ts";
 import { createHttp } from "./http/app.ts";
 import type { HttpLimits } from "./http/env.ts";
 import { trackInFlight } from "./http/in-flight.ts";
@@ -149,7 +148,7 @@ export async function startWren(config: Config, options: StartOptions = {}): Pro
       publicUrl: config.publicUrl,
     });
   }
-  jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(payload.message as Message));
+  jobs.register(FEDERATION_TASK_JOB, (payload) => federation.runTask(queuedMessage(payload)));
   const http = createHttp({
     ctx,
     federationFetch: federation.fetch,

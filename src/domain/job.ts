@@ -17,6 +17,13 @@ export interface Job {
    * one object to one server (Fedify's orderingKey).
    */
   orderingKey?: string;
+  /**
+   * Names the part of the payload many jobs carry alike (its `shared` property: a fan-out's
+   * activity and the sender's keys, the same in each of its deliveries). Jobs of one name have
+   * the same `payload.shared`, so a backend may store it once per name (PostgreSQL, ADR 0067);
+   * a job read back always has it.
+   */
+  shared?: string;
   attempts: number;
   lastError: string | null;
   /** Set when the job gave up after its last attempt; failed jobs are kept for inspection. */

@@ -26,6 +26,7 @@ export function createDurableQueue(
       createdAt: now.toISOString(),
       ...(options.group === undefined ? {} : { group: options.group }),
       ...(options.orderingKey === undefined ? {} : { orderingKey: options.orderingKey }),
+      ...(options.shared === undefined ? {} : { shared: options.shared }),
     };
   };
   return {

@@ -8,6 +8,8 @@ export interface EnqueueOptions {
   group?: string;
   /** Jobs with the same key run one at a time, in order (see Job.orderingKey). */
   orderingKey?: string;
+  /** Names the payload's `shared` part, the same in every job of this name (see Job.shared). */
+  shared?: string;
   /**
    * The job's id, for a job that must exist once whoever enqueues it (a fixed id rewrites the
    * record rather than adding one); a new id by default.

@@ -8,6 +8,20 @@ import { createHash, type KeyObject, sign } from "node:crypto";
 
 const SIGNED = ["(request-target)", "host", "date", "digest", "content-type"] as const;
 
+/**
+ * The digest of each body signed: a body posted to many inboxes (one fan-out's, the same bytes,
+ * deliver-message.ts) is hashed once. Bodies are never changed once handed here.
+ */
+const digests = new WeakMap<Uint8Array, string>();
+function digestOf(body: Uint8Array): string {
+  let digest = digests.get(body);
+  if (digest === undefined) {
+    digest = `SHA-256=${createHash("sha256").update(body).digest("base64")}`;
+    digests.set(body, digest);
+  }
+  return digest;
+}
+
 function rsaSha256(data: Buffer, key: KeyObject): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     sign("sha256", data, key, (error, signature) => (error ? reject(error) : resolve(signature))),
@@ -29,7 +43,7 @@ export async function cavageSignedHeaders(
     ...headers,
     host: url.host,
     date: now.toUTCString(),
-    digest: `SHA-256=${createHash("sha256").update(body).digest("base64")}`,
+    digest: digestOf(body),
   };
   const text = SIGNED.map((name) =>
     name === "(request-target)"

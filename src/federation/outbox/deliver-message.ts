@@ -53,6 +53,23 @@ export type DeliverMessage = (message: OutboxMessage) => Promise<void>;
 
 export function createMessageDelivery(deps: DeliveryDeps): DeliverMessage {
   const { circuit, queue } = deps;
+  /**
+   * Each activity's body, serialized once: a fan-out's deliveries read back from the queue share
+   * one activity object (its shared part, ADR 0067), so 1,000 deliveries make one body, and the
+   * signature's digest of it is made once too (cavage-signature.ts keeps it per body).
+   */
+  const bodies = new WeakMap<object, Buffer>();
+  const bodyOf = (activity: unknown): Buffer => {
+    if (typeof activity !== "object" || activity === null) {
+      return Buffer.from(JSON.stringify(activity));
+    }
+    let body = bodies.get(activity);
+    if (body === undefined) {
+      body = Buffer.from(JSON.stringify(activity));
+      bodies.set(activity, body);
+    }
+    return body;
+  };
 
   const requeue = (message: OutboxMessage, delayMs: number) =>
     queue.enqueue(message, {
@@ -74,7 +91,7 @@ export function createMessageDelivery(deps: DeliveryDeps): DeliverMessage {
 
   async function attempt(message: OutboxMessage, inbox: URL): Promise<Failure | undefined> {
     const key = rsaKey(message);
-    const body = Buffer.from(JSON.stringify(message.activity));
+    const body = bodyOf(message.activity);
     try {
       const answer = await postActivity(inbox, body, key, message.headers, deps.transport);
       return answer.status >= 200 && answer.status < 300 ? undefined : { answer };

@@ -380,6 +380,24 @@ export function jobContract(t: ContractContext): void {
       assert.equal(await store().nextRunAt(), at(50));
     });
 
+    it("reads jobs that name a shared part back whole, claimed, listed or rescheduled", async () => {
+      const shared = { activity: { id: "https://h.example/1", content: "é".repeat(3_000) } };
+      const jobs = ["10", "11", "12"].map((id) =>
+        makeJob({ id, runAt: at(1), shared: "fan-1", payload: { message: { id }, shared } }),
+      );
+      const alone = makeJob({ id: "13", runAt: at(2), payload: { message: { id: "13" } } });
+      await putAll([...jobs, alone]);
+      for (const job of [...jobs, alone]) assert.deepEqual(await store().get(job.id), job);
+      const claimed = await store().claim(at(5), 2, at(50), "a");
+      assert.deepEqual(claimed, jobs.slice(0, 2));
+      assert.equal(await store().complete("10", "a"), true);
+      const failed = { ...jobs[1], attempts: 8, lastError: "boom", failedAt: at(3) } as Job;
+      assert.equal(await store().reschedule(failed, "a"), true);
+      assert.deepEqual(await store().failed(10), [failed]);
+      assert.deepEqual(await store().due(at(59), 10), [jobs[2], alone]);
+      assert.deepEqual(await store().claim(at(5), 10, at(50), "b"), [jobs[2], alone]);
+    });
+
     it("refuses only the job without a readable runAt among jobs put at once", async () => {
       const [ok, refused] = await Promise.allSettled([
         store().put(makeJob({ id: "10", runAt: at(1) })),

@@ -72,6 +72,15 @@ interface KvRow {
   expires_at: Date | null;
 }
 
+/** The job records, each with its shared part put back (job-shares.ts, ADR 0067). */
+async function wholeJobs(sql: Sql): Promise<object[]> {
+  const rows = await sql<{ data: object }[]>`
+    select case when s.data is null then j.data
+      else jsonb_set(j.data::jsonb, '{payload,shared}', s.data::jsonb)::json end as data
+    from jobs j left join job_shares s on s.key = j.share`;
+  return rows.map((row) => row.data);
+}
+
 async function recordsInMemory(sql: Sql, kind: RecordKind, table: string): Promise<object[]> {
   const records =
     kind === "kv"
@@ -80,7 +89,9 @@ async function recordsInMemory(sql: Sql, kind: RecordKind, table: string): Promi
           value: row.value,
           expiresAt: row.expires_at === null ? null : row.expires_at.toISOString(),
         }))
-      : (await sql<{ data: object }[]>`select data from ${sql(table)}`).map((row) => row.data);
+      : kind === "jobs"
+        ? await wholeJobs(sql)
+        : (await sql<{ data: object }[]>`select data from ${sql(table)}`).map((row) => row.data);
   const keyed = records.map((record) => ({ key: dumpKey(kind, record), record }));
   keyed.sort((a, b) => compareDumpKeys(a.key, b.key));
   return keyed.map((k) => k.record);

@@ -1,5 +1,6 @@
-// The job queue on PostgreSQL (migration 0006): one row per job, its whole record in `data` (json
-// text, not jsonb: migration 0054, ADR 0064), and the columns the queue works on. Any number of
+// The job queue on PostgreSQL (migration 0006): one row per job, its record in `data` (json text,
+// not jsonb: migration 0054, ADR 0064; the part many jobs carry alike kept once in `job_shares`,
+// migration 0056, ADR 0067: job-shares.ts), and the columns the queue works on. Any number of
 // processes claim from it at once: a claim takes due rows with FOR UPDATE SKIP LOCKED (a row
 // another claim is taking is skipped, never waited for, never handed out twice) and marks them
 // leased; finishing is conditional on the lease's owner, so a runner whose lease passed can
@@ -17,6 +18,7 @@ import type { Sql } from "./connect.ts";
 import type { PgContext } from "./context.ts";
 import { doneRecordsInsert } from "./done-records-insert.ts";
 import { gathered } from "./gathered-statements.ts";
+import { keptJobShares, sharesOf, storedJob } from "./job-shares.ts";
 import { jsonText } from "./jsonb.ts";
 import { createStatementBatch } from "./statement-batch.ts";
 
@@ -39,10 +41,15 @@ const logger = getLogger(["wren", "storage", "jobs"]);
 /** The channel of the wake-ups (migration 0006). */
 const WAKE_CHANNEL = "wren_jobs";
 
-interface ClaimedRow {
+/** A job's row as read: its record, and the share whose part goes back into it (job-shares.ts). */
+interface JobRow {
+  data: Job;
+  share: string | null;
+}
+
+interface ClaimedRow extends JobRow {
   id: string;
   run_at: Date;
-  data: Job;
 }
 
 const validRunAt = (job: Job) => {
@@ -66,21 +73,38 @@ const PUTS_AT_MOST = 1_000;
  * literal: the client escaped every quote of every record into the literal (a fan-out's are
  * 9 kB each, 1,000 at once), the JSON array is the records' own text (ADR 0064). Of one id put
  * twice, the last is kept (a statement cannot upsert one row twice), as one statement after
- * another would.
+ * another would. Jobs that name a share (Job.shared) store it in a `with` of this statement, so
+ * a statement that carries jobs in a `with` of its own (status-puts.ts, edge-store.ts: event
+ * records) may carry only jobs that name none.
  */
 export function jobsInsert(sql: Sql, jobs: readonly Job[]): postgres.PendingQuery<postgres.Row[]> {
   const rows = [...new Map(jobs.map((job) => [job.id, job])).values()];
+  const stored = rows.map(storedJob);
+  const { keys, parts } = sharesOf(stored);
+  // The shares first, in the same statement: a job's row never names a share that is not
+  // there, and the touch keeps a share the sweep would take (job-shares.ts).
+  const shares =
+    keys.length === 0
+      ? sql``
+      : sql`with shares as (
+          insert into job_shares (key, data)
+          select * from rows from (
+            unnest(${sql.array(keys)}::text[]), json_array_elements(${jsonText(parts)}::text::json))
+          on conflict (key) do update set touched = now()
+        )`;
   return sql`
-    insert into jobs (id, run_at, failed_at, grp, data)
+    ${shares}
+    insert into jobs (id, run_at, failed_at, grp, share, data)
     select * from rows from (
       unnest(${sql.array(rows.map((job) => job.id))}::text[]),
       unnest(${sql.array(rows.map(validRunAt))}::timestamptz[]),
       unnest(${sql.array(rows.map((job) => failedInstant(job.failedAt)))}::timestamptz[]),
       unnest(${sql.array(rows.map((job) => job.group ?? null))}::text[]),
-      json_array_elements(${jsonText(rows)}::text::json))
+      unnest(${sql.array(stored.map((job) => job.share))}::text[]),
+      json_array_elements(${jsonText(stored.map((job) => job.record))}::text::json))
     on conflict (id) do update set
       run_at = excluded.run_at, failed_at = excluded.failed_at, grp = excluded.grp,
-      data = excluded.data, lease_until = null, lease_owner = null`;
+      share = excluded.share, data = excluded.data, lease_until = null, lease_owner = null`;
 }
 
 /**
@@ -109,6 +133,7 @@ export interface PgJobStore extends JobStore {
 
 export function createJobStore(db: PgContext): PgJobStore {
   const { sql } = db;
+  const shares = keptJobShares(sql);
   // Finished event records, removed many at a time (statement-batch.ts, ADR 0043).
   const retired = createStatementBatch({
     send: (ids) => sql`delete from jobs where id = any(${sql.array(ids)}::text[])`,
@@ -140,6 +165,7 @@ export function createJobStore(db: PgContext): PgJobStore {
       select id from gone`;
     // One id completed twice at once is done once.
     const removed = new Set(rows.map((row) => row.id));
+    shares.sweepSoon();
     return ids.map((id) => removed.delete(id));
   });
 
@@ -174,8 +200,8 @@ export function createJobStore(db: PgContext): PgJobStore {
 
   return {
     async get(id) {
-      const rows = await sql<{ data: Job }[]>`select data from jobs where id = ${id}`;
-      return rows[0]?.data;
+      const rows = await sql<JobRow[]>`select data, share from jobs where id = ${id}`;
+      return (await shares.whole(rows))[0];
     },
 
     async put(job) {
@@ -219,11 +245,11 @@ export function createJobStore(db: PgContext): PgJobStore {
           limit ${limit}
           for update skip locked
         )
-        returning id, run_at, data`;
+        returning id, run_at, data, share`;
       // RETURNING keeps no order.
-      return rows
-        .sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || compareIds(a.id, b.id))
-        .map((row) => row.data);
+      return shares.whole(
+        rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || compareIds(a.id, b.id)),
+      );
     },
 
     async renew(ids, owner, leaseUntil) {
@@ -241,11 +267,14 @@ export function createJobStore(db: PgContext): PgJobStore {
 
     async reschedule(job, owner, done = []) {
       const runAt = validRunAt(job);
+      // The job's share stays (it is there: this row names it); only its record is written.
+      const { record, share } = storedJob(job);
       const rows = await sql<{ id: string }[]>`
         ${done.length === 0 ? sql`` : sql`with recorded as (${doneRecordsInsert(sql, done)})`}
         update jobs set
           run_at = ${runAt}, failed_at = ${failedInstant(job.failedAt)}, grp = ${job.group ?? null},
-          data = ${jsonText(job)}::text::json, lease_until = null, lease_owner = null
+          share = ${share}, data = ${jsonText(record)}::text::json,
+          lease_until = null, lease_owner = null
         where id = ${job.id} and lease_owner = ${owner}
         returning id`;
       return rows.length > 0;
@@ -254,12 +283,12 @@ export function createJobStore(db: PgContext): PgJobStore {
     async due(now, limit) {
       const at = instant(now, "due");
       if (limit <= 0) return [];
-      const rows = await sql<{ data: Job }[]>`
-        select data from jobs
+      const rows = await sql<JobRow[]>`
+        select data, share from jobs
         where run_at <= ${at} and failed_at is null
         order by run_at, length(id), id
         limit ${limit}`;
-      return rows.map((row) => row.data);
+      return shares.whole(rows);
     },
 
     async nextRunAt() {
@@ -301,12 +330,12 @@ export function createJobStore(db: PgContext): PgJobStore {
 
     async failed(limit) {
       if (limit <= 0) return [];
-      const rows = await sql<{ data: Job }[]>`
-        select data from jobs
+      const rows = await sql<JobRow[]>`
+        select data, share from jobs
         where failed_at is not null
         order by failed_at desc, length(id) desc, id desc
         limit ${limit}`;
-      return rows.map((row) => row.data);
+      return shares.whole(rows);
     },
 
     async deleteFailedBefore(before, limit) {

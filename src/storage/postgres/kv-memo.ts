@@ -33,8 +33,24 @@ export const keptKey = (key: readonly string[]) =>
  * The name a signal gives the entry: the first 16 hex digits of the md5 of its segments joined by
  * U+001F, as the trigger computes it. Two keys of one name only forget each other.
  */
-export const kvRowName = (key: readonly string[]) =>
-  createHash("md5").update(key.join("\u001f")).digest("hex").slice(0, 16);
+export function kvRowName(key: readonly string[]): string {
+  const joined = key.join("\u001f");
+  let name = madeNames.get(joined);
+  if (name === undefined) {
+    name = createHash("md5").update(joined).digest("hex").slice(0, 16);
+    if (madeNames.size >= NAMES_KEPT) madeNames.clear();
+    madeNames.set(joined, name);
+  }
+  return name;
+}
+
+/**
+ * The names last made: a delivery reads its host's circuit state twice, each read naming the
+ * key (an md5), and a fan-out reads a thousand hosts' (PERFORMANCE.md, "PostgreSQL fan-out,
+ * round three"). Emptied whole when full.
+ */
+const madeNames = new Map<string, string>();
+const NAMES_KEPT = 10_000;
 
 export interface KvMemo {
   /**
@@ -71,8 +87,9 @@ export function createKvMemo(changes: Changes): KvMemo {
       });
       const otherEntries = others.length === 0 ? [] : await (fromOthers ?? load(others));
       let other = 0;
+      let keptOne = 0;
       return keys.map((key) =>
-        keptKey(key) ? keptEntries.get(kvRowName(key)) : otherEntries[other++],
+        keptKey(key) ? keptEntries.get(names[keptOne++] as string) : otherEntries[other++],
       );
     },
     written(keys) {
