@@ -18,6 +18,7 @@ import type { ResolvedEntry } from "../src/services/timelines/resolve-entries.ts
 import { createServices } from "../src/wiring/services.ts";
 import { openStorage } from "../src/wiring/storage.ts";
 import { freePort } from "../test/helpers/server.ts";
+import { leastCpuPerCall } from "./lib/cpu-per-call.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 
 const { values } = parseArgs({
@@ -35,18 +36,8 @@ const viewerId = seeded.viewerId;
 const page = { limit: 20 };
 const calls = Number(values.calls);
 
-/** Microseconds per call: the least of five windows. */
-async function time(run: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 500; i++) await run();
-  let least = Number.POSITIVE_INFINITY;
-  for (let w = 0; w < 5; w++) {
-    const start = process.cpuUsage();
-    for (let i = 0; i < calls; i++) await run();
-    const used = process.cpuUsage(start);
-    least = Math.min(least, (used.user + used.system) / calls);
-  }
-  return least;
-}
+/** Microseconds per call: the least of five windows, after 500 calls to warm up. */
+const time = (run: () => Promise<unknown>) => leastCpuPerCall(run, calls, 500);
 
 const { renderResolvedText } = statusJson;
 /** What a timeline route answers: kept encoded parts where the tree has them. */

@@ -395,6 +395,30 @@ describe("StatusTextRenderer.statusesBytes", () => {
     assertSameBytes(renderer, []);
   });
 
+  it("answers each page in memory of its own, of exactly its size", () => {
+    // Kept answers hold these bytes and are weighed by the memory behind them; pages are put
+    // together in memory every page shares, so a page must not answer a view of it.
+    const renderer = new StatusTextRenderer(urls);
+    const first = renderer.statusesBytes(page(viewers[1] ?? null));
+    const copy = Buffer.from(first);
+    const second = renderer.statusesBytes(page(viewers[2] ?? null).slice(0, 3));
+    assert.equal(first.buffer.byteLength, first.byteLength);
+    assert.equal(second.buffer.byteLength, second.byteLength);
+    assert.notEqual(first.buffer, second.buffer);
+    assert.deepEqual(first, copy);
+    // Past the scratch buffer's first size (it grows), and past its largest (a buffer of its own).
+    for (const width of [40_000, 70_000]) {
+      const wide = page(null).map((v, i) => ({
+        ...v,
+        status: { ...v.status, spoilerText: "ü".repeat(width + i) },
+      }));
+      const large = renderer.statusesBytes(wide);
+      assert.equal(large.buffer.byteLength, large.byteLength);
+      assert.deepEqual(large, Buffer.from(renderer.statuses(wide)));
+    }
+    assert.deepEqual(first, copy);
+  });
+
   it("writes new counters, an edit and a renamed author at once", () => {
     const renderer = new StatusTextRenderer(urls);
     const [first] = page(null);

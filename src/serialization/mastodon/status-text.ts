@@ -65,9 +65,23 @@ class TextSink implements Sink {
 }
 
 /**
+ * Where pages are assembled before their exact-size copy is made: one per process, grown to the
+ * largest page's bound, only used within one synchronous `bytes()` call (nothing else can run
+ * meanwhile, so no two pages share it). Pages larger than SCRATCH_LIMIT are assembled in a
+ * buffer of their own rather than grow it further.
+ */
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+const SCRATCH_LIMIT = 1024 * 1024;
+
+/**
  * Gathers kept bytes and the fresh text between them (joined, so it is encoded in a few calls),
- * then copies them into one buffer sized by an upper bound (UTF-8 takes at most 3 bytes per
- * UTF-16 unit), which spares measuring each text's encoded length first.
+ * then copies them into a buffer sized by an upper bound (UTF-8 takes at most 3 bytes per UTF-16
+ * unit), which spares measuring each text's encoded length first; the answer is an exact-size
+ * copy of what was written. Every page allocates one buffer outside the JavaScript heap, whose
+ * bytes V8 counts towards its next collections; a buffer of the bound was a quarter larger than
+ * the page (more with filter results and polls), and allocating it was a larger share of writing
+ * a page than copying the page once more (docs/PERFORMANCE.md, "Reads, round seven"). Kept answers
+ * (http/middleware/kept-answers.ts) also hold the page and are weighed by the memory behind it.
  */
 class BytesSink implements Sink {
   readonly #parts: (Buffer | string)[] = [];
@@ -90,16 +104,21 @@ class BytesSink implements Sink {
   }
   bytes(): Buffer<ArrayBuffer> {
     this.#flush();
-    const out = Buffer.allocUnsafe(this.#bound);
+    if (this.#bound > scratch.length && this.#bound <= SCRATCH_LIMIT) {
+      scratch = Buffer.allocUnsafeSlow(Math.max(this.#bound, scratch.length * 2));
+    }
+    const into = this.#bound <= scratch.length ? scratch : Buffer.allocUnsafeSlow(this.#bound);
     let offset = 0;
     for (const part of this.#parts) {
-      if (typeof part === "string") offset += out.write(part, offset);
+      if (typeof part === "string") offset += into.write(part, offset);
       else {
-        out.set(part, offset);
+        into.set(part, offset);
         offset += part.length;
       }
     }
-    return out.subarray(0, offset);
+    const out = Buffer.allocUnsafeSlow(offset);
+    out.set(into.subarray(0, offset));
+    return out;
   }
 }
 
