@@ -76,6 +76,8 @@ const readOptions: RoundOptions = {
   rounds: profile.readRounds,
   duration: profile.duration,
   connections: 10,
+  // A second of each probe first: the first round no longer meets cold code and empty memos.
+  warmUp: 1,
 };
 const writeOptions: RoundOptions = {
   rounds: profile.rounds,

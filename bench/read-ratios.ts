@@ -34,6 +34,7 @@ for (const tree of trees) {
       rounds: Number(values.rounds),
       duration: Number(values.seconds),
       connections: 10,
+      warmUp: 1,
     });
     process.stdout.write(`${tree ?? "this tree"}:\n`);
     for (const r of results) {

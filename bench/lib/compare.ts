@@ -33,6 +33,13 @@ export interface RoundOptions {
   rounds: number;
   duration: number;
   connections: number;
+  /**
+   * Seconds of unmeasured load per probe, on Wren and on the bare server, before the first
+   * round (reads only: a write probe would spend its targets). Without it the first round of
+   * the first probes met a server whose code was not yet optimised and whose per-process memos
+   * (and, on PostgreSQL, its rate-limit takes, which grow with the caller's pace) were empty.
+   */
+  warmUp?: number;
 }
 
 /** Records Wren's answer to each probe once, for the bare server to replay byte for byte. */
@@ -87,17 +94,31 @@ export async function compareWithBare(
   const bares = await Promise.all(targets.map(() => startBareServer(responses)));
   try {
     const samples = new Map<string, { wren: number[]; bare: number[]; ratio: number[] }>();
+    const specOf =
+      (probe: Probe, duration: number) =>
+      (url: string, connections: number): LoadSpec => ({
+        url: `${url}${probe.path}`,
+        method: probe.method,
+        connections,
+        duration,
+        ...(probe.headers ? { headers: probe.headers } : {}),
+        ...(probe.body === undefined ? {} : { body: probe.body }),
+        ...(probe.paths ? { paths: probe.paths } : {}),
+      });
+    if (options.warmUp) {
+      for (const probe of probes) {
+        const spec = specOf(probe, options.warmUp);
+        await splitLoad(targets, spec, options.connections);
+        await splitLoad(
+          bares.map((b) => b.url),
+          spec,
+          options.connections,
+        );
+      }
+    }
     for (let round = 0; round < options.rounds; round++) {
       for (const probe of probes) {
-        const spec = (url: string, connections: number): LoadSpec => ({
-          url: `${url}${probe.path}`,
-          method: probe.method,
-          connections,
-          duration: options.duration,
-          ...(probe.headers ? { headers: probe.headers } : {}),
-          ...(probe.body === undefined ? {} : { body: probe.body }),
-          ...(probe.paths ? { paths: probe.paths } : {}),
-        });
+        const spec = specOf(probe, options.duration);
         // Alternate which goes first, so neither always meets a warmer machine.
         const order = round % 2 === 0 ? ["bare", "wren"] : ["wren", "bare"];
         const result: Record<string, number> = {};

@@ -6,6 +6,7 @@
 // adds at most what is left, at least the hit's own unit (window-counters.ts); this process
 // hands the rest out to its next hits of the key, in order, without asking (countHeld: at once,
 // without a promise), and asks for a fast caller's next take before they run out (ADR 0054).
+// One take of a key is on its way at a time: a hit finding nothing held waits for it (ADR 0069).
 //
 // What holds across processes: the shared `used` counts every unit handed out or held, so the
 // limit is never exceeded. A caller may be refused by one process while others still hold
@@ -110,7 +111,28 @@ export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
     return window;
   };
 
-  const refilling = new Set<string>();
+  /**
+   * The take of each key on its way to the database (asked ahead or on demand), settled once its
+   * units are held: a hit of that key finding none held waits for it instead of asking its own.
+   * When a fast caller's units ran out, each of its concurrent requests sent a take of its own,
+   * all queued on the same row (ten at once in the bench), and each request waited for its own.
+   */
+  const taking = new Map<string, Promise<void>>();
+  /** Marks the keys' takes as on their way; the returned function settles them. */
+  const markTaking = (keys: readonly string[]): (() => void) => {
+    let settle: () => void = () => {};
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    const mine = keys.filter((key) => !taking.has(key));
+    for (const key of mine) taking.set(key, settled);
+    return () => {
+      for (const key of mine) if (taking.get(key) === settled) taking.delete(key);
+      settle();
+    };
+  };
+  /** At most this many takes of others a hit waits for before asking its own. */
+  const WAITS = 3;
 
   /**
    * Asks for a key's next take before its held units run out (ADR 0054), so a fast caller's
@@ -119,10 +141,10 @@ export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
    * on demand. The answer's units are added to those held; none past the limit is kept.
    */
   const refillAhead = (hit: CounterHit, kept: HeldAtPace, now: number) => {
-    if (refilling.has(hit.key) || kept.left > kept.cap / REFILL_AT) return;
+    if (taking.has(hit.key) || kept.left > kept.cap / REFILL_AT) return;
     const amount = nextCap(kept, now, RESERVED_AT_MOST);
     if (amount <= RESERVED_AT_MOST || hit.limit - kept.seen < amount * RESERVED_SHARE) return;
-    refilling.add(hit.key);
+    const settle = markTaking([hit.key]);
     countInTurn([{ ...hit, amount }], now)
       .then(([answer]) => {
         const current = held.get(hit.key);
@@ -134,7 +156,7 @@ export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
       })
       // The next hit without units asks on demand, as before.
       .catch(() => {})
-      .finally(() => refilling.delete(hit.key));
+      .finally(settle);
   };
 
   // Held units are below the limit by construction (received), so no hit answered here is refused.
@@ -149,6 +171,15 @@ export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
   };
 
   const counting: CountInTurn = async (hits, now) => {
+    // A key with nothing held but a take on its way: its answer's units serve this hit too.
+    for (let waits = 0; waits < WAITS; waits++) {
+      const coming = hits.flatMap((hit) => {
+        const pending = local(hit, now) === undefined ? taking.get(hit.key) : undefined;
+        return pending && hit.reservable ? [pending] : [];
+      });
+      if (coming.length === 0) break;
+      await Promise.all(coming);
+    }
     // The hits this process answers from held units, taken now (a concurrent request must not
     // take them too); the others go in one statement, in order.
     const plan = hits.map((hit) => {
@@ -161,7 +192,15 @@ export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
     const asked = hits.flatMap((hit, i) =>
       plan[i] ? [] : [hit.reservable ? { ...hit, amount: take(hit, now) } : hit],
     );
-    const answers = asked.length === 0 ? [] : await countInTurn(asked, now);
+    // Settled once this statement's units are held (or it failed): hits waiting for it go on.
+    const settle = markTaking(asked.flatMap((hit) => (hit.reservable ? [hit.key] : [])));
+    let answers: CounterWindow[];
+    try {
+      answers = asked.length === 0 ? [] : await countInTurn(asked, now);
+    } catch (error) {
+      settle();
+      throw error;
+    }
     const windows: CounterWindow[] = [];
     let next = 0;
     let refused = false;
@@ -189,6 +228,7 @@ export function reservingCounts(countInTurn: CountInTurn): ReservingCounts {
       windows.push(window);
       if (window.used > hit.limit) refused = true;
     });
+    settle();
     return windows;
   };
   return { countInTurn: counting, countHeld, heldWindow };
