@@ -4,6 +4,8 @@
 
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { readJournalEntries } from "../../src/storage/json-file/status-journal.ts";
+import { readSnapshot } from "../../src/storage/json-file/status-snapshot.ts";
 import type { SeededUser } from "../helpers/wren-process.ts";
 import { type Fact, type Ledger, pairKey } from "./ledger.ts";
 
@@ -28,7 +30,24 @@ export async function scanDataDir(dataDir: string): Promise<Scan> {
       torn.push(relative(dataDir, path));
     }
   }
+  await applyStatusJournals(dataDir, files);
   return { files, torn };
+}
+
+/**
+ * A status is acknowledged once its journal line, holding the file's bytes, is durable; its
+ * file is renamed into place after (ADR 0065). A write killed between the two is decided by its
+ * line: the next start writes the bytes into the file. So the files a start will hold are the
+ * files with the journals' last lines laid over them, as status-replay.ts does.
+ */
+async function applyStatusJournals(dataDir: string, files: Map<string, unknown>): Promise<void> {
+  const snapshot = await readSnapshot(dataDir);
+  const entries = await readJournalEntries(dataDir, snapshot.ok ? snapshot.journal : 0);
+  for (const [name, bytes] of entries) {
+    const key = join("statuses", `${name}.json`);
+    if (bytes === null) files.delete(key);
+    else if (bytes !== undefined) files.set(key, JSON.parse(bytes));
+  }
 }
 
 interface EdgeRecord {

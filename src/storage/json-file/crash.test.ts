@@ -28,7 +28,10 @@ async function journaled(dir: string): Promise<Set<string>> {
   for (const name of names) {
     const parts = (await readFile(join(dir, name), "utf8")).split("\n");
     parts.pop();
-    for (const line of parts) if (line !== "") lines.add(line);
+    // A line is `+<name>\t<bytes>` (ADR 0065) or, in older journals, the name alone.
+    for (const line of parts) {
+      if (line !== "") lines.add(line.startsWith("+") ? line.slice(1, line.indexOf("\t")) : line);
+    }
   }
   return lines;
 }

@@ -27,6 +27,7 @@ import { cannotStore } from "../../domain/errors.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { closeFd, openFd, syncFd, writeAllFd } from "./fd-files.ts";
 import { forEachLimit } from "./parallel.ts";
+import { Together } from "./together.ts";
 import type { WriteFaults } from "./write-faults.ts";
 import { WriteGates } from "./write-gate.ts";
 
@@ -42,6 +43,15 @@ export interface DurableWriterStats {
   fileSyncs: number;
   /** Directory fsyncs. */
   dirSyncs: number;
+}
+
+/**
+ * A write staged by DurableWriter.stage: its temporary file is written (not fsynced); `commit`
+ * renames it into place (after the enclosing write gate), `abort` removes it.
+ */
+export interface StagedWrite {
+  commit(): Promise<void>;
+  abort(): Promise<void>;
 }
 
 interface Waiter {
@@ -72,6 +82,13 @@ export class DurableWriter {
   #tempCounter = 0;
   #concurrency: number;
   #version = 0;
+  /** Files renamed into place by staged writes, not fsynced yet (ADR 0065). */
+  #deferredFiles = new Set<string>();
+  /** Directories whose entries (those files, new folders) are not fsynced yet. */
+  #deferredDirs = new Set<string>();
+  /** Staged writes' temporary files, and their renames, asked for together settle together. */
+  readonly #staging = new Together();
+  readonly #committing = new Together();
   readonly #faults: WriteFaults | undefined;
 
   /** `faults` is for tests only (write-faults.ts): it simulates a full or read-only disk. */
@@ -101,6 +118,99 @@ export class DurableWriter {
   /** Removes the file at `path` (missing is fine); resolves once the removal is durable. */
   remove(path: string): Promise<void> {
     return this.#enqueue(path, null);
+  }
+
+  /**
+   * The first half of a write whose durability another record holds until syncDeferred() (the
+   * status journal's line with the file's bytes, ADR 0065): the temporary file is written but
+   * not fsynced, which changes nothing a reader sees (a start sweeps such leftovers). The fault
+   * hooks strike here as in write(). The caller makes its record durable, then commits (the
+   * rename, without the directory's fsync) or aborts. Not batched: the caller orders the writes
+   * of one path. `tempDir` (on the same file system) holds the temporary file instead of the
+   * target's folder: the status snapshot ignores its own folder's time, not its subfolders'.
+   */
+  stage(path: string, data: string, tempDir = dirname(path)): Promise<StagedWrite> {
+    if (this.#closed) return Promise.reject(new Error(`Storage is closed; cannot write ${path}`));
+    // Captured now: the scope (AsyncLocalStorage) is the caller's.
+    const gate = this.gates.current();
+    return this.#staging.call(() => this.#stage(path, data, tempDir, gate));
+  }
+
+  async #stage(
+    path: string,
+    data: string,
+    tempDir: string,
+    gate: Promise<void> | undefined,
+  ): Promise<StagedWrite> {
+    this.#faults?.check("write", path);
+    const dir = dirname(path);
+    const newDirs = new Set<string>();
+    await this.#ensureDir(tempDir, newDirs);
+    const temp = this.#tempOf(path, tempDir);
+    try {
+      const fd = await openFd(temp, "wx", PRIVATE_FILE_MODE);
+      try {
+        await writeAllFd(fd, data);
+      } finally {
+        closeFd(fd);
+      }
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return {
+      commit: () =>
+        this.#committing.call(async () => {
+          if (gate) await gate;
+          // The target's folder only now: a refused write leaves no new folder behind.
+          await this.#ensureDir(dir, newDirs);
+          for (const d of newDirs) this.#deferredDirs.add(d);
+          this.#faults?.checkRename(path);
+          await rename(temp, path);
+          this.#deferredFiles.add(path);
+          this.#deferredDirs.add(dir);
+        }),
+      abort: () => rm(temp, { force: true }),
+    };
+  }
+
+  /** Counts `path` (and its directory) among the files to sync: a start found it unsynced. */
+  noteDeferred(path: string): void {
+    this.#deferredFiles.add(path);
+    this.#deferredDirs.add(dirname(path));
+  }
+
+  /**
+   * Makes durable every file committed by stage() (and noted by noteDeferred) before this call,
+   * then their directories. The set is taken at once, synchronously: what is committed later
+   * waits for the next call. On a failure the files stay to sync and the call rejects.
+   */
+  syncDeferred(): Promise<void> {
+    const files = [...this.#deferredFiles];
+    const dirs = [...this.#deferredDirs];
+    this.#deferredFiles.clear();
+    this.#deferredDirs.clear();
+    return (async () => {
+      try {
+        await forEachLimit(files, 16, async (path) => {
+          // Read and write: Windows' FlushFileBuffers needs a writable handle.
+          const fd = await openFd(path, "r+").catch(ignoreCode("ENOENT"));
+          if (fd === undefined) return; // removed since, durably (its removal synced its folder)
+          try {
+            await syncFd(fd);
+          } finally {
+            closeFd(fd);
+          }
+        });
+        await forEachLimit(dirs, 16, (dir) =>
+          this.#syncDir(dir).catch((e) => ignoreCode("ENOENT")(e)),
+        );
+      } catch (error) {
+        for (const path of files) this.#deferredFiles.add(path);
+        for (const dir of dirs) this.#deferredDirs.add(dir);
+        throw error;
+      }
+    })();
   }
 
   /** Resolves when every write requested so far has been committed (or has failed). */
@@ -206,10 +316,7 @@ export class DurableWriter {
 
   /** Writes a fsynced temporary file beside `path` and renames it over `path`. */
   async #replace(path: string, data: string): Promise<void> {
-    const temp = join(
-      dirname(path),
-      `.${basename(path)}.${process.pid}-${++this.#tempCounter}${TEMP_SUFFIX}`,
-    );
+    const temp = this.#tempOf(path);
     try {
       const fd = await openFd(temp, "wx", PRIVATE_FILE_MODE);
       try {
@@ -224,6 +331,10 @@ export class DurableWriter {
       await rm(temp, { force: true });
       throw error;
     }
+  }
+
+  #tempOf(path: string, dir = dirname(path)): string {
+    return join(dir, `.${basename(path)}.${process.pid}-${++this.#tempCounter}${TEMP_SUFFIX}`);
   }
 
   /** Creates `dir` if needed; new directories need their parents fsynced to be durable. */
@@ -258,7 +369,7 @@ export class DurableWriter {
 /**
  * Removes temporary files left by a crash anywhere under `root` (they were never renamed into
  * place, so they hold nothing that was acknowledged), except under the `skip` folders (paths
- * relative to `root`). Returns the removed paths.
+ * relative to `root`; `["*"]`: every folder, only `root`'s own files). Returns the removed paths.
  */
 export async function removeLeftoverTempFiles(
   root: string,
@@ -266,13 +377,14 @@ export async function removeLeftoverTempFiles(
 ): Promise<string[]> {
   const removed: string[] = [];
   const skipped = new Set(skip.map((folder) => join(root, folder)));
+  const topOnly = skip.includes("*");
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(ignoreCode("ENOENT"));
     if (!entries) return;
     await forEachLimit(entries, 16, async (entry) => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!skipped.has(path)) await walk(path);
+        if (!skipped.has(path) && !topOnly) await walk(path);
       } else if (entry.isFile() && entry.name.endsWith(TEMP_SUFFIX)) {
         await rm(path, { force: true });
         removed.push(path);

@@ -3,7 +3,7 @@
 // job that cannot be journaled changes nothing.
 
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
@@ -122,6 +122,11 @@ describe("json-file job store and its journal", () => {
       );
       assert.equal(await storage.statuses.get("20"), undefined);
       assert.deepEqual(await readdir(join(dir, "statuses")).catch(() => []), []);
+      // Nor is the status journaled: a start would write its bytes into the file (ADR 0065).
+      const journals = (await readdir(dir)).filter((n) => n.startsWith("statuses.journal."));
+      for (const name of journals) {
+        assert.doesNotMatch(await readFile(join(dir, name), "utf8"), /1\/20/);
+      }
       assert.equal(await storage.jobs.get("10"), undefined);
       // Writes outside a job's scope go on as ever.
       await storage.statuses.put(makeStatus({ id: "21", accountId: "1" }));

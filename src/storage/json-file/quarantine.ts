@@ -58,6 +58,11 @@ export function inspectWith(writer: DurableWriter, inspector: LoadInspector): vo
   inspectors.set(writer, inspector);
 }
 
+/** Whether `writer` belongs to an inspection, which must change nothing on disk. */
+export function isInspecting(writer: DurableWriter): boolean {
+  return inspectors.has(writer);
+}
+
 export function noteLoaded(
   writer: DurableWriter,
   folder: string,

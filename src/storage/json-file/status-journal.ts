@@ -1,8 +1,15 @@
-// The journal of status files changed since the last snapshot (ADR 11): one line
-// `<account_id>/<status_id>` per status write, appended and fsynced BEFORE the status file is
-// written. A start with a usable snapshot then reads only the files the journals name, not every
-// status file: whatever a crash interrupted, every file that may differ from the snapshot is
-// listed (a listed file that was never written is simply read back as it is, or found missing).
+// The journal of status files changed since the last snapshot (ADR 11): one line per status
+// write, appended and fdatasynced BEFORE the status file is renamed into place. A start with a
+// usable snapshot then reads only the files the journals name, not every status file: whatever a
+// crash interrupted, every file that may differ from the snapshot is listed.
+//
+// Since ADR 0065 a line carries the file's bytes: `+<account_id>/<status_id>\t<JSON string>`,
+// or `\tnull` for a file that must not exist (a removal). The status file is then renamed into
+// place without its own fsync; the line is what makes the write durable until the file and its
+// directory are synced (before a snapshot lets the line go). A start rewrites every file whose
+// last line's bytes it does not hold (status-replay.ts). Lines of the older format (the name
+// alone, no `+`) still mean "read the file as it is". The `+` keeps a line cut by a crash from
+// passing for one of those: cut anywhere, a new line matches neither shape and is skipped.
 //
 // Journals are numbered (`statuses.journal.<n>`). A snapshot records the number of the first
 // journal that goes with it; every journal from that number on is replayed, older ones are
@@ -15,6 +22,18 @@ import { openForAppend } from "./sync-dir.ts";
 
 const PREFIX = "statuses.journal.";
 const LINE = /^[A-Za-z0-9_-]{1,200}\/[A-Za-z0-9_-]{1,200}$/;
+const NAME = /^[A-Za-z0-9_-]{1,200}\/[A-Za-z0-9_-]{1,200}$/;
+
+/**
+ * What a journal says of one file: its bytes, null (it must not exist), or undefined (a line of
+ * the older format: the file as it is on disk is right).
+ */
+export type JournalEntry = string | null | undefined;
+
+/** The journal line of a write of `name` (`<account_id>/<status_id>`): its bytes, or null. */
+export function journalLine(name: string, bytes: string | null): string {
+  return `+${name}\t${bytes === null ? "null" : JSON.stringify(bytes)}`;
+}
 
 /** The numbers of the journals (`<prefix><n>`; the status journals by default) in `root`. */
 export async function journalNumbers(root: string, prefix = PREFIX): Promise<number[]> {
@@ -31,15 +50,48 @@ export async function journalNumbers(root: string, prefix = PREFIX): Promise<num
  * write waited for it, so it is skipped.
  */
 export async function readJournals(root: string, from: number): Promise<Set<string>> {
-  const changed = new Set<string>();
+  return new Set((await readJournalEntries(root, from, false)).keys());
+}
+
+/**
+ * The last word of the journals numbered `from` or more on each file they name, in journal and
+ * line order (a later line wins). With `bytes` false the payloads are not parsed (undefined).
+ */
+export async function readJournalEntries(
+  root: string,
+  from: number,
+  bytes = true,
+): Promise<Map<string, JournalEntry>> {
+  const entries = new Map<string, JournalEntry>();
   for (const n of await journalNumbers(root)) {
     if (n < from) continue;
     const text = await readFile(join(root, `${PREFIX}${n}`), "utf8");
     const lines = text.split("\n");
     lines.pop(); // after the last newline: empty, or a line a crash cut
-    for (const line of lines) if (LINE.test(line)) changed.add(line);
+    for (const line of lines) {
+      if (LINE.test(line)) {
+        entries.delete(line); // Map order: the last line's
+        entries.set(line, undefined);
+        continue;
+      }
+      const tab = line.indexOf("\t");
+      if (line[0] !== "+" || tab < 0) continue;
+      const name = line.slice(1, tab);
+      if (!NAME.test(name)) continue;
+      let entry: JournalEntry;
+      if (bytes) {
+        try {
+          entry = JSON.parse(line.slice(tab + 1)) as JournalEntry;
+        } catch {
+          continue; // cut by a failed append, then ended by the next one's newline
+        }
+        if (entry !== null && typeof entry !== "string") continue;
+      }
+      entries.delete(name);
+      entries.set(name, entry);
+    }
   }
-  return changed;
+  return entries;
 }
 
 /** Removes the journals numbered below `from` (a newer snapshot covers them). */
@@ -65,6 +117,8 @@ export class JournalFile {
   #newLine = false;
   /** Lines appended durably (the snapshot threshold counts them). */
   lines = 0;
+  /** Characters appended durably (a snapshot comes before the journal grows past reading). */
+  chars = 0;
 
   constructor(root: string, number: number) {
     this.#root = root;
@@ -97,6 +151,7 @@ export class JournalFile {
         this.#newLine = false;
         await this.#handle.datasync();
         this.lines += batch.length;
+        this.chars += text.length;
         for (const p of batch) p.resolve();
       } catch (error) {
         this.#newLine = true;

@@ -17,7 +17,13 @@ import type { Status } from "../../domain/status.ts";
 import { type DurableWriter, ignoreCode } from "./durable-writer.ts";
 import { HeapWatch, type HeapWatchOptions } from "./heap-watch.ts";
 import { forEachLimit } from "./parallel.ts";
-import { DamagedRecordError, isDamage, noteLoaded, reportDamage } from "./quarantine.ts";
+import {
+  DamagedRecordError,
+  isDamage,
+  isInspecting,
+  noteLoaded,
+  reportDamage,
+} from "./quarantine.ts";
 import {
   type CollectionSpec,
   listRecordFiles,
@@ -25,7 +31,13 @@ import {
   safeFileOf,
 } from "./record-collection.ts";
 import { logSnapshotUnused } from "./snapshot-unused-log.ts";
-import { JournalFile, journalNumbers, removeJournalsBefore } from "./status-journal.ts";
+import {
+  JournalFile,
+  journalLine,
+  journalNumbers,
+  removeJournalsBefore,
+} from "./status-journal.ts";
+import { restoreFromJournals } from "./status-replay.ts";
 import {
   readSnapshot,
   SNAPSHOT_FILE,
@@ -76,6 +88,12 @@ export const DEFAULT_BODY_CACHE = 20_000;
  * costs about 3 kB written per status write, as much as the status file itself.
  */
 export const MIN_CHECKPOINT_EVERY = 20_000;
+/**
+ * A journal carries each status's bytes (ADR 0065): a snapshot also comes once one holds this
+ * much, so a start can read it as one string (V8's limit is about 512 MB) and hold its bytes.
+ * Only stores past about 3M statuses reach it before a twentieth of their statuses is written.
+ */
+export const MAX_JOURNAL_CHARS = 256 * 1024 * 1024;
 
 export class StatusRecords {
   readonly #root: string;
@@ -92,8 +110,11 @@ export class StatusRecords {
   #loadedFrom: "snapshot" | Exclude<SnapshotResult, { ok: true }>["reason"] = "missing";
   /** Where this run journals its writes; replaced by a fresh one at each snapshot. */
   #journal: JournalFile;
-  /** Files (`<account_id>/<id>`) journaled whose put has not settled: a snapshot may miss them. */
-  readonly #inFlight = new Map<string, number>();
+  /**
+   * Files (`<account_id>/<id>`) journaled whose put has not settled, with the last line of
+   * each: a snapshot may miss them, and writes that line again in its journal.
+   */
+  readonly #inFlight = new Map<string, { count: number; line: string }>();
   /** Files whose write failed (state unknown): named again in every new journal. */
   readonly #unsure = new Set<string>();
   #checkpointing: Promise<void> | undefined;
@@ -103,6 +124,8 @@ export class StatusRecords {
   #filesRead = 0;
   readonly #heap: HeapWatch;
   readonly #putting = new Set<Promise<void>>();
+  /** The last write of each status under way: the next one waits for it. */
+  readonly #writing = new Map<string, Promise<void>>();
   #closed = false;
 
   private constructor(
@@ -133,6 +156,17 @@ export class StatusRecords {
     // A new journal for this run, above the snapshot's and every existing one: a journal a
     // crash cut is never appended to again, and the next start replays this one.
     const last = Math.max(snapshot.ok ? snapshot.journal : 0, ...(await journalNumbers(root)));
+    // Before any status file is read: every file whose journal line holds bytes the file does
+    // not (a power cut came before the kernel wrote it back) is written again (ADR 0065).
+    // An inspection writes nothing: it reads the files as they are.
+    if (!isInspecting(writer)) {
+      await restoreFromJournals(
+        root,
+        join(root, spec.folder),
+        snapshot.ok ? snapshot.journal : 0,
+        writer,
+      );
+    }
     const table = snapshot.ok ? snapshot.table : new StatusTable();
     const records = new StatusRecords(root, writer, kept, last + 1, table);
     if (snapshot.ok) {
@@ -209,7 +243,18 @@ export class StatusRecords {
     if (this.#closed) {
       return Promise.reject(new Error(`Storage is closed; cannot write status ${id}`));
     }
-    const writing = write();
+    // One write of a status at a time: its line, then its rename, in call order (the staged
+    // renames are not batched per path as the durable writer's writes are).
+    const previous = this.#writing.get(id);
+    const writing = previous === undefined ? write() : previous.then(write);
+    const done = writing.then(
+      () => {},
+      () => {},
+    );
+    this.#writing.set(id, done);
+    void done.then(() => {
+      if (this.#writing.get(id) === done) this.#writing.delete(id);
+    });
     // Tracked so close() can wait until every write in flight is durable and shows in memory.
     const settled = writing.then(
       () => {},
@@ -230,14 +275,46 @@ export class StatusRecords {
       // Moving the file would leave two files for one id behind a crash.
       throw new Error(`Record ${value.id} of statuses cannot move to ${file}`);
     }
+    const path = join(this.#dir, file);
+    // The record of the event this write announces (JobStore.putAround, write-gate.ts): its
+    // line must be durable before ours, which a start would replay into the file.
+    const gate = this.#writer.gates.current();
+    // The temporary file first (not fsynced): a full disk refuses the write here, before its
+    // line exists (ADR 0065). The journal's line with the bytes is then the durable step; the
+    // rename needs no fsync of the file or its folder before the answer.
+    let staged: Awaited<ReturnType<DurableWriter["stage"]>>;
+    try {
+      // The temporary file in `statuses/` itself: a crash before its line leaves no trace in
+      // the author's folder, whose changed time would make the snapshot stale.
+      staged = await this.#writer.stage(path, json, this.#dir);
+    } catch (error) {
+      throw cannotStore(error, path) ?? error;
+    }
+    if (gate !== undefined) {
+      try {
+        await gate;
+      } catch (error) {
+        await staged.abort();
+        throw error;
+      }
+    }
     await this.#journaled(
       value.id,
       file,
-      () => this.#writer.write(join(this.#dir, file), json),
+      json,
+      async () => {
+        try {
+          await staged.commit();
+        } catch (error) {
+          await staged.abort();
+          throw cannotStore(error, path) ?? error;
+        }
+      },
       () => {
         this.#bodies.set(value.id, value);
         this.#set(this.#table.rowOf(value.id), summarize(value));
       },
+      () => staged.abort(),
     );
     this.#checkpointIfDue();
   }
@@ -249,6 +326,7 @@ export class StatusRecords {
     await this.#journaled(
       id,
       file,
+      null,
       () => this.#writer.remove(join(this.#dir, file)),
       () => {
         this.#bodies.delete(id);
@@ -261,27 +339,37 @@ export class StatusRecords {
   }
 
   /**
-   * One change of a status file: named in the journal, then written (or removed) durably, then
-   * shown in memory through `show` unless a later change of the status landed first.
+   * One change of a status file: its line (with the bytes, or null for a removal) in the
+   * journal, then the change made, then shown in memory through `show` unless a later change
+   * of the status landed first. A write that fails after its line may be durable gets a line
+   * with what the file still holds, so a start does not bring back a refused write.
    */
   async #journaled(
     id: string,
     file: string,
+    bytes: string | null,
     write: () => Promise<void>,
     show: () => void,
+    unjournaled?: () => Promise<void>,
   ): Promise<void> {
     const sequence = this.#order.begin(id);
     const path = file.slice(0, -".json".length);
+    const line = journalLine(path, bytes);
     // Counted before the journal is chosen, in the same step: a snapshot started meanwhile
-    // either sees this change here (and names it again in its journal) or gets its line itself.
-    this.#inFlight.set(path, (this.#inFlight.get(path) ?? 0) + 1);
+    // either sees this change here (and writes its line again in its journal) or gets the line
+    // itself.
+    const flight = this.#inFlight.get(path);
+    this.#inFlight.set(path, { count: (flight?.count ?? 0) + 1, line });
     try {
       try {
-        // In the journal before the file changes: a start reads again every file it names.
-        // A failed append fails this write only; the next one tries again.
+        // In the journal before the file changes: a start restores or reads again every file
+        // it names. A failed append fails this write only; the next one tries again.
         this.#stale = true;
-        await this.#journal.append(path);
+        await this.#journal.append(line);
       } catch (error) {
+        await unjournaled?.();
+        // The line may have reached the disk whole before the failure (a failed fdatasync).
+        await this.#undo(path);
         // A full or read-only disk is said as such (507), like any other refused write.
         throw (
           cannotStore(error) ??
@@ -293,7 +381,7 @@ export class StatusRecords {
       try {
         await write();
       } catch (error) {
-        this.#unsure.add(path);
+        await this.#undo(path);
         throw error;
       }
       if (this.#order.mayApply(id, sequence)) {
@@ -302,9 +390,30 @@ export class StatusRecords {
       }
     } finally {
       this.#order.end(id);
-      const left = (this.#inFlight.get(path) ?? 1) - 1;
-      if (left === 0) this.#inFlight.delete(path);
-      else this.#inFlight.set(path, left);
+      const entry = this.#inFlight.get(path);
+      if (entry === undefined || --entry.count === 0) this.#inFlight.delete(path);
+    }
+  }
+
+  /**
+   * After a refused write whose line may be durable: a line with what the file holds now (the
+   * previous version, or null), so a start restores that instead of the refused bytes. If even
+   * that append fails, the file's state is unknown: named again in every new journal.
+   */
+  async #undo(path: string): Promise<void> {
+    this.#unsure.add(path);
+    try {
+      const now = await readFile(join(this.#dir, `${path}.json`), "utf8").catch(
+        ignoreCode("ENOENT"),
+      );
+      await this.#journal.append(journalLine(path, now ?? null));
+      this.#unsure.delete(path);
+    } catch (error) {
+      logger.error(
+        "Could not journal the state of status file {path} after a refused write ({error}); " +
+          "a start before the next snapshot may restore the refused version",
+        { path, error: String(error) },
+      );
     }
   }
 
@@ -312,7 +421,9 @@ export class StatusRecords {
     const every =
       this.#options.checkpointEvery ??
       Math.max(MIN_CHECKPOINT_EVERY, Math.floor(this.#table.size / 20));
-    if (this.#journal.lines >= every) this.#checkpointSoon();
+    if (this.#journal.lines >= every || this.#journal.chars >= MAX_JOURNAL_CHARS) {
+      this.#checkpointSoon();
+    }
   }
 
   /** Writes a snapshot in the background unless one is being written; failures are logged. */
@@ -340,14 +451,23 @@ export class StatusRecords {
     const old = this.#journal;
     const fresh = new JournalFile(this.#root, old.number + 1);
     this.#journal = fresh;
-    const carried = new Set([...this.#inFlight.keys(), ...this.#unsure]);
+    // In the same step as the switch: every file renamed without fsync so far has its line in
+    // an older journal, and must be durable before the snapshot lets those go (ADR 0065).
+    const syncing = this.#writer.syncDeferred();
+    // Writes in flight: their lines again, with the bytes (their renames may come after the
+    // sync). Failed ones: their names (the file as it is, synced by then, is right).
+    const carried = [...this.#inFlight.values()].map((flight) => flight.line);
+    const unsure = [...this.#unsure].filter((path) => !this.#inFlight.has(path));
     // A copy of the columns (about 60 bytes a status, for the time of the write): the rows
     // change under a snapshot being written.
     const summaries = this.#table.copy();
     // From here on only writes journaled in `fresh` are missing from the snapshot.
-    this.#stale = carried.size > 0;
+    this.#stale = carried.length + unsure.length > 0;
     try {
-      await Promise.all([...carried].map((path) => fresh.append(path)));
+      await Promise.all([syncing, ...carried.map((line) => fresh.append(line))]);
+      // Only once the sync is done: the older journals' lines with bytes stay the last word
+      // on these files until then.
+      await Promise.all(unsure.map((path) => fresh.append(path)));
       await writeSnapshot(this.#root, summaries, fresh.number);
     } catch (error) {
       this.#stale = true;

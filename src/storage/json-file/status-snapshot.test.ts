@@ -218,7 +218,12 @@ describe("json-file status snapshot", () => {
       const before = await readFile(snapshot);
       await storage.statuses.put(makeStatus({ id: "600", accountId: "1" }));
       assert.deepEqual(await readFile(snapshot), before);
-      assert.deepEqual(await journalLines(), ["1/600"]);
+      // The name, then the file's bytes (ADR 0065).
+      const lines = await journalLines();
+      assert.equal(lines.length, 1);
+      assert.ok(lines[0]?.startsWith("+1/600\t"), lines[0]);
+      const bytes = JSON.parse(lines[0]?.slice(lines[0].indexOf("\t") + 1) ?? "");
+      assert.deepEqual(bytes, await readFile(join(dir, "statuses", "1", "600.json"), "utf8"));
     } finally {
       await storage.close();
     }
