@@ -60,7 +60,10 @@ describe("status journal with the files' bytes (ADR 0065)", { timeout: 60_000 },
   // A fresh data directory per test, each removed at the end.
   let dir = "";
   const made: string[] = [];
-  beforeEach(async () => made.push((dir = await mkdtemp(join(tmpdir(), "wren-journal-bytes-")))));
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "wren-journal-bytes-"));
+    made.push(dir);
+  });
   after(() => Promise.all(made.map((d) => rm(d, { recursive: true, force: true }))));
 
   /** Every acknowledged status is back, in memory, in the account's list and in its file. */
