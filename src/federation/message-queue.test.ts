@@ -92,11 +92,10 @@ queueTests("json-file", async () => {
   return { ...storage, close: () => storage.close().then(() => rm(dir, { recursive: true })) };
 });
 
-if (process.env.WREN_TEST_POSTGRES_URL) {
-  let database: TempDatabase | undefined;
-  queueTests("postgres", async () => {
-    database = await createTempDatabase();
-    const storage = await openPostgresStorage({ url: database.url });
-    return { ...storage, close: () => storage.close().then(() => database?.drop()) };
-  });
-}
+// On the tests' PostgreSQL server (config/test-database.ts), as every PostgreSQL storage test.
+let database: TempDatabase | undefined;
+queueTests("postgres", async () => {
+  database = await createTempDatabase();
+  const storage = await openPostgresStorage({ url: database.url });
+  return { ...storage, close: () => storage.close().then(() => database?.drop()) };
+});
