@@ -1,6 +1,7 @@
 // `wren doctor` on copies of one data directory: 0 and no problem line on a clean one; on a
 // damaged one, one line per problem (each damaged file, the orphans it leaves, a file readable
 // by others) and 1; --fix moves the damaged files to quarantine/ untouched and fixes the mode;
+// status files a start would restore from the journal are checked as the journal has them;
 // refused while a server holds the directory.
 
 import assert from "node:assert/strict";
@@ -19,9 +20,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { journalLine } from "../../src/storage/json-file/status-journal.ts";
+import { SNAPSHOT_FILE } from "../../src/storage/json-file/status-snapshot.ts";
 import { runWren } from "../cli/run-wren.ts";
 import { freePort } from "../helpers/server.ts";
-import { spawnWren } from "../helpers/wren-process.ts";
+import { spawnWren, withOfflineServices } from "../helpers/wren-process.ts";
 import { makeTemplate, type Template } from "./template.ts";
 
 describe("wren doctor", { timeout: 240_000 }, () => {
@@ -108,6 +111,46 @@ describe("wren doctor", { timeout: 240_000 }, () => {
       ["orphan", "orphan"],
       after.stdout,
     );
+  });
+
+  it("checks status files as the journal has them, which the next start writes again", async () => {
+    const dir = await copy();
+    const [first, middle, last] = template.alicePosts as [string, string, string];
+    const file = (id: string) => join(dir, "statuses", template.alice.id, `${id}.json`);
+    const [head = ""] = (await readFile(join(dir, SNAPSHOT_FILE), "utf8")).split("\n");
+    const { journal } = JSON.parse(head) as { journal: number };
+    // A power cut after three acknowledged writes: the journal holds the files' bytes, the disk
+    // an emptied file, a file cut short and no file at all (ADR 0065).
+    const lines: string[] = [];
+    for (const id of [first, middle, last]) {
+      const bytes = await readFile(file(id), "utf8");
+      lines.push(journalLine(`${template.alice.id}/${id}`, bytes));
+    }
+    const journalFile = join(dir, `statuses.journal.${journal}`);
+    await writeFile(journalFile, `${lines.join("\n")}\n`);
+    await chmod(journalFile, 0o600);
+    const whole = await readFile(file(middle));
+    await truncate(file(first), 0);
+    await truncate(file(middle), 30);
+    await rm(file(last));
+
+    const check = await runWren(["doctor"], { WREN_DATA_DIR: dir });
+    assert.equal(check.code, 0, `${check.stdout}${check.stderr}`);
+    assert.equal(check.stdout, "", "no file reported damaged, no post orphaned");
+    assert.match(check.stderr, /3 status files differ from their last line in the status journal/);
+    assert.match(check.stderr, /No problems in \d+ record files/);
+    // The check changed nothing; --fix moves nothing aside either.
+    assert.equal((await readFile(file(middle))).length, 30);
+    const fix = await runWren(["doctor", "--fix"], { WREN_DATA_DIR: dir });
+    assert.equal(fix.code, 0, fix.stdout);
+    await assert.rejects(readdir(join(dir, "quarantine", "statuses")), { code: "ENOENT" });
+
+    // The next start writes them again: then the doctor finds them as they are.
+    await withOfflineServices(dir, async () => {});
+    assert.deepEqual(await readFile(file(middle)), whole);
+    const after = await runWren(["doctor"], { WREN_DATA_DIR: dir });
+    assert.equal(after.code, 0, after.stdout);
+    assert.doesNotMatch(after.stderr, /differ from their last line/);
   });
 
   it("refuses to run while a server holds the data directory", async () => {

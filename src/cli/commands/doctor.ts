@@ -69,6 +69,11 @@ Example:
         `${result.leftovers.length} temporary files of interrupted writes (never acknowledged; the next start removes them), e.g. ${result.leftovers[0]}\n`,
       );
     }
+    if (result.restorable.length > 0) {
+      process.stderr.write(
+        `${result.restorable.length} status files differ from their last line in the status journal (a crash or power cut came before the system wrote them; checked as the journal has them, and the next start writes them again), e.g. ${result.restorable[0]}\n`,
+      );
+    }
     const open = result.problems.filter((p) => p.fixed === undefined).length;
     const fixed = result.problems.length - open;
     process.stderr.write(

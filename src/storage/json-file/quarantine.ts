@@ -47,6 +47,11 @@ export interface LoadInspector {
   damaged(root: string, path: string, reason: string): Promise<void>;
   /** Called for every record file read and parsed (folder as in CollectionSpec). */
   loaded?(folder: string, file: string, record: object): void;
+  /**
+   * Called for each status file that differs from its journal line's bytes (ADR 0065), which
+   * a start writes again before reading it: the inspection reads the journal's bytes instead.
+   */
+  restorable?(path: string): void;
 }
 
 // Keyed by the writer, the one object every store of an open data directory shares: the
@@ -70,6 +75,10 @@ export function noteLoaded(
   record: object,
 ): void {
   inspectors.get(writer)?.loaded?.(folder, file, record);
+}
+
+export function noteRestorable(writer: DurableWriter, path: string): void {
+  inspectors.get(writer)?.restorable?.(path);
 }
 
 /** Handles one damaged record file: moves it aside (the default) or hands it to the inspector. */

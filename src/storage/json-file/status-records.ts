@@ -4,7 +4,7 @@
 // summaries come from the last snapshot when it is usable (status-snapshot.ts) plus the files
 // its journals name (status-journal.ts), otherwise from reading every file. Every status write
 // is journaled before its file is written; a snapshot is written after many writes and at a
-// clean close (ADR 11).
+// clean close (ADR 11): both in status-journaling.ts.
 
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -22,6 +22,7 @@ import {
   isDamage,
   isInspecting,
   noteLoaded,
+  noteRestorable,
   reportDamage,
 } from "./quarantine.ts";
 import {
@@ -31,22 +32,12 @@ import {
   safeFileOf,
 } from "./record-collection.ts";
 import { logSnapshotUnused } from "./snapshot-unused-log.ts";
-import {
-  JournalFile,
-  journalLine,
-  journalNumbers,
-  removeJournalsBefore,
-} from "./status-journal.ts";
-import { restoreFromJournals } from "./status-replay.ts";
-import {
-  readSnapshot,
-  SNAPSHOT_FILE,
-  type SnapshotResult,
-  writeSnapshot,
-} from "./status-snapshot.ts";
+import { journalNumbers } from "./status-journal.ts";
+import { MIN_CHECKPOINT_EVERY, StatusJournaling } from "./status-journaling.ts";
+import { journalDifferences, restoreFromJournals } from "./status-replay.ts";
+import { readSnapshot, SNAPSHOT_FILE, type SnapshotResult } from "./status-snapshot.ts";
 import { type StatusSummary, summarize } from "./status-summary.ts";
 import { StatusTable } from "./status-table.ts";
-import { WriteOrder } from "./write-order.ts";
 import { sortYielding } from "./yielding-sort.ts";
 
 const logger = getLogger(["wren", "storage"]);
@@ -83,43 +74,21 @@ export interface StatusListener {
 
 /** Enough for the recent statuses that timelines read over and over (~1–3 kB each). */
 export const DEFAULT_BODY_CACHE = 20_000;
-/**
- * Rewriting the snapshot (about 150 bytes per status) after a twentieth of the statuses changed
- * costs about 3 kB written per status write, as much as the status file itself.
- */
-export const MIN_CHECKPOINT_EVERY = 20_000;
-/**
- * A journal carries each status's bytes (ADR 0065): a snapshot also comes once one holds this
- * much, so a start can read it as one string (V8's limit is about 512 MB) and hold its bytes.
- * Only stores past about 3M statuses reach it before a twentieth of their statuses is written.
- */
-export const MAX_JOURNAL_CHARS = 256 * 1024 * 1024;
 
 export class StatusRecords {
   readonly #root: string;
   readonly #dir: string;
   readonly #writer: DurableWriter;
-  readonly #options: StatusRecordsOptions;
   #table: StatusTable;
   #listener: StatusListener;
   readonly #bodies: LruCache<string, Status>;
   /** One read per body at a time: a page asked for by many clients at once reads it once. */
   readonly #reading = new Map<string, Promise<Status | undefined>>();
-  readonly #order = new WriteOrder();
   /** Where the summaries came from at start (or why the snapshot was not used). */
   #loadedFrom: "snapshot" | Exclude<SnapshotResult, { ok: true }>["reason"] = "missing";
-  /** Where this run journals its writes; replaced by a fresh one at each snapshot. */
-  #journal: JournalFile;
-  /**
-   * Files (`<account_id>/<id>`) journaled whose put has not settled, with the last line of
-   * each: a snapshot may miss them, and writes that line again in its journal.
-   */
-  readonly #inFlight = new Map<string, { count: number; line: string }>();
-  /** Files whose write failed (state unknown): named again in every new journal. */
-  readonly #unsure = new Set<string>();
-  #checkpointing: Promise<void> | undefined;
-  /** False while the snapshot on disk covers everything without a journal: a close skips it. */
-  #stale = true;
+  readonly #journaling: StatusJournaling;
+  /** An inspection's view of the files a start would restore first (file → bytes, or null). */
+  #overlay: ReadonlyMap<string, string | null> = new Map();
   /** Status files read at start (tests check that a start after a crash reads few). */
   #filesRead = 0;
   readonly #heap: HeapWatch;
@@ -138,11 +107,17 @@ export class StatusRecords {
     this.#table = table;
     this.#listener = options.listen(table);
     this.#root = root;
-    this.#journal = new JournalFile(root, journal);
     this.#heap = new HeapWatch(options.heap);
     this.#dir = join(root, spec.folder);
     this.#writer = writer;
-    this.#options = options;
+    this.#journaling = new StatusJournaling({
+      root,
+      dir: this.#dir,
+      writer,
+      journal,
+      table: () => this.#table,
+      checkpointEvery: options.checkpointEvery,
+    });
     this.#bodies = new LruCache(options.cacheSize ?? DEFAULT_BODY_CACHE);
   }
 
@@ -158,28 +133,31 @@ export class StatusRecords {
     const last = Math.max(snapshot.ok ? snapshot.journal : 0, ...(await journalNumbers(root)));
     // Before any status file is read: every file whose journal line holds bytes the file does
     // not (a power cut came before the kernel wrote it back) is written again (ADR 0065).
-    // An inspection writes nothing: it reads the files as they are.
-    if (!isInspecting(writer)) {
-      await restoreFromJournals(
-        root,
-        join(root, spec.folder),
-        snapshot.ok ? snapshot.journal : 0,
-        writer,
-      );
+    // An inspection writes nothing: it reads those files as the journal has them, as a start
+    // would find them, and tells the inspector which they are.
+    const dir = join(root, spec.folder);
+    const from = snapshot.ok ? snapshot.journal : 0;
+    let overlay: ReadonlyMap<string, string | null> = new Map();
+    if (isInspecting(writer)) {
+      overlay = (await journalDifferences(root, dir, from)).differ;
+      for (const file of overlay.keys()) noteRestorable(writer, join(dir, file));
+    } else {
+      await restoreFromJournals(root, dir, from, writer);
     }
     const table = snapshot.ok ? snapshot.table : new StatusTable();
     const records = new StatusRecords(root, writer, kept, last + 1, table);
+    records.#overlay = overlay;
     if (snapshot.ok) {
       records.#loadedFrom = "snapshot";
       for (const row of table.rows()) records.#listener.enter(row);
       await records.#reread(snapshot.changed);
-      records.#stale = snapshot.changed.size > 0;
+      records.#journaling.stale = snapshot.changed.size > 0;
     } else {
       records.#loadedFrom = snapshot.reason;
       await records.#scan();
       logSnapshotUnused(join(root, SNAPSHOT_FILE), snapshot.reason, table.size);
       // So that the next start after a crash does not read every file again (a few are cheap).
-      if (records.#filesRead >= MIN_CHECKPOINT_EVERY) records.#checkpointSoon();
+      if (records.#filesRead >= MIN_CHECKPOINT_EVERY) records.#journaling.checkpointSoon();
     }
     records.#heap.check(table.size);
     return records;
@@ -298,7 +276,7 @@ export class StatusRecords {
         throw error;
       }
     }
-    await this.#journaled(
+    await this.#journaling.change(
       value.id,
       file,
       json,
@@ -316,14 +294,13 @@ export class StatusRecords {
       },
       () => staged.abort(),
     );
-    this.#checkpointIfDue();
   }
 
   async #remove(id: string): Promise<boolean> {
     const current = this.#table.rowOf(id);
     if (current < 0) return false;
     const file = `${this.#table.accountOf(current)}/${id}.json`;
-    await this.#journaled(
+    await this.#journaling.change(
       id,
       file,
       null,
@@ -334,149 +311,7 @@ export class StatusRecords {
         if (row >= 0) this.#drop(row);
       },
     );
-    this.#checkpointIfDue();
     return true;
-  }
-
-  /**
-   * One change of a status file: its line (with the bytes, or null for a removal) in the
-   * journal, then the change made, then shown in memory through `show` unless a later change
-   * of the status landed first. A write that fails after its line may be durable gets a line
-   * with what the file still holds, so a start does not bring back a refused write.
-   */
-  async #journaled(
-    id: string,
-    file: string,
-    bytes: string | null,
-    write: () => Promise<void>,
-    show: () => void,
-    unjournaled?: () => Promise<void>,
-  ): Promise<void> {
-    const sequence = this.#order.begin(id);
-    const path = file.slice(0, -".json".length);
-    const line = journalLine(path, bytes);
-    // Counted before the journal is chosen, in the same step: a snapshot started meanwhile
-    // either sees this change here (and writes its line again in its journal) or gets the line
-    // itself.
-    const flight = this.#inFlight.get(path);
-    this.#inFlight.set(path, { count: (flight?.count ?? 0) + 1, line });
-    try {
-      try {
-        // In the journal before the file changes: a start restores or reads again every file
-        // it names. A failed append fails this write only; the next one tries again.
-        this.#stale = true;
-        await this.#journal.append(line);
-      } catch (error) {
-        await unjournaled?.();
-        // The line may have reached the disk whole before the failure (a failed fdatasync).
-        await this.#undo(path);
-        // A full or read-only disk is said as such (507), like any other refused write.
-        throw (
-          cannotStore(error) ??
-          new Error(`Cannot journal status ${id}: ${(error as Error).message}`, {
-            cause: error,
-          })
-        );
-      }
-      try {
-        await write();
-      } catch (error) {
-        await this.#undo(path);
-        throw error;
-      }
-      if (this.#order.mayApply(id, sequence)) {
-        this.#writer.noteVisibleChange();
-        show();
-      }
-    } finally {
-      this.#order.end(id);
-      const entry = this.#inFlight.get(path);
-      if (entry === undefined || --entry.count === 0) this.#inFlight.delete(path);
-    }
-  }
-
-  /**
-   * After a refused write whose line may be durable: a line with what the file holds now (the
-   * previous version, or null), so a start restores that instead of the refused bytes. If even
-   * that append fails, the file's state is unknown: named again in every new journal.
-   */
-  async #undo(path: string): Promise<void> {
-    this.#unsure.add(path);
-    try {
-      const now = await readFile(join(this.#dir, `${path}.json`), "utf8").catch(
-        ignoreCode("ENOENT"),
-      );
-      await this.#journal.append(journalLine(path, now ?? null));
-      this.#unsure.delete(path);
-    } catch (error) {
-      logger.error(
-        "Could not journal the state of status file {path} after a refused write ({error}); " +
-          "a start before the next snapshot may restore the refused version",
-        { path, error: String(error) },
-      );
-    }
-  }
-
-  #checkpointIfDue(): void {
-    const every =
-      this.#options.checkpointEvery ??
-      Math.max(MIN_CHECKPOINT_EVERY, Math.floor(this.#table.size / 20));
-    if (this.#journal.lines >= every || this.#journal.chars >= MAX_JOURNAL_CHARS) {
-      this.#checkpointSoon();
-    }
-  }
-
-  /** Writes a snapshot in the background unless one is being written; failures are logged. */
-  #checkpointSoon(): void {
-    if (this.#checkpointing || this.#closed) return;
-    this.#checkpointing = this.#checkpoint()
-      .catch((error) => {
-        // The journals still cover every change: only the next start gets slower.
-        logger.warn("Could not write the status snapshot ({path}): {error}", {
-          path: this.#root,
-          error: String(error),
-        });
-      })
-      .finally(() => {
-        this.#checkpointing = undefined;
-      });
-  }
-
-  /**
-   * A new journal, the snapshot naming it, then the older journals go. Writes journaled before
-   * the switch and not settled yet (and failed ones) are named again in the new journal, so
-   * the snapshot plus its journals cover every file that may differ from it.
-   */
-  async #checkpoint(): Promise<void> {
-    const old = this.#journal;
-    const fresh = new JournalFile(this.#root, old.number + 1);
-    this.#journal = fresh;
-    // In the same step as the switch: every file renamed without fsync so far has its line in
-    // an older journal, and must be durable before the snapshot lets those go (ADR 0065).
-    const syncing = this.#writer.syncDeferred();
-    // Writes in flight: their lines again, with the bytes (their renames may come after the
-    // sync). Failed ones: their names (the file as it is, synced by then, is right).
-    const carried = [...this.#inFlight.values()].map((flight) => flight.line);
-    const unsure = [...this.#unsure].filter((path) => !this.#inFlight.has(path));
-    // A copy of the columns (about 60 bytes a status, for the time of the write): the rows
-    // change under a snapshot being written.
-    const summaries = this.#table.copy();
-    // From here on only writes journaled in `fresh` are missing from the snapshot.
-    this.#stale = carried.length + unsure.length > 0;
-    try {
-      await Promise.all([syncing, ...carried.map((line) => fresh.append(line))]);
-      // Only once the sync is done: the older journals' lines with bytes stay the last word
-      // on these files until then.
-      await Promise.all(unsure.map((path) => fresh.append(path)));
-      await writeSnapshot(this.#root, summaries, fresh.number);
-    } catch (error) {
-      this.#stale = true;
-      throw error;
-    } finally {
-      // Its file stays until a snapshot covers it; only the handle goes.
-      await old.close();
-    }
-    await removeJournalsBefore(this.#root, fresh.number);
   }
 
   /**
@@ -485,8 +320,9 @@ export class StatusRecords {
    */
   async close(): Promise<void> {
     this.#closed = true;
+    const stopped = this.#journaling.stop();
     await Promise.allSettled([...this.#putting]);
-    await this.#checkpointing;
+    await stopped;
   }
 
   /**
@@ -495,11 +331,7 @@ export class StatusRecords {
    */
   async checkpoint(): Promise<void> {
     if (!this.#closed) throw new Error("checkpoint() needs the status writes closed first");
-    await this.#checkpointing;
-    // A run without status writes after a start that read nothing again: the snapshot is
-    // still exact (rewriting it costs about 150 bytes per status).
-    if (this.#stale) await this.#checkpoint();
-    await this.#journal.close();
+    await this.#journaling.closeWithSnapshot();
   }
 
   /** Writes the summary into the status's row (-1: a new one) and tells the listener. */
@@ -539,7 +371,7 @@ export class StatusRecords {
         }
       };
       try {
-        const bytes = await readFile(path).catch(ignoreCode("ENOENT"));
+        const bytes = await this.#readAtStart(file).catch(ignoreCode("ENOENT"));
         // Journaled but never written (a crash came first), or removed behind our back.
         if (bytes === undefined) return dropPrevious();
         // The same id in another account's folder is a second file for one status.
@@ -588,6 +420,13 @@ export class StatusRecords {
     noteLoaded(this.#writer, spec.folder, file, record);
   }
 
+  /** A status file read at start (undefined: none), as an inspection's overlay has it if it does. */
+  async #readAtStart(file: string): Promise<Buffer | undefined> {
+    const journaled = this.#overlay.get(file);
+    if (journaled !== undefined) return journaled === null ? undefined : Buffer.from(journaled);
+    return readFile(join(this.#dir, file));
+  }
+
   async #readBody(id: string): Promise<Status | undefined> {
     const table = this.#table;
     for (;;) {
@@ -606,7 +445,7 @@ export class StatusRecords {
         const gone = (error as NodeJS.ErrnoException).code === "ENOENT";
         // Only the file of the summary still in force, and with no write of it under way (its
         // rename could land between our read and a move aside, which would take the good file).
-        if ((!gone && !isDamage(error)) || this.#order.busy(id)) throw error;
+        if ((!gone && !isDamage(error)) || this.#journaling.busy(id)) throw error;
         if (!unchanged()) continue;
         await this.#dropDamaged(row, path, error, gone);
         return undefined;
@@ -647,7 +486,16 @@ export class StatusRecords {
    * the event loop.
    */
   async #scan(): Promise<void> {
-    const files = await listRecordFiles(this.#dir, spec.depth);
+    const listed = await listRecordFiles(this.#dir, spec.depth);
+    // An inspection's overlay: files a start would remove or write again first.
+    const overlay = this.#overlay;
+    const known = new Set(listed);
+    const files = [
+      ...listed.filter((file) => overlay.get(file) !== null),
+      ...[...overlay].flatMap(([file, bytes]) =>
+        bytes !== null && !known.has(file) ? [file] : [],
+      ),
+    ];
     const read = new Map<string, StatusSummary>();
     const keep = (summary: StatusSummary) => {
       // In the map at once: it finds a second file for the same id (the clash check).
@@ -658,8 +506,9 @@ export class StatusRecords {
       const path = join(this.#dir, file);
       this.#filesRead++;
       try {
-        const bytes = await readFile(path);
-        this.#load(path, file, bytes, (record) => read.get(record.id), keep);
+        const bytes = await this.#readAtStart(file);
+        if (bytes !== undefined)
+          this.#load(path, file, bytes, (record) => read.get(record.id), keep);
       } catch (error) {
         if (!isDamage(error)) throw error;
         await reportDamage(this.#writer, this.#root, path, error);

@@ -16,6 +16,35 @@ import { readJournalEntries } from "./status-journal.ts";
 
 const logger = getLogger(["wren", "storage"]);
 
+/** Where the status files under `dir` differ from the last word of the journals on them. */
+export interface JournalDifferences {
+  /** Files (`<account_id>/<id>.json`) whose bytes the journal holds otherwise (null: none). */
+  differ: Map<string, string | null>;
+  /** Files that hold their journal line's bytes already. */
+  same: string[];
+}
+
+/** Compares the status files under `dir` with the journals numbered `from` or more. */
+export async function journalDifferences(
+  root: string,
+  dir: string,
+  from: number,
+): Promise<JournalDifferences> {
+  const entries = await readJournalEntries(root, from);
+  const found: JournalDifferences = { differ: new Map(), same: [] };
+  await forEachLimit([...entries], 64, async ([name, bytes]) => {
+    if (bytes === undefined) return;
+    const file = `${name}.json`;
+    const now = await readFile(join(dir, file), "utf8").catch(ignoreCode("ENOENT"));
+    if (bytes === null) {
+      // A removal's file went durably (the writer's remove syncs its folder).
+      if (now !== undefined) found.differ.set(file, null);
+    } else if (now === bytes) found.same.push(file);
+    else found.differ.set(file, bytes);
+  });
+  return found;
+}
+
 /** Restores from the journals numbered `from` or more the status files under `dir`. */
 export async function restoreFromJournals(
   root: string,
@@ -23,29 +52,18 @@ export async function restoreFromJournals(
   from: number,
   writer: DurableWriter,
 ): Promise<number> {
-  const entries = await readJournalEntries(root, from);
-  let restored = 0;
-  await forEachLimit([...entries], 64, async ([name, bytes]) => {
-    if (bytes === undefined) return;
-    const path = join(dir, `${name}.json`);
-    const now = await readFile(path, "utf8").catch(ignoreCode("ENOENT"));
-    if (bytes === null) {
-      if (now === undefined) return;
-      await writer.remove(path);
-    } else if (now === bytes) {
-      writer.noteDeferred(path);
-      return;
-    } else {
-      await writer.write(path, bytes);
-    }
-    restored++;
+  const { differ, same } = await journalDifferences(root, dir, from);
+  for (const file of same) writer.noteDeferred(join(dir, file));
+  await forEachLimit([...differ], 64, async ([file, bytes]) => {
+    const path = join(dir, file);
+    await (bytes === null ? writer.remove(path) : writer.write(path, bytes));
   });
-  if (restored > 0) {
+  if (differ.size > 0) {
     logger.warn(
       "Restored {count} status file(s) from the status journal: a crash or power cut came " +
         "before the system wrote them to disk",
-      { count: restored },
+      { count: differ.size },
     );
   }
-  return restored;
+  return differ.size;
 }

@@ -27,6 +27,11 @@ export interface Inspection {
   problems: Problem[];
   /** Temporary files of interrupted writes (not a problem: the next start removes them). */
   leftovers: string[];
+  /**
+   * Status files a crash or power cut left behind their journal line (not a problem: the next
+   * start writes them again from the journal, and the inspection read them as it will).
+   */
+  restorable: string[];
 }
 
 export async function inspectDataDirectory(
@@ -39,6 +44,7 @@ export async function inspectDataDirectory(
   const tick = () => options.progress?.(++done, total);
   const facts = new RecordFacts(root);
   const problems: Problem[] = [];
+  const restorable: string[] = [];
   const storage = await openJsonFileStorage(root, {
     inspect: {
       async damaged(dataRoot, path, reason) {
@@ -54,12 +60,15 @@ export async function inspectDataDirectory(
         tick();
         facts.note(folder, file, record);
       },
+      restorable(path) {
+        restorable.push(path);
+      },
     },
   });
   await storage.close();
   problems.push(...facts.check());
   for (const found of walk.modeProblems) problems.push(await modeProblem(found, options.fix));
-  return { files: done, problems, leftovers: walk.leftovers };
+  return { files: done, problems, leftovers: walk.leftovers, restorable };
 }
 
 async function modeProblem(found: ModeProblem, fix = false): Promise<Problem> {
