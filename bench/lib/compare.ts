@@ -2,7 +2,8 @@
 // interleaved round by round (so drift of the shared machine hits both alike), reported as the
 // median over rounds of Wren's rate divided by the reference's. Given several Wren processes (on
 // one database), the load is split evenly between them, and between as many bare servers for the
-// reference, and the rates are summed.
+// reference, and the rates are summed. The reference may instead be another Wren (the json-file
+// backend beside PostgreSQL), asked the same probes by name in the same rounds.
 
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -84,14 +85,27 @@ async function splitLoad(
   };
 }
 
+/** Another Wren as the reference: its URL and its own probes (ids differ between seeds). */
+export interface WrenReference {
+  name: string;
+  url: string;
+  probes: readonly Probe[];
+}
+
 export async function compareWithBare(
   wrenUrls: string | readonly string[],
   probes: readonly Probe[],
   options: RoundOptions,
+  other?: WrenReference,
 ): Promise<Comparison[]> {
   const targets = typeof wrenUrls === "string" ? [wrenUrls] : wrenUrls;
-  const responses = await recordResponses(targets[0] as string, probes);
-  const bares = await Promise.all(targets.map(() => startBareServer(responses)));
+  const responses = other ? undefined : await recordResponses(targets[0] as string, probes);
+  const bares = responses
+    ? await Promise.all(targets.map(() => startBareServer(responses)))
+    : [{ url: (other as WrenReference).url, stop: async () => {} }];
+  // The reference's own probe of each name (the bare servers answer every probe's path).
+  const referenceOf = (probe: Probe): Probe =>
+    other?.probes.find((p) => p.name === probe.name) ?? probe;
   try {
     const samples = new Map<string, { wren: number[]; bare: number[]; ratio: number[] }>();
     const specOf =
@@ -111,7 +125,7 @@ export async function compareWithBare(
         await splitLoad(targets, spec, options.connections);
         await splitLoad(
           bares.map((b) => b.url),
-          spec,
+          specOf(referenceOf(probe), options.warmUp),
           options.connections,
         );
       }
@@ -124,8 +138,9 @@ export async function compareWithBare(
         const result: Record<string, number> = {};
         for (const which of order) {
           const urls = which === "bare" ? bares.map((b) => b.url) : targets;
-          const r = await splitLoad(urls, spec, options.connections);
-          if (which === "wren" && (r.non2xx > 0 || r.errors > 0)) {
+          const asked = which === "bare" ? specOf(referenceOf(probe), options.duration) : spec;
+          const r = await splitLoad(urls, asked, options.connections);
+          if ((which === "wren" || other) && (r.non2xx > 0 || r.errors > 0)) {
             process.stderr.write(`  ${probe.name}: ${r.non2xx} non-2xx, ${r.errors} errors\n`);
           }
           result[which] = r.rps;
@@ -144,11 +159,15 @@ export async function compareWithBare(
         wrenRps: median(s.wren),
         referenceRps: median(s.bare),
         ratio: median(s.ratio),
-        reference: bares.length === 1 ? "bare node:http" : `${bares.length} bare node:http`,
+        reference: other
+          ? other.name
+          : bares.length === 1
+            ? "bare node:http"
+            : `${bares.length} bare node:http`,
       };
     });
   } finally {
     await Promise.all(bares.map((b) => b.stop()));
-    await rm(dirname(responses), { recursive: true, force: true });
+    if (responses) await rm(dirname(responses), { recursive: true, force: true });
   }
 }

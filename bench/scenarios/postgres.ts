@@ -32,6 +32,12 @@ export interface PostgresResults {
   writes: Comparison[];
   /** The reads split between two web processes on one database (first size). */
   twoProcess: Comparison[];
+  /**
+   * The first size's reads against a json-file server seeded alike, in the same rounds
+   * (reference = json-file): issue 16's "within 80%" measured directly, not as two ratios to
+   * bare servers taken minutes apart.
+   */
+  againstJsonFile: Comparison[];
   federation: FederationResults;
 }
 
@@ -56,17 +62,19 @@ export async function measurePostgres(
   const scale: ScaleResult[] = [];
   let writes: Comparison[] = [];
   let twoProcess: Comparison[] = [];
+  let againstJsonFile: Comparison[] = [];
   for (const [index, size] of profile.sizes.entries()) {
     await withDatabase(async (storageEnv, dataDir) => {
       const env = { ...benchEnv(dataDir, await freePort()), ...storageEnv };
       const first = index === 0;
       log(`postgres: seeding ${size} statuses…`);
-      const seeded = await seed(env, {
+      const seedOptions = {
         statuses: size,
         authors: 100,
         ownStatuses: first ? profile.writeTargets : 0,
         followTargets: first ? profile.writeTargets : 0,
-      });
+      };
+      const seeded = await seed(env, seedOptions);
       const started = performance.now();
       const wren = await startWrenServer(env);
       const startupSeconds = (performance.now() - started) / 1000;
@@ -81,6 +89,8 @@ export async function measurePostgres(
         );
         scale.push({ statuses: size, startupSeconds, residentMb, reads });
         if (!first) return;
+        log("postgres: reads beside json-file…");
+        againstJsonFile = await beside(env.WREN_PUBLIC_URL as string, probes, seedOptions, profile);
         // A second, web-only process on the same database; the load is split between them.
         const secondEnv = { ...benchEnv(dataDir, await freePort()), ...storageEnv };
         const second = await startWrenServer(secondEnv, { role: "web" });
@@ -108,5 +118,31 @@ export async function measurePostgres(
   const federation = await withDatabase((storageEnv) =>
     measureFederation(profile.federation, freePort, (m) => log(`postgres: ${m}`), storageEnv),
   );
-  return { scale, writes, twoProcess, federation };
+  return { scale, writes, twoProcess, againstJsonFile, federation };
+}
+
+/** The probes against PostgreSQL (`url`) and a json-file server seeded alike, round by round. */
+async function beside(
+  url: string,
+  probes: ReturnType<typeof readProbes>,
+  seedOptions: Parameters<typeof seed>[1],
+  profile: PostgresProfile,
+): Promise<Comparison[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), "wren-bench-beside-"));
+  try {
+    const env = benchEnv(dataDir, await freePort());
+    const seeded = await seed(env, seedOptions);
+    const jsonFile = await startWrenServer(env);
+    try {
+      return await compareWithBare(url, probes, profile.readOptions, {
+        name: "json-file",
+        url: env.WREN_PUBLIC_URL as string,
+        probes: readProbes(seeded),
+      });
+    } finally {
+      await jsonFile.stop();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
