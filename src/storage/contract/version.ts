@@ -119,13 +119,21 @@ export function versionContract(t: ContractContext): void {
       const peer = await t.peer();
       await peer.accounts.put(makeAccount({ id: "1" }));
       await peer.statuses.put(makeStatus({ id: "10", accountId: "1" }));
-      /** The versions once `storage` has heard of the peer's write (at once on one process). */
+      /** Until no signal has moved the version for 100 ms: every notification sent has landed. */
+      const settled = async () => {
+        for (let last = storage.version(); ; last = storage.version()) {
+          await sleep(100);
+          if (storage.version() === last) return;
+        }
+      };
+      /** The kinds moved once `storage` has heard of the peer's write (at once on one process). */
       const heard = async (write: () => Promise<unknown>) => {
+        await settled();
         const before = versions(storage);
         await write();
         while (storage.version() === before.get("all")) await sleep(1);
         // Signals of one write may come in several notifications: let them all land.
-        await sleep(50);
+        await settled();
         return moved(before, versions(storage)).filter((k) => k !== "all");
       };
       assert.deepEqual(
