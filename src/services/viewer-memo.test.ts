@@ -75,13 +75,16 @@ describe("services/viewer-memo", () => {
   const excluded = async (accountId: string) =>
     (await loadExclusions(ctx, VIEWER, [accountId])).excludes(accountId);
 
-  it("keeps a viewer's value while nothing is written, and reads it again after any write", async () => {
+  it("keeps a viewer's value across writes of other kinds, and reads it again after one of its kind", async () => {
     const first = await keptForViewer(ctx, OWN_SHUT_OUTS, VIEWER);
     assert.equal(await keptForViewer(ctx, OWN_SHUT_OUTS, VIEWER), first);
-    // Any write moves the version, even one that leaves this value as it was.
+    // A favourite is an act, which the value does not read (ADR 0072).
     await storage.favourites.put(
       makeEdge({ id: id(), accountId: OTHER, targetId: "999" }) as never,
     );
+    assert.equal(await keptForViewer(ctx, OWN_SHUT_OUTS, VIEWER), first);
+    // Any write of relations moves their version, even one that leaves this value as it was.
+    await storage.follows.put(makeFollow({ id: id(), accountId: OTHER, targetId: REMOTE }));
     assert.notEqual(await keptForViewer(ctx, OWN_SHUT_OUTS, VIEWER), first);
   });
 
@@ -160,6 +163,7 @@ describe("services/viewer-memo", () => {
     let reads = 0;
     const racing: ViewerPart<number> = {
       name: "racing",
+      kinds: ["relations"],
       async read() {
         reads += 1;
         // A write lands while the value is being read: it may mix before and after.
@@ -174,6 +178,7 @@ describe("services/viewer-memo", () => {
     let bigReads = 0;
     const big: ViewerPart<number> = {
       name: "big",
+      kinds: ["relations"],
       read: async () => ++bigReads,
       size: () => MAX_ITEMS + 1,
     };

@@ -45,6 +45,7 @@ import type { Coordination } from "./coordination-port.ts";
 import type { JobStore } from "./job-port.ts";
 import type { JoinedReads } from "./joined-reads-port.ts";
 import type { KvStore } from "./kv-port.ts";
+import type { VersionKind } from "./version-kinds.ts";
 
 export type { Broadcast } from "./broadcast-port.ts";
 export type { CollectionStore } from "./collection-port.ts";
@@ -66,6 +67,7 @@ export type {
   TokenHolder,
 } from "./joined-reads-port.ts";
 export type { KvEntry, KvStore } from "./kv-port.ts";
+export type { VersionKind } from "./version-kinds.ts";
 
 /** Id-range window of a newest-first list (Mastodon's pagination parameters). */
 export interface IdPage {
@@ -544,6 +546,14 @@ export interface Storage {
    * for the other processes' writes too.
    */
   version(): number;
+  /**
+   * A number that moves whenever a change of records of one of `kinds` is made visible, in the
+   * same step and under the same rules as version() (which moves with each of them): a memo that
+   * reads only those kinds, computed while it kept one value, is exact while it keeps it, and
+   * stays kept across the writes of the other kinds (ADR 0072). A change whose kind a backend
+   * cannot tell (a signal naming no table) moves every kind.
+   */
+  versionOf(kinds: readonly VersionKind[]): number;
   /**
    * Every record, for moving a whole instance to another backend (`wren export`): kinds in
    * RECORD_KINDS order, each kind's records by dumpKey under compareDumpKeys

@@ -1,9 +1,10 @@
 // What the viewer has done with each status of a page (favourited, boosted, bookmarked, pinned,
 // muted its conversation), remembered between requests: every signed-in page asked the store
 // five questions about its statuses, and a client reading a timeline asks about the same
-// statuses again and again. Remembered per viewer at one Storage.version(): every change an
-// answer can show moves it (in every process sharing a database; see status-shared-parts.ts), so
-// flags read at one version are exact while it holds; a new version starts the viewer's memory
+// statuses again and again. Remembered per viewer at one Storage.versionOf(FLAG_KINDS): every
+// change of those kinds moves it (in every process sharing a database; see
+// status-shared-parts.ts), so flags read at one version are exact while it holds (a write of
+// another kind, a follow or a marker, keeps them: ADR 0072); a new version starts the viewer's memory
 // afresh, and flags read while it moved are used once and not remembered. Bounded: the most
 // recently active viewers (VIEWERS), each with the flags of at most STATUSES statuses.
 
@@ -12,6 +13,7 @@ import { perOwner } from "../domain/per-owner.ts";
 import type { Status } from "../domain/status.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { Storage } from "../storage/ports.ts";
+import type { VersionKind } from "../storage/version-kinds.ts";
 
 /** The statuses (and conversations) of a page the viewer has acted on. */
 export interface ViewerFlagSets {
@@ -34,6 +36,9 @@ interface Remembered {
   /** Conversation id → muted. */
   conversations: Map<string, boolean>;
 }
+
+/** Favourites, bookmarks, pins and muted conversations are acts; boosts are statuses. */
+const FLAG_KINDS: readonly VersionKind[] = ["acts", "statuses"];
 
 const VIEWERS = 1_000;
 export const STATUSES = 500;
@@ -91,7 +96,7 @@ export async function loadViewerFlags(
   fresh: ReadonlySet<string> = new Set(),
 ): Promise<ViewerFlagSets> {
   const { storage } = ctx;
-  const version = storage.version();
+  const version = storage.versionOf(FLAG_KINDS);
   const memory = memoryOf(storage, viewerId, version);
   // This page's flags, taken out of the memory before any await: a concurrent request of the
   // viewer may start it afresh meanwhile.
@@ -119,7 +124,7 @@ export async function loadViewerFlags(
     for (const [id, flags] of read.statuses) bits.set(id, flags);
     for (const [id, isMuted] of read.conversations) muted.set(id, isMuted);
     // Remembered only while still the version they were read at (afresh when memory is full).
-    if (storage.version() === version) {
+    if (storage.versionOf(FLAG_KINDS) === version) {
       if (memory.statuses.size + read.statuses.size > STATUSES) {
         memory.statuses.clear();
         memory.conversations.clear();

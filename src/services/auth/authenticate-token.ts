@@ -15,7 +15,7 @@ export interface Authenticated {
 }
 
 /**
- * A token's holder (token, app, account, user) kept per token hash and Storage.version(), as a
+ * A token's holder (token, app, account, user) kept per token hash and version of its kinds, as a
  * viewer's own records are (viewer-memo.ts says why that is exact, on PostgreSQL in every
  * process): a revoked token, a disabled user or a suspended account is a write, which moves the
  * version. Between writes a signed-in request finds its holder in one lookup instead of four
@@ -24,6 +24,8 @@ export interface Authenticated {
 const TOKEN_HOLDERS: ViewerPart<TokenHolder | undefined> = {
   name: "token holder",
   read: (ctx, tokenHash) => ctx.storage.joined.tokenHolder(tokenHash),
+  // The token, then its app, account and user.
+  kinds: ["tokens", "accounts"],
   size: () => 1,
 };
 

@@ -8,6 +8,7 @@ import { keptForViewer, type ViewerPart } from "../viewer-memo.ts";
 
 export const VIEWER_FILTERS: ViewerPart<readonly CustomFilter[]> = {
   name: "filters",
+  kinds: ["relations"],
   read: (ctx, viewerId) => ctx.storage.filters.listByAccount(viewerId),
   size: (filters) => filters.length,
 };

@@ -46,6 +46,7 @@ interface OwnShutOuts {
 
 export const OWN_SHUT_OUTS: ViewerPart<OwnShutOuts> = {
   name: "blocks, mutes and blocked servers",
+  kinds: ["relations"],
   async read(ctx, viewerId) {
     const { blocks, mutes, accountDomainBlocks } = ctx.storage;
     const [blocked, muted, domains] = await Promise.all([

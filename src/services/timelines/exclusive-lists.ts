@@ -8,6 +8,7 @@ import { keptForViewer, type ViewerPart } from "../viewer-memo.ts";
 /** The ids of the viewer's exclusive lists. */
 export const EXCLUSIVE_LISTS: ViewerPart<readonly string[]> = {
   name: "exclusive lists",
+  kinds: ["relations"],
   read: async (ctx, viewerId) =>
     (await ctx.storage.lists.listByAccount(viewerId)).filter((l) => l.exclusive).map((l) => l.id),
   size: (ids) => ids.length,

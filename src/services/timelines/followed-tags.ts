@@ -24,6 +24,7 @@ export interface FollowedTagsSource {
 export const FOLLOWED_TAGS: ViewerPart<{ tags: readonly string[]; followed: ReadonlySet<string> }> =
   {
     name: "followed tags",
+    kinds: ["relations"],
     async read(ctx, viewerId) {
       const tags = await ctx.storage.tagFollows.allTargetsFrom(viewerId);
       return { tags, followed: new Set(tags) };

@@ -23,6 +23,7 @@ export const HOME_AUTHORS: ViewerPart<{
   byAuthor: ReadonlySet<string>;
 }> = {
   name: "home authors",
+  kinds: ["relations"],
   async read(ctx, viewerId) {
     const followed = await ctx.storage.follows.allTargetsFrom(viewerId);
     const authors = [viewerId, ...followed.filter((id) => id !== viewerId)];

@@ -25,6 +25,7 @@ import { basename, dirname, join, sep } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import { cannotStore } from "../../domain/errors.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
+import { KindVersions, type VersionKind } from "../version-kinds.ts";
 import { closeFd, openFd, syncFd, writeAllFd } from "./fd-files.ts";
 import { forEachLimit } from "./parallel.ts";
 import { Together } from "./together.ts";
@@ -81,7 +82,7 @@ export class DurableWriter {
   #knownDirs = new Set<string>();
   #tempCounter = 0;
   #concurrency: number;
-  #version = 0;
+  readonly #versions = new KindVersions();
   /** Files renamed into place by staged writes, not fsynced yet (ADR 0065). */
   #deferredFiles = new Set<string>();
   /** Directories whose entries (those files, new folders) are not fsynced yet. */
@@ -98,16 +99,21 @@ export class DurableWriter {
   }
 
   /**
-   * Counts the changes the stores sharing this writer have made visible (Storage.version). The
-   * writer is the one object they all share; the stores call noteVisibleChange() in the same
-   * synchronous step that changes what they answer.
+   * Counts the changes the stores sharing this writer have made visible (Storage.version), and
+   * by kind of record (Storage.versionOf, ADR 0072). The writer is the one object they all
+   * share; the stores call noteVisibleChange() in the same synchronous step that changes what
+   * they answer, naming the kind of what they changed.
    */
   get version(): number {
-    return this.#version;
+    return this.#versions.total;
   }
 
-  noteVisibleChange(): void {
-    this.#version++;
+  versionOf(kinds: readonly VersionKind[]): number {
+    return this.#versions.of(kinds);
+  }
+
+  noteVisibleChange(kind: VersionKind | readonly VersionKind[]): void {
+    this.#versions.note(kind);
   }
 
   /** Replaces the file at `path` with `data`; resolves once it is durable. */

@@ -188,6 +188,7 @@ export async function openJsonFileStorage(
       broadcast: createInProcessBroadcast(),
       joined: joinedReadsOf(ready),
       version: () => writer.version,
+      versionOf: (kinds) => writer.versionOf(kinds),
       dump: () => dumpDataDirectory(root),
       close() {
         closing ??= (async () => {

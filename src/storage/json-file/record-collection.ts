@@ -5,8 +5,10 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { deepFreeze } from "../../domain/deep-freeze.ts";
+import type { VersionKind } from "../version-kinds.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { ignoreCode } from "./durable-writer.ts";
+import { kindsOfFolder } from "./folder-kinds.ts";
 import { forEachLimit } from "./parallel.ts";
 import { DamagedRecordError, isDamage, noteLoaded, reportDamage } from "./quarantine.ts";
 import { WriteOrder } from "./write-order.ts";
@@ -39,12 +41,15 @@ export class RecordCollection<T extends object> {
   readonly #writer: DurableWriter;
   readonly #records = new Map<string, T>();
   readonly #order = new WriteOrder();
+  /** What its changes count for (Storage.versionOf); null: nothing (the job queue). */
+  readonly #kinds: VersionKind | readonly VersionKind[] | null;
 
   private constructor(root: string, spec: CollectionSpec<T>, writer: DurableWriter) {
     this.#root = root;
     this.#dir = join(root, spec.folder);
     this.#spec = spec;
     this.#writer = writer;
+    this.#kinds = spec.outsideVersion ? null : kindsOfFolder(spec.folder);
   }
 
   /**
@@ -149,7 +154,7 @@ export class RecordCollection<T extends object> {
 
   #apply(key: string, sequence: number, value: T | undefined): void {
     if (!this.#order.mayApply(key, sequence)) return;
-    if (!this.#spec.outsideVersion) this.#writer.noteVisibleChange();
+    if (this.#kinds !== null) this.#writer.noteVisibleChange(this.#kinds);
     const previous = this.#records.get(key);
     if (value === undefined) this.#records.delete(key);
     else this.#records.set(key, value);

@@ -115,7 +115,7 @@ export class StatusJournaling {
         throw error;
       }
       if (this.#order.mayApply(id, sequence)) {
-        this.#options.writer.noteVisibleChange();
+        this.#options.writer.noteVisibleChange("statuses");
         show();
       }
     } finally {

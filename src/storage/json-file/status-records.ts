@@ -469,7 +469,7 @@ export class StatusRecords {
    */
   async #dropDamaged(row: number, path: string, error: unknown, gone: boolean): Promise<void> {
     this.#drop(row);
-    this.#writer.noteVisibleChange();
+    this.#writer.noteVisibleChange("statuses");
     if (gone) {
       logger.error("Status file {path} has vanished; the status is left out", { path });
       return;

@@ -8,10 +8,17 @@
 // target,…") and boosts ("writer|reblogs:account original,…"), migration 0038 (edge-memo.ts,
 // reblog-memo.ts).
 
+import { ALL_KINDS, KindVersions, type VersionKind } from "../version-kinds.ts";
 import type { Sql } from "./connect.ts";
+import { kindsOfChange } from "./table-kinds.ts";
 
 export interface Changes {
   readonly version: number;
+  /**
+   * Storage.versionOf: moves with `version`, for the kinds of the tables written (table-kinds.ts;
+   * every kind for a change whose table is unknown or missed).
+   */
+  versionOf(kinds: readonly VersionKind[]): number;
   /**
    * Changes to `table` so far: what a memo of its records compares against. Also moved by this
    * process's own writes to the table when their notification comes back, so a write that did not
@@ -55,7 +62,8 @@ export interface Changes {
 }
 
 export function createChanges(): Changes {
-  let version = 0;
+  // Storage.version() is their total: each move of it names the kinds of what moved it.
+  const versions = new KindVersions();
   // Changes of unknown tables count for every table.
   let everything = 0;
   const tables = new Map<string, number>();
@@ -73,27 +81,28 @@ export function createChanges(): Changes {
   };
   return {
     get version() {
-      return version;
+      return versions.total;
     },
+    versionOf: (kinds) => versions.of(kinds),
     tableVersion: (table) => everything + (tables.get(table) ?? 0),
     othersVersion: (table) => everything + (others.get(table) ?? 0),
     bump(table) {
-      version += 1;
+      versions.note(kindsOfChange(table));
       bumpTable(table);
     },
     heard(table) {
       others.set(table, (others.get(table) ?? 0) + 1);
-      version += 1;
+      versions.note(kindsOfChange(table));
       bumpTable(table);
     },
     bumpAll() {
-      version += 1;
+      versions.note(ALL_KINDS);
       everything += 1;
       for (const table of watchers.keys()) tell(table, undefined);
     },
     bumpTable,
     rows(table, ids, heardBack = false) {
-      if (!heardBack) version += 1;
+      if (!heardBack) versions.note(kindsOfChange(table, ids));
       tables.set(table, (tables.get(table) ?? 0) + 1);
       tell(table, ids, heardBack);
     },

@@ -176,6 +176,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
       joined: tracked(createJoinedReads(db, stores, edgeMemo, accountCounts), inFlight),
       broadcast,
       version: () => changes.version,
+      versionOf: (kinds) => changes.versionOf(kinds),
       dump: () => dumpDatabase(sql),
       close() {
         closing ??= (async () => {
