@@ -47,6 +47,22 @@ interface Figures {
   /** Its time runnable but waiting for a CPU, over the wall time (other processes' share). */
   mainWaiting: number;
   callsPerCreate: Record<string, number>;
+  /** The load generator's own CPU per create (its share of the two cores). */
+  loadPerCreate: number;
+  /** Every process's CPU per create, the kernel's threads included (/proc/stat). */
+  machinePerCreate: number;
+  /** The cores' idle (and I/O wait) share of the load's wall time: ~0 means CPU-bound. */
+  machineIdle: number;
+}
+
+/** The machine's CPU time so far, busy and idle (idle + iowait), in milliseconds, all cores. */
+async function machineTimes(): Promise<{ busy: number; idle: number }> {
+  const line = (await readFile("/proc/stat", "utf8")).split("\n")[0] ?? "";
+  // cpu user nice system idle iowait irq softirq steal …, in clock ticks (100 per second).
+  const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+  const all = ticks.reduce((sum, t) => sum + t, 0);
+  return { busy: (all - idle) * 10, idle: idle * 10 };
 }
 
 async function measure(tree: string): Promise<Figures> {
@@ -69,7 +85,9 @@ async function measure(tree: string): Promise<Figures> {
       await load(2); // warm-up: the optimising compiler's first work
       const before = await cpuTimes(pid);
       const mainBefore = await mainThreadSchedule(pid);
+      const machineBefore = await machineTimes();
       const result = await load(seconds);
+      const machineAfter = await machineTimes();
       const after = await cpuTimes(pid);
       const mainAfter = await mainThreadSchedule(pid);
       const main = mainAfter.running - mainBefore.running;
@@ -91,6 +109,12 @@ async function measure(tree: string): Promise<Figures> {
         mainBusy: main / (seconds * 1000),
         mainWaiting: (mainAfter.waiting - mainBefore.waiting) / (seconds * 1000),
         callsPerCreate: Object.fromEntries(CALLS.map((c) => [c, (calls[c] ?? 0) / creates])),
+        loadPerCreate: (result.cpuMs * 1000) / created,
+        // The window includes the load process's start and end (a few tens of ms, idle).
+        machinePerCreate: ((machineAfter.busy - machineBefore.busy) * 1000) / created,
+        machineIdle:
+          (machineAfter.idle - machineBefore.idle) /
+          (machineAfter.idle - machineBefore.idle + machineAfter.busy - machineBefore.busy),
       };
     } finally {
       // The load's last requests may still be in flight: answered before the stop.
@@ -118,6 +142,8 @@ for (let round = 0; round < rounds; round++) {
         `(${Math.round(figures.userPerCreate)} µs user; main thread ` +
         `${Math.round(figures.mainPerCreate)} µs, busy ${Math.round(figures.mainBusy * 100)}%, ` +
         `waiting for a CPU ${Math.round(figures.mainWaiting * 100)}%); ` +
+        `load generator ${Math.round(figures.loadPerCreate)} µs/create, machine ` +
+        `${Math.round(figures.machinePerCreate)} µs/create, idle ${Math.round(figures.machineIdle * 100)}%; ` +
         `per create: ${calls}\n`,
     );
   }
@@ -137,6 +163,9 @@ for (const [tree, list] of byTree) {
       `${Math.round(median(list.map((f) => f.userPerCreate)))} µs median; main thread ` +
       `${Math.round(median(list.map((f) => f.mainPerCreate)))} µs/create median, busy ` +
       `${Math.round(median(list.map((f) => f.mainBusy)) * 100)}% median, waiting for a CPU ` +
-      `${Math.round(median(list.map((f) => f.mainWaiting)) * 100)}% median; per create: ${calls}\n`,
+      `${Math.round(median(list.map((f) => f.mainWaiting)) * 100)}% median; load generator ` +
+      `${Math.round(median(list.map((f) => f.loadPerCreate)))} µs/create, machine ` +
+      `${Math.round(median(list.map((f) => f.machinePerCreate)))} µs/create, idle ` +
+      `${Math.round(median(list.map((f) => f.machineIdle)) * 100)}% (medians); per create: ${calls}\n`,
   );
 }

@@ -24,6 +24,8 @@ export interface LoadResult {
   errors: number;
   latencyP50: number;
   latencyP99: number;
+  /** This load process's own CPU time over its run, in milliseconds (user + system). */
+  cpuMs: number;
 }
 
 const specFile = process.argv[2];
@@ -31,6 +33,7 @@ if (!specFile) throw new Error("usage: load-worker.ts <spec.json>");
 const spec = JSON.parse(readFileSync(specFile, "utf8")) as LoadSpec;
 let next = 0;
 const paths = spec.paths;
+const cpuBefore = process.cpuUsage();
 const result = await autocannon({
   url: spec.url,
   method: spec.method,
@@ -52,6 +55,7 @@ const result = await autocannon({
       }
     : {}),
 });
+const cpu = process.cpuUsage(cpuBefore);
 const ok = result.requests.total - result.non2xx;
 const output: LoadResult = {
   rps: ok / Math.max(result.duration, 0.001),
@@ -60,5 +64,6 @@ const output: LoadResult = {
   errors: result.errors,
   latencyP50: result.latency.p50,
   latencyP99: result.latency.p99,
+  cpuMs: (cpu.user + cpu.system) / 1000,
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);
