@@ -5,29 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { federationSection } from "../../bench/lib/report.ts";
-import type { FanoutResult } from "../../bench/scenarios/fanout.ts";
-import type { InboxResult } from "../../bench/scenarios/inbox.ts";
-
-const fanout: FanoutResult = {
-  servers: 10,
-  followers: 100,
-  seconds: 1,
-  firstSeconds: 0.1,
-  rounds: [1],
-  signSeconds: 0.5,
-  ratio: 0.5,
-};
-
-const inbox = (acceptedPerSecond: number, processedPerSecond: number): InboxResult => ({
-  activities: 2_000,
-  senders: 200,
-  concurrency: 50,
-  acceptedPerSecond,
-  processedPerSecond,
-  verifiedPerSecond: 1_200,
-  ratio: processedPerSecond / 1_200,
-  perRound: [],
-});
+import { fanout, inbox } from "./report-fixtures.ts";
 
 const rowOf = (lines: string[], scenario: string) =>
   lines.find((line) => line.startsWith(`| ${scenario}`)) ?? assert.fail(`no row ${scenario}`);

@@ -8,6 +8,7 @@ import type { Comparison } from "../../bench/lib/compare.ts";
 import type { ScaleResult } from "../../bench/lib/report.ts";
 import { postgresSection } from "../../bench/lib/report-postgres.ts";
 import type { PostgresResults } from "../../bench/scenarios/postgres.ts";
+import { fanout, inbox } from "./report-fixtures.ts";
 
 const comparison = (name: string, ratio: number, reference = "bare node:http"): Comparison => ({
   name,
@@ -31,27 +32,7 @@ const results = (beside: number): PostgresResults => ({
   twoProcess: [],
   // ...while beside json-file, in the same rounds, it answers `beside` of json-file's rate.
   againstJsonFile: [comparison("a status", beside, "json-file")],
-  federation: {
-    fanout: {
-      servers: 10,
-      followers: 100,
-      seconds: 1,
-      firstSeconds: 0.1,
-      rounds: [1],
-      signSeconds: 0.5,
-      ratio: 0.5,
-    },
-    inbox: {
-      activities: 10,
-      senders: 2,
-      concurrency: 2,
-      acceptedPerSecond: 1,
-      processedPerSecond: 1,
-      verifiedPerSecond: 1,
-      ratio: 1,
-      perRound: [],
-    },
-  },
+  federation: { fanout, inbox: inbox(1, 1) },
 });
 
 const rowOf = (lines: string[], scenario: string) =>
