@@ -1,11 +1,13 @@
 // Lease-row locks on a real PostgreSQL: nested locks under a tiny pool never starve the work of
 // connections, a lease left by a process that died is taken over once it expires, and a lease
-// is renewed while long work runs.
+// is renewed while long work runs; leases given back while one release is under way go in one
+// statement.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLeaseLocks } from "./lease-locks.ts";
+import { countedStatements } from "./testing/counted-statements.ts";
 import { rawDatabase } from "./testing/hooks.ts";
 
 describe("postgres lease locks", () => {
@@ -26,6 +28,25 @@ describe("postgres lease locks", () => {
       ),
     );
     assert.equal(done, 12);
+    const [left] = await db.sql<{ n: string }[]>`select count(*) as n from coordination_locks`;
+    assert.equal(Number(left?.n), 0);
+  });
+
+  it("gives back the leases released while one release is under way in one statement", async () => {
+    const releases = countedStatements(db.sql, "delete from coordination_locks");
+    const withLock = createLeaseLocks(releases.sql);
+    // Twenty holders, whose work ends together once all hold their leases.
+    const gate = Promise.withResolvers<void>();
+    let holding = 0;
+    const held = Array.from({ length: 20 }, (_, i) =>
+      withLock(`post:${i}`, async () => {
+        if (++holding === 20) gate.resolve();
+        await gate.promise;
+      }),
+    );
+    await Promise.all(held);
+    // The first alone, the nineteen asked while it ran together.
+    assert.equal(releases.count(), 2);
     const [left] = await db.sql<{ n: string }[]>`select count(*) as n from coordination_locks`;
     assert.equal(Number(left?.n), 0);
   });

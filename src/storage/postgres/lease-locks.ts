@@ -10,15 +10,21 @@
 // most one lease or one poller per key. A lease is renewed while its work runs; a process that
 // dies leaves its rows to expire after LEASE_SECONDS, when another process may take them over.
 // A take may read in the same round trip what the locked work reads first (`reading`, ADR 0063:
-// the ingest of a remote post, which looks for the status under its lock).
+// the ingest of a remote post, which looks for the status under its lock). Releases asked while
+// one is under way go together in one statement (gathered-statements.ts): every ingested inbox
+// post gives back a lease, and each given back alone was a statement and a commit of its own.
 
 import { createHash, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getLogger } from "@logtape/logtape";
 import { createKeyedLock, type WithLock } from "../in-process/keyed-lock.ts";
 import type { Sql } from "./connect.ts";
+import { gathered } from "./gathered-statements.ts";
 
 const logger = getLogger(["wren", "storage", "locks"]);
+
+/** The most releases one statement gives back (the keys travel as one array). */
+const MOST_RELEASES = 1_000;
 
 /** Keys longer than this (an activity id is a URL of any length) are kept as their digest. */
 const LONGEST_KEPT_KEY = 200;
@@ -104,11 +110,24 @@ export function createLeaseLocks(sql: Sql, timing: LeaseTiming = DEFAULT_LEASE_T
     return () => clearInterval(timer);
   }
 
+  /** Deletes the leases of `leases` still held by their holders: one statement for them all. */
+  const giveBack = gathered<{ key: string; holder: string }, undefined>(
+    async (_group, leases) => {
+      await sql`
+        delete from coordination_locks l
+        using unnest(${leases.map((l) => l.key)}::text[], ${leases.map((l) => l.holder)}::text[])
+          as r(key, holder)
+        where l.key = r.key and l.holder = r.holder`;
+      return leases.map(() => undefined);
+    },
+    { most: MOST_RELEASES },
+  );
+
   async function release(key: string, holder: string): Promise<void> {
     // Awaited before the next waiter of this process runs, which can then take the lease at
     // once; a release that fails only makes the next holder wait for the lease to expire.
-    await sql`delete from coordination_locks where key = ${key} and holder = ${holder}`.catch(
-      (error: unknown) => logger.warn("Could not release lock {key}: {error}", { key, error }),
+    await giveBack("release", { key, holder }).catch((error: unknown) =>
+      logger.warn("Could not release lock {key}: {error}", { key, error }),
     );
   }
 

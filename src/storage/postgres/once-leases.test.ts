@@ -2,7 +2,8 @@
 // the lock while the work runs (no keyed lock's row), copies in two processes act once, a failed
 // copy gives the row back at once, a dead holder's lease passes (a live one's is renewed), and records as an older Wren
 // wrote them (kv rows holding `true`) are honoured until they expire. Within a job's work the
-// record is left to the job's end (ADR 0066), the row held as a lease until then.
+// record is left to the job's end (ADR 0066), the row held as a lease until then. Takes asked while
+// one is under way go in one statement, a key twice among them acting once.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -10,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { jobsWork } from "../done-records.ts";
 import { doneRecordsInsert } from "./done-records-insert.ts";
 import { createOnceLeases } from "./once-leases.ts";
+import { countedStatements } from "./testing/counted-statements.ts";
 import { rawDatabase } from "./testing/hooks.ts";
 
 const NOW = "2026-01-01T00:00:00.000Z";
@@ -146,5 +148,52 @@ describe("postgres once-leases", () => {
       true,
     );
     assert.equal(acted, 1);
+  });
+
+  it("takes the leases asked while one take is under way in one statement, a key twice acting once", async () => {
+    // A take's statement (the records written after the work are other statements).
+    const takes = countedStatements(db.sql, "taken as (");
+    const runOnce = createOnceLeases(takes.sql);
+    const acted: number[] = [];
+    /** The take statements sent by the time every lease was taken (the copies poll after). */
+    let takesWhenAllActing = 0;
+    // Twenty activities, the last five copies of the first five (a replay arriving with them).
+    const outcomes = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        runOnce(record(100 + (i % 20)), NOW, DONE_UNTIL, async () => {
+          acted.push(i % 20);
+          if (acted.length === 20) takesWhenAllActing = takes.count();
+          await sleep(20);
+        }),
+      ),
+    );
+    assert.deepEqual(
+      acted.toSorted((a, b) => a - b),
+      Array.from({ length: 20 }, (_, i) => i),
+    );
+    assert.equal(outcomes.filter((acts) => acts).length, 20);
+    // The first alone, the 24 asked while it ran together (the copies told to ask again).
+    assert.equal(takesWhenAllActing, 2);
+  });
+
+  it("sends the takes of a statement the server refused again alone, failing only the bad one", async () => {
+    const runOnce = createOnceLeases(db.sql);
+    let acted = 0;
+    const work = async () => {
+      acted++;
+      await sleep(20);
+    };
+    // The first goes alone; the next five go together, one of them with a time the server
+    // cannot read, which fails their statement.
+    const first = runOnce(record(200), NOW, DONE_UNTIL, work);
+    const gathered = Array.from({ length: 5 }, (_, i) =>
+      runOnce(record(201 + i), i === 2 ? "not a time" : NOW, DONE_UNTIL, work),
+    );
+    const outcomes = await Promise.allSettled([first, ...gathered]);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ["fulfilled", "fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"],
+    );
+    assert.equal(acted, 5);
   });
 });

@@ -26,10 +26,21 @@ import { getLogger } from "@logtape/logtape";
 import { leaveToJob } from "../done-records.ts";
 import type { Coordination } from "../ports.ts";
 import type { Sql } from "./connect.ts";
-import { jsonb } from "./jsonb.ts";
+import { gathered } from "./gathered-statements.ts";
+import { jsonb, jsonText } from "./jsonb.ts";
 import { DEFAULT_LEASE_TIMING, type LeaseTiming } from "./lease-locks.ts";
 
 const logger = getLogger(["wren", "storage", "locks"]);
+
+/** The most takes one statement carries (they travel as one JSON array). */
+const MOST_TAKES = 500;
+
+/** One lease asked for: `lease` of `key`, a record there counting as done until `now`. */
+interface Take {
+  key: string[];
+  lease: string;
+  now: string;
+}
 
 /** A record's value: done. Anything else in a row of a once-key is a lease. */
 const DONE = true;
@@ -41,30 +52,90 @@ export function createOnceLeases(
   const processId = randomUUID();
   let taken = 0;
 
+  /**
+   * One statement taking the leases of `takes` (distinct keys), inserted in key order as the
+   * once-records are (done-records-insert.ts): two statements taking or recording the same keys
+   * lock them in one order and never wait for each other in a cycle. Answers per take as `take`.
+   */
+  async function takeStatement(takes: readonly Take[]): Promise<(boolean | undefined)[]> {
+    const rows = await sql<{ n: number; taken: boolean; done: boolean }[]>`
+      with input as (
+        select array(select json_array_elements_text(t->'key')) as key,
+          jsonb_build_object('lease', t->>'lease') as lease,
+          (t->>'now')::timestamptz as now, n::int as n
+        from json_array_elements(${jsonText(takes)}::text::json) with ordinality as i(t, n)
+      ),
+      taken as (
+        insert into kv as k (key, value, expires_at)
+        select key, lease, now() + make_interval(secs => ${timing.leaseSeconds})
+        from input order by key
+        on conflict (key) do update set value = excluded.value, expires_at = excluded.expires_at
+          where case when k.value = 'true'::jsonb
+            then k.expires_at <= (select i.now from input i where i.key = k.key)
+            else coalesce(k.expires_at <= now(), true) end
+        returning k.key
+      )
+      select i.n, exists (select 1 from taken t where t.key = i.key) as taken,
+        exists (
+          select 1 from kv where kv.key = i.key and kv.value = 'true'::jsonb
+            and (kv.expires_at is null or kv.expires_at > i.now)
+        ) as done
+      from input i`;
+    const answers = new Map(
+      rows.map((row) => [row.n, row.taken ? true : row.done ? false : undefined]),
+    );
+    return takes.map((_, i) => answers.get(i + 1));
+  }
+
+  type Settled = { outcome: boolean | undefined } | { error: unknown };
+  /**
+   * Takes asked while one is under way go in one statement (gathered-statements.ts): each inbox
+   * activity takes a lease, and each take alone was a statement and a commit of its own. A key
+   * asked twice among them (a statement cannot upsert a row twice) is taken by the first; the
+   * second is told to wait, and asks again. A statement of several that failed (a deadlock the
+   * database broke, should one form all the same) took nothing: each is sent again alone.
+   */
+  const takeAll = gathered<Take, Settled>(
+    async (_group, takes) => {
+      const first = new Map<string, number>();
+      for (const [i, take] of takes.entries()) {
+        const name = JSON.stringify(take.key);
+        if (!first.has(name)) first.set(name, i);
+      }
+      const sent = [...first.values()].map((i) => takes[i] as Take);
+      const outcomes = await takeStatement(sent).then(
+        (answers) => answers.map((outcome): Settled => ({ outcome })),
+        (error: unknown) =>
+          sent.length === 1
+            ? [{ error }]
+            : Promise.all(
+                sent.map((take) =>
+                  takeStatement([take]).then(
+                    ([outcome]): Settled => ({ outcome }),
+                    (alone: unknown): Settled => ({ error: alone }),
+                  ),
+                ),
+              ),
+      );
+      return takes.map((take, i) => {
+        const at = first.get(JSON.stringify(take.key));
+        // A later copy of a key in this batch: the first took it (or saw it done); ask again.
+        if (at !== i) return { outcome: undefined };
+        return outcomes[sent.indexOf(take)] as Settled;
+      });
+    },
+    { most: MOST_TAKES },
+  );
+
   /** True: the lease is this holder's; false: the record is there (done); undefined: wait. */
   async function take(
     key: string[],
     lease: { lease: string },
     now: string,
   ): Promise<boolean | undefined> {
-    const [row] = await sql<{ taken: boolean; done: boolean }[]>`
-      with taken as (
-        insert into kv as k (key, value, expires_at)
-        values (${key}::text[], ${jsonb(sql, lease)},
-                now() + make_interval(secs => ${timing.leaseSeconds}))
-        on conflict (key) do update set value = excluded.value, expires_at = excluded.expires_at
-          where case when k.value = 'true'::jsonb
-            then k.expires_at <= ${now}::timestamptz
-            else coalesce(k.expires_at <= now(), true) end
-        returning 1
-      )
-      select exists (select 1 from taken) as taken,
-        exists (
-          select 1 from kv where key = ${key}::text[] and value = 'true'::jsonb
-            and (expires_at is null or expires_at > ${now}::timestamptz)
-        ) as done`;
-    if (row?.taken) return true;
-    return row?.done ? false : undefined;
+    const settled = await takeAll("take", { key, lease: lease.lease, now });
+    if ("error" in settled) throw settled.error;
+    return settled.outcome;
   }
 
   function keepRenewed(key: string[], lease: { lease: string }): () => void {

@@ -25,6 +25,7 @@ import {
   tagSource,
 } from "./status-list-memo.ts";
 import { createStatusPuts } from "./status-puts.ts";
+import { statusRowsByUri } from "./status-rows-by-uri.ts";
 
 interface DataRow {
   data: Status;
@@ -69,6 +70,7 @@ export function createStatusStore(
   const asText = sql`id::text as key, data::text as json`;
   const record = (row: StatusRow) => identities.of(row);
   const records = (rows: readonly StatusRow[]) => rows.map(record);
+  const byUri = statusRowsByUri(sql);
   // Statuses by id are kept in this process and forgotten row by row as they are written, here
   // or (once notified) by another process (row-memo.ts, ADR 0033): a page of a timeline or a
   // status read is answered without reading its rows, as on json-file.
@@ -139,9 +141,7 @@ export function createStatusStore(
     },
 
     async findByUri(uri) {
-      // Should two statuses claim one uri, the newest answers.
-      const [row] = await sql<StatusRow[]>`
-        select ${asText} from statuses where uri = ${uri} order by id desc limit 1`;
+      const row = await byUri(uri);
       return row && record(row);
     },
 
