@@ -126,31 +126,6 @@ describe("DurableWriter", () => {
     assert.equal(await read("kept"), "new");
   });
 
-  it("stageNew writes a new file in place at the commit, no temporary file, and syncs it later", async () => {
-    const writer = new DurableWriter();
-    const path = join(dir, "a", "1.json");
-    const staged = await writer.stageNew(path, "one");
-    await assert.rejects(readdir(join(dir, "a")), { code: "ENOENT" }, "nothing before the commit");
-    assert.deepEqual(await readdir(dir), [], "no temporary file");
-    await staged.commit();
-    assert.equal(await read("a/1.json"), "one");
-    assert.deepEqual(await readdir(join(dir, "a")), ["1.json"]);
-    await writer.syncDeferred();
-    // An abort before the commit leaves nothing; one after a failed commit removes its file.
-    const faults = new WriteFaults();
-    const failing = new DurableWriter({ faults });
-    const aborted = await failing.stageNew(join(dir, "a", "2.json"), "two");
-    await aborted.abort();
-    faults.failRenameWith("EIO");
-    const refused = await failing.stageNew(join(dir, "a", "3.json"), "three");
-    await assert.rejects(refused.commit(), { code: "EIO" });
-    await refused.abort();
-    assert.deepEqual(await readdir(join(dir, "a")), ["1.json"]);
-    // A full disk refuses it before anything is written, as stage() does.
-    faults.failWith("ENOSPC");
-    await assert.rejects(failing.stageNew(join(dir, "a", "4.json"), "four"), { code: "ENOSPC" });
-  });
-
   it("leaves other failures as they are", async () => {
     const writer = new DurableWriter();
     await writeFile(join(dir, "file"), "");

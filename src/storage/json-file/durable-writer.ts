@@ -180,47 +180,6 @@ export class DurableWriter {
     };
   }
 
-  /**
-   * stage() for a file no reader can open yet (a status not in memory, whose journal line is
-   * its durability, ADR 0065 amended by ADR 0070): nothing is written before the commit, which
-   * writes `path` itself once the gate and the caller's record are durable: no temporary file,
-   * no rename. A crash mid-write leaves the file cut short, which the record restores at start.
-   * The fault hooks strike here (as in stage) and before the commit's open (as its rename's). A
-   * commit that fails removes what it wrote; so does an abort after a commit began.
-   */
-  stageNew(path: string, data: string): Promise<StagedWrite> {
-    if (this.#closed) return Promise.reject(new Error(`Storage is closed; cannot write ${path}`));
-    try {
-      this.#faults?.check("write", path);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const gate = this.gates.current();
-    const dir = dirname(path);
-    let opened = false;
-    const remove = () => (opened ? rm(path, { force: true }) : Promise.resolve());
-    return Promise.resolve({
-      commit: () =>
-        this.#committing.call(async () => {
-          if (gate) await gate;
-          const newDirs = new Set<string>();
-          await this.#ensureDir(dir, newDirs);
-          for (const d of newDirs) this.#deferredDirs.add(d);
-          this.#faults?.checkRename(path);
-          opened = true;
-          const fd = await openFd(path, "w", PRIVATE_FILE_MODE);
-          try {
-            await writeAllFd(fd, data);
-          } finally {
-            closeFd(fd);
-          }
-          this.#deferredFiles.add(path);
-          this.#deferredDirs.add(dir);
-        }),
-      abort: remove,
-    });
-  }
-
   /** Counts `path` (and its directory) among the files to sync: a start found it unsynced. */
   noteDeferred(path: string): void {
     this.#deferredFiles.add(path);

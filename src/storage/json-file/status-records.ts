@@ -257,17 +257,14 @@ export class StatusRecords {
     // The record of the event this write announces (JobStore.putAround, write-gate.ts): its
     // line must be durable before ours, which a start would replay into the file.
     const gate = this.#writer.gates.current();
-    // A full disk refuses the write here, before its line exists (ADR 0065); the line with the
-    // bytes is the durable step, the file needs no fsync before the answer. A new status has no
-    // reader yet: its file is written in place after its line (ADR 0070). Else a temporary file
-    // in `statuses/` itself (a crash before its line leaves no trace in the author's folder,
-    // whose changed time would make the snapshot stale), renamed over the file after the line.
+    // The temporary file first (not fsynced): a full disk refuses the write here, before its
+    // line exists (ADR 0065). The journal's line with the bytes is then the durable step; the
+    // rename needs no fsync of the file or its folder before the answer.
     let staged: Awaited<ReturnType<DurableWriter["stage"]>>;
     try {
-      const writer = this.#writer;
-      staged = await (current < 0
-        ? writer.stageNew(path, json)
-        : writer.stage(path, json, this.#dir));
+      // The temporary file in `statuses/` itself: a crash before its line leaves no trace in
+      // the author's folder, whose changed time would make the snapshot stale.
+      staged = await this.#writer.stage(path, json, this.#dir);
     } catch (error) {
       throw cannotStore(error, path) ?? error;
     }
