@@ -28,6 +28,8 @@ export interface Comparison {
   referenceRps: number;
   ratio: number;
   reference: string;
+  /** Wren's rate over the reference's, round by round (`ratio` is their median). */
+  roundRatios: number[];
 }
 
 export interface RoundOptions {
@@ -159,6 +161,7 @@ export async function compareWithBare(
         wrenRps: median(s.wren),
         referenceRps: median(s.bare),
         ratio: median(s.ratio),
+        roundRatios: s.ratio,
         reference: other
           ? other.name
           : bares.length === 1
@@ -170,4 +173,26 @@ export async function compareWithBare(
     await Promise.all(bares.map((b) => b.stop()));
     if (responses) await rm(dirname(responses), { recursive: true, force: true });
   }
+}
+
+/**
+ * Comparisons of the same probes by several pairs of processes pooled into one: each probe's
+ * ratio is the median of every pair's rounds, its rates the median of the pairs'. Two processes
+ * of one tree and backend were seen 35% apart (JIT decisions, which earlier probes warmed what),
+ * which no number of rounds with one pair averages out.
+ */
+export function pooled(runs: readonly (readonly Comparison[])[]): Comparison[] {
+  const first = runs[0] ?? [];
+  return first.map((c) => {
+    const same = runs.flatMap((run) => run.filter((other) => other.name === c.name));
+    const roundRatios = same.flatMap((other) => other.roundRatios);
+    return {
+      name: c.name,
+      wrenRps: median(same.map((other) => other.wrenRps)),
+      referenceRps: median(same.map((other) => other.referenceRps)),
+      ratio: median(roundRatios),
+      reference: c.reference,
+      roundRatios,
+    };
+  });
 }

@@ -66,6 +66,8 @@ export interface WrenServerOptions {
   wrapper?: readonly string[];
   /** `--role` (PostgreSQL only; default all). */
   role?: "all" | "web" | "worker";
+  /** Where it answers when not at its public URL (another port than the URL's, same records). */
+  listening?: string;
 }
 
 /** `wren serve` on a prepared data directory; ready once it answers the instance endpoint. */
@@ -80,7 +82,7 @@ export async function startWrenServer(
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const url = env.WREN_PUBLIC_URL as string;
+  const url = options.listening ?? (env.WREN_PUBLIC_URL as string);
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`wren serve exited with ${child.exitCode}`);
     try {

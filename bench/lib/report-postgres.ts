@@ -59,7 +59,7 @@ export function postgresSection(pg: PostgresResults, jsonFile: readonly ScaleRes
   return [
     "### PostgreSQL",
     "",
-    `Reads (${first?.statuses.toLocaleString("en")} statuses; requests/s, Wren on PostgreSQL vs bare node:http; json-file's ratio from the json-file part of the run; then Wren on PostgreSQL against Wren on json-file seeded alike, in the same rounds, which the 80% target is judged on):`,
+    `Reads (${first?.statuses.toLocaleString("en")} statuses; requests/s, Wren on PostgreSQL vs bare node:http; json-file's ratio from the json-file part of the run; then Wren on PostgreSQL against Wren on json-file seeded alike, in the same rounds, two fresh pairs of processes pooled (the median of their rounds), which the 80% target is judged on):`,
     "",
     table([
       [

@@ -16,6 +16,7 @@ const comparison = (name: string, ratio: number, reference = "bare node:http"): 
   referenceRps: 1_000,
   ratio,
   reference,
+  roundRatios: [ratio],
 });
 
 const scale = (ratio: number): ScaleResult => ({
