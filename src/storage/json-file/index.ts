@@ -193,10 +193,15 @@ export async function openJsonFileStorage(
       close() {
         closing ??= (async () => {
           try {
-            await ready.statuses.closeWrites();
-            await coordination.close();
-            await writer.close();
-            await ready.jobs.closeJournal();
+            try {
+              await ready.statuses.closeWrites();
+              await coordination.close();
+              await writer.close();
+            } finally {
+              // Its file is closed even when a step above failed: a descriptor left open would
+              // outlive the storage (closed only by the garbage collector).
+              await ready.jobs.closeJournal();
+            }
             // Every status write is durable now and no new one is accepted: the snapshot
             // describes the files exactly (ADR 6). An inspection writes nothing.
             if (!inspect) await ready.statuses.checkpoint();

@@ -115,6 +115,7 @@ export class JournalFile {
   #draining: Promise<void> | undefined;
   /** After a failed append the file may end in a cut line: the next batch starts a new one. */
   #newLine = false;
+  #closed = false;
   /** Lines appended durably (the snapshot threshold counts them). */
   lines = 0;
   /** Characters appended durably (a snapshot comes before the journal grows past reading). */
@@ -128,14 +129,19 @@ export class JournalFile {
 
   /** Resolves once `line` is durably in the journal. */
   append(line: string): Promise<void> {
+    // A closed journal would open its file again, and nothing would close it.
+    if (this.#closed) {
+      return Promise.reject(new Error(`The status journal ${this.#path} is closed`));
+    }
     const { promise, resolve, reject } = Promise.withResolvers<void>();
     this.#pending.push({ line, resolve, reject });
     this.#draining ??= new Promise<void>((r) => setImmediate(r)).then(() => this.#drain());
     return promise;
   }
 
-  /** Waits for the appends asked for so far, then closes the file. */
+  /** Waits for the appends asked for so far, then closes the file; later appends fail. */
   async close(): Promise<void> {
+    this.#closed = true;
     while (this.#draining) await this.#draining;
     await this.#handle?.close();
     this.#handle = undefined;

@@ -218,14 +218,27 @@ export class StatusJournaling {
   }
 
   /**
+   * Closes the journal's file once the writes in flight have settled (after stop()): its lines
+   * stay on disk for the next start, only the descriptor goes. Every close of the storage does
+   * this, also one that writes no snapshot after it (`wren doctor`) or fails before it.
+   */
+  async closeJournal(): Promise<void> {
+    await this.#journal.close();
+  }
+
+  /**
    * Writes the snapshot for the next start, after stop() and once the writer has made every
-   * write durable, unless the one on disk is exact; then closes the journal.
+   * write durable, unless the one on disk is exact; then closes the journal, also when the
+   * snapshot fails (a full disk): its lines are then what the next start reads.
    */
   async closeWithSnapshot(): Promise<void> {
-    await this.#checkpointing;
-    // A run without status writes after a start that read nothing again: the snapshot is
-    // still exact (rewriting it costs about 150 bytes per status).
-    if (this.stale) await this.#checkpoint();
-    await this.#journal.close();
+    try {
+      await this.#checkpointing;
+      // A run without status writes after a start that read nothing again: the snapshot is
+      // still exact (rewriting it costs about 150 bytes per status).
+      if (this.stale) await this.#checkpoint();
+    } finally {
+      await this.#journal.close();
+    }
   }
 }

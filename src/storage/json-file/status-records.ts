@@ -315,14 +315,17 @@ export class StatusRecords {
   }
 
   /**
-   * Refuses new writes and waits for those in flight. Needed before the writer closes: a put
-   * may still be removing the snapshot, and must reach the writer before it refuses writes.
+   * Refuses new writes, waits for those in flight and closes the journal's file. Needed before
+   * the writer closes: a put may still be removing the snapshot, and must reach the writer
+   * before it refuses writes.
    */
   async close(): Promise<void> {
     this.#closed = true;
     const stopped = this.#journaling.stop();
     await Promise.allSettled([...this.#putting]);
     await stopped;
+    // Nothing appends to the journal from here on (a snapshot starts one of its own).
+    await this.#journaling.closeJournal();
   }
 
   /**

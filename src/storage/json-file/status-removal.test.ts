@@ -67,8 +67,10 @@ describe("json-file status removal", () => {
     for (const id of removed) assert.equal(await records.get(id), undefined);
     assert.equal((await records.get(ids[0] as string))?.id, ids[0]);
 
-    // A crash: no snapshot written since the removals, only their journal lines.
+    // A crash: no snapshot written since the removals, only their journal lines. The closed
+    // writes close the journal's file as the crash would, and write nothing (no checkpoint()).
     await writer.flush();
+    await records.close();
     writer = new DurableWriter();
     records = await open(writer);
     assert.equal(records.loadedFrom, "snapshot");

@@ -15,7 +15,10 @@ import { StatusRecords, type StatusRecordsOptions } from "./status-records.ts";
 
 /** The port plus what only the backend itself uses. */
 export interface JsonFileStatusStore extends StatusStore {
-  /** Refuses new writes, waits for those in flight (first step of the storage's close). */
+  /**
+   * Refuses new writes, waits for those in flight and closes the journal's file (first step of
+   * the storage's close).
+   */
   closeWrites(): Promise<void>;
   /** Writes the start-up snapshot: after closeWrites() and once the writer is closed. */
   checkpoint(): Promise<void>;
