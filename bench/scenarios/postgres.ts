@@ -11,6 +11,7 @@ import type { Comparison, RoundOptions } from "../lib/compare.ts";
 import { compareWithBare, pooled } from "../lib/compare.ts";
 import { benchDatabase, postgresEnv } from "../lib/pg-database.ts";
 import { residentMegabytes, startWrenServer } from "../lib/processes.ts";
+import { rawPostgresWriteRate } from "../lib/raw-pg-writes.ts";
 import type { ScaleResult } from "../lib/report.ts";
 import { benchEnv, seed } from "../lib/seed.ts";
 import { type FederationProfile, type FederationResults, measureFederation } from "./federation.ts";
@@ -30,6 +31,11 @@ export interface PostgresProfile {
 export interface PostgresResults {
   scale: ScaleResult[];
   writes: Comparison[];
+  /**
+   * Status inserts/s the database makes durable alone (lib/raw-pg-writes.ts), measured right
+   * after the writes: the floor of the create scenario, as the raw file loop is json-file's.
+   */
+  rawInserts?: number;
   /** The reads split between two web processes on one database (first size). */
   twoProcess: Comparison[];
   /**
@@ -61,6 +67,7 @@ export async function measurePostgres(
 ): Promise<PostgresResults> {
   const scale: ScaleResult[] = [];
   let writes: Comparison[] = [];
+  let rawInserts: number | undefined;
   let twoProcess: Comparison[] = [];
   let againstJsonFile: Comparison[] = [];
   for (const [index, size] of profile.sizes.entries()) {
@@ -113,12 +120,17 @@ export async function measurePostgres(
       } finally {
         await wren.stop();
       }
+      // Only the first size gets here (the others return after their reads).
+      rawInserts = await rawPostgresWriteRate(storageEnv.WREN_DATABASE_URL as string, {
+        seconds: profile.writeOptions.duration,
+        concurrency: profile.writeOptions.connections,
+      });
     });
   }
   const federation = await withDatabase((storageEnv) =>
     measureFederation(profile.federation, freePort, (m) => log(`postgres: ${m}`), storageEnv),
   );
-  return { scale, writes, twoProcess, againstJsonFile, federation };
+  return { scale, writes, rawInserts, twoProcess, againstJsonFile, federation };
 }
 
 /**

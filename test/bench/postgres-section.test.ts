@@ -57,4 +57,21 @@ describe("the bench report's PostgreSQL reads", () => {
       .split("\n");
     assert.match(rowOf(lines, "a status"), /\| – +\| – +\|$/);
   });
+
+  it("shows status creation beside the database's own insert rate", () => {
+    const create = { ...comparison("create status", 0.9), wrenRps: 900 };
+    const lines = (rawInserts?: number) =>
+      postgresSection({ ...results(1), writes: [create], rawInserts }, [scale(0.4)])
+        .join("\n")
+        .split("\n");
+    // 900 creates/s where the database alone makes 1,200 inserts/s durable: 75% of its floor.
+    assert.match(rowOf(lines(1_200), "create status"), /\| 75% +\| ≥ 1,000\/s: missed +\|$/);
+    assert.ok(
+      lines(1_200).some((line) => line.includes("Raw status inserts") && line.includes("1200/s")),
+    );
+    assert.match(rowOf(lines(), "create status"), /\| +\| ≥ 1,000\/s: missed +\|$/);
+    assert.ok(
+      lines().some((line) => line.includes("Raw status inserts") && line.includes("not measured")),
+    );
+  });
 });
