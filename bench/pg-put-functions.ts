@@ -62,6 +62,7 @@ try {
             listedTags: [],
             hasMedia: false,
             job: undefined,
+            fresh: false,
           }),
         ),
       );

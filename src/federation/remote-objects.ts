@@ -47,8 +47,8 @@ export interface StatusAhead {
 /**
  * Starts the read of the status stored under `uri` that ingesting it will begin with, so that
  * it runs beside what comes first (the inbox's once-guard, ADR 0066) instead of after it. That
- * read is a look before the work, never the decision: the decision is taken again under the
- * post's lock (ingestRemoteStatus), so a read a moment older answers the same. A failure is
+ * read is a look before the work, never the decision: the decision is taken again by the put
+ * or under the post's lock (ingestRemoteStatus), so a read a moment older answers the same. A failure is
  * the ingest's to meet (or nobody's, when the activity is skipped).
  */
 export function lookAhead(ctx: ServiceContext, uri: URL | null): StatusAhead | undefined {

@@ -2,7 +2,6 @@
 // budgets, ids): part of ports.ts, kept apart for its size. Imports only domain/.
 
 import type { IdGenerator } from "../domain/ids.ts";
-import type { Status } from "../domain/status.ts";
 
 /** One caller's fixed window of a counter (rate limits). */
 export interface CounterWindow {
@@ -52,18 +51,6 @@ export interface Coordination {
    * nested only in one fixed order (as callers already do), or two holders could wait forever.
    */
   withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
-  /**
-   * withLock(`key`, …) whose work starts by reading the status stored under `uri` (the newest,
-   * should two claim it; undefined: none), as read once the lock is held. Where processes share
-   * the storage, the lock's take and that read are one round trip (ADR 0063: the ingest of a
-   * remote post, under `remote-status:<uri>`); absent elsewhere, where callers take the lock and
-   * read.
-   */
-  withLockReadingStatus?<T>(
-    key: string,
-    uri: string,
-    work: (stored: Status | undefined) => Promise<T>,
-  ): Promise<T>;
   /**
    * Where processes share the storage: runs `work` unless the key–value entry `record` says it
    * was done (the value `true`, not expired at `now`, ISO), and then stores that record until

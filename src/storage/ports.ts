@@ -200,6 +200,14 @@ export interface StatusStore {
   findByUri(uri: string): Promise<Status | undefined>;
   /** Saves one status individually, under its account id. */
   put(status: Status): Promise<void>;
+  /**
+   * put() of a new status (a new id) unless a status is stored under its uri: then nothing is
+   * written and that status is answered (undefined: this one was stored). Racing puts of one
+   * uri, from any process sharing the storage, store exactly one: where the storage settles
+   * that itself (PostgreSQL: a unique index on the uri, ADR 0080). Absent elsewhere, where a
+   * caller storing a remote post holds its `remote-status:<uri>` lock and looks first.
+   */
+  putNew?(status: Status): Promise<Status | undefined>;
   /** The account's statuses (deleted ones excluded), newest first. */
   listByAccount(accountId: string, page: IdPage, filter?: StatusFilter): Promise<Status[]>;
   /** Non-deleted statuses of the account. */

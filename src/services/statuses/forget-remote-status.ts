@@ -15,7 +15,9 @@ export async function forgetRemoteStatus(
   statusId: string,
   uri: string,
 ): Promise<boolean> {
-  // The lock of ingesting, updating and deleting remote statuses: none of them runs meanwhile.
+  // The lock of updating and deleting remote statuses (and of ingesting them where the storage
+  // does not settle puts by uri itself, ADR 0080): none of them runs meanwhile. An ingest
+  // without it stores a new copy under a new id once this one is gone, as a later one would.
   return ctx.storage.coordination.withLock(`remote-status:${uri}`, async () => {
     const status = await ctx.storage.statuses.get(statusId);
     if (!status || status.local) return false;

@@ -7,7 +7,6 @@ import type { Sql } from "./connect.ts";
 import { reservingCounts } from "./counter-reservations.ts";
 import { leaseIdSlot } from "./id-slot.ts";
 import { createLeaseLocks } from "./lease-locks.ts";
-import { lockReadingStatus } from "./lock-reading-status.ts";
 import { createOnceLeases } from "./once-leases.ts";
 import { createWindowCounters } from "./window-counters.ts";
 
@@ -23,13 +22,10 @@ export async function openCoordination(sql: Sql): Promise<PgCoordination> {
   // Rate limits' hits answered from units held by this process where exact (ADR 0042), taken
   // at the caller's pace (ADR 0054).
   const reserving = reservingCounts(counters.countInTurn);
-  const locks = createLeaseLocks(sql);
   return {
     coordination: {
       exclusive: false,
-      withLock: locks,
-      // The ingest's lock and its look for the status in one round trip (ADR 0063).
-      withLockReadingStatus: lockReadingStatus(sql, locks),
+      withLock: createLeaseLocks(sql),
       // The record's own row as the lock: two statements per once-guarded task (ADR 0057).
       runOnce: createOnceLeases(sql),
       // A read of a window this process holds units of is answered from them (ADR 0057): a

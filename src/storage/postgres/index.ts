@@ -166,6 +166,7 @@ export async function openPostgresStorage(connection: PostgresConnection): Promi
         if (method === "put" && (name === "statuses" || Object.hasOwn(EDGE_KINDS, name))) {
           return undefined;
         }
+        if (name === "statuses" && method === "putNew") return undefined;
         return outbox.before();
       };
     const trackedStores = Object.fromEntries(

@@ -10,7 +10,8 @@ import { makeJob } from "../contract/fixtures-features.ts";
 import type { Storage } from "../ports.ts";
 import { connectPostgres } from "./connect.ts";
 import { openPostgresStorage } from "./index.ts";
-import { listMigrations, migrate } from "./migrate.ts";
+import { migrate } from "./migrate.ts";
+import { migrateBefore } from "./testing/migrate-before.ts";
 import { createTempDatabase, type TempDatabase } from "./testing/temp-database.ts";
 
 const MIGRATION = "0054_jobs_data_json.sql";
@@ -29,14 +30,7 @@ describe("postgres job records as json (migration 0054)", () => {
     const sql = connectPostgres({ url: database.url, poolMax: 1 });
     try {
       // The schema as it was before the migration, with a job in it stored as jsonb.
-      await sql`create table wren_migrations (name text primary key, applied_at timestamptz not null default now())`;
-      for (const migration of await listMigrations()) {
-        if (migration.name >= MIGRATION) break;
-        await sql.begin(async (tx) => {
-          await tx.unsafe(migration.sql);
-          await tx`insert into wren_migrations (name) values (${migration.name})`;
-        });
-      }
+      await migrateBefore(sql, MIGRATION);
       await sql`
         insert into jobs (id, run_at, data)
         values (${older.id}, ${older.runAt}, ${JSON.stringify(older)}::text::jsonb)`;

@@ -9,10 +9,8 @@
 // Callers queue per key inside the process first (in-process keyed lock), so a process has at
 // most one lease or one poller per key. A lease is renewed while its work runs; a process that
 // dies leaves its rows to expire after LEASE_SECONDS, when another process may take them over.
-// A take may read in the same round trip what the locked work reads first (`reading`, ADR 0063:
-// the ingest of a remote post, which looks for the status under its lock). Releases asked while
-// one is under way go together in one statement (gathered-statements.ts): every ingested inbox
-// post gives back a lease, and each given back alone was a statement and a commit of its own.
+// Releases asked while one is under way go together in one statement (gathered-statements.ts):
+// each given back alone was a statement and a commit of its own.
 
 import { createHash, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -49,46 +47,25 @@ export const DEFAULT_LEASE_TIMING: LeaseTiming = {
   maxPollMs: 50,
 };
 
-/**
- * One attempt to take the lease of `key` for `holder` (lasting `leaseSeconds`), and, when taken,
- * what the same round trip read under it (ADR 0063); `{ taken: false }` polls again.
- */
-export type TakeReading<R> = (
-  key: string,
-  holder: string,
-  leaseSeconds: number,
-) => Promise<{ taken: true; read: R } | { taken: false }>;
-
-export interface LeaseLocks extends WithLock {
-  /**
-   * As the lock itself, the lease taken by `attempt`, whose statement also reads what `work`
-   * needs first under the lock: one round trip where the take and the read were two. Answers as
-   * soon as `work` settles; the lease is given back just after (another holder of the key, here
-   * or elsewhere, still waits for that).
-   */
-  reading<R, T>(key: string, attempt: TakeReading<R>, work: (read: R) => Promise<T>): Promise<T>;
-}
-
-export function createLeaseLocks(sql: Sql, timing: LeaseTiming = DEFAULT_LEASE_TIMING): LeaseLocks {
+export function createLeaseLocks(sql: Sql, timing: LeaseTiming = DEFAULT_LEASE_TIMING): WithLock {
   const inProcess = createKeyedLock();
   const processId = randomUUID();
   let taken = 0;
 
-  /** Inserts the lease, or takes over one whose holder stopped renewing it. */
-  const takeLease: TakeReading<undefined> = async (key, holder, leaseSeconds) => {
+  /** Inserts the lease, or takes over one whose holder stopped renewing it; false: held. */
+  const takeLease = async (key: string, holder: string): Promise<boolean> => {
     const rows = await sql`
       insert into coordination_locks as l (key, holder, expires_at)
-      values (${key}, ${holder}, now() + make_interval(secs => ${leaseSeconds}))
+      values (${key}, ${holder}, now() + make_interval(secs => ${timing.leaseSeconds}))
       on conflict (key) do update set holder = excluded.holder, expires_at = excluded.expires_at
         where l.expires_at <= now()
       returning 1 as taken`;
-    return rows.length > 0 ? { taken: true, read: undefined } : { taken: false };
+    return rows.length > 0;
   };
 
-  async function take<R>(key: string, holder: string, attempt: TakeReading<R>): Promise<R> {
+  async function take(key: string, holder: string): Promise<void> {
     for (let pause = 1; ; pause = Math.min(pause * 2, timing.maxPollMs)) {
-      const outcome = await attempt(key, holder, timing.leaseSeconds);
-      if (outcome.taken) return outcome.read;
+      if (await takeLease(key, holder)) return;
       await sleep(pause);
     }
   }
@@ -131,42 +108,17 @@ export function createLeaseLocks(sql: Sql, timing: LeaseTiming = DEFAULT_LEASE_T
     );
   }
 
-  /**
-   * Runs `work` holding the lease `attempt` takes. `early`: the caller has the work's outcome as
-   * soon as it settles, the release following on its own (this process's next holder of the key
-   * still waits for it), so the caller's next statement shares the release's round trip.
-   */
-  const hold = <R, T>(
-    key: string,
-    attempt: TakeReading<R>,
-    work: (read: R) => Promise<T>,
-    early: boolean,
-  ): Promise<T> => {
-    const outcome = Promise.withResolvers<T>();
-    const held = inProcess(key, async () => {
+  return (key, work) =>
+    inProcess(key, async () => {
       const holder = `${processId}:${++taken}`;
       const row = rowKey(key);
-      const read = await take(row, holder, attempt);
+      await take(row, holder);
       const stopRenewing = keepRenewed(row, holder);
       try {
-        const result = await work(read);
-        if (early) outcome.resolve(result);
-        return result;
-      } catch (error) {
-        if (early) outcome.reject(error);
-        throw error;
+        return await work();
       } finally {
         stopRenewing();
         await release(row, holder);
       }
     });
-    if (!early) return held;
-    // A take that failed (the work never ran); otherwise settled already, and this is a no-op.
-    held.then(outcome.resolve, outcome.reject);
-    return outcome.promise;
-  };
-  const reading = <R, T>(key: string, attempt: TakeReading<R>, work: (read: R) => Promise<T>) =>
-    hold(key, attempt, work, true);
-  const withLock: WithLock = (key, work) => hold(key, takeLease, work, false);
-  return Object.assign(withLock, { reading });
 }

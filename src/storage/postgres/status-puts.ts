@@ -13,6 +13,9 @@
 // A gathered statement that fails fails every put in it, whatever put was at fault; its puts are
 // then sent again one by one when the server refused it (nothing of a failed statement was
 // stored), so each is answered as it would have been alone; a lost connection fails them all.
+//
+// A new remote status's put (`fresh`, ADR 0080; migration 0057) is stored only if no status
+// holds its uri, and answers the one that does: the unique index settles racing ingests.
 
 import type postgres from "postgres";
 import type { Job } from "../../domain/job.ts";
@@ -33,6 +36,9 @@ export interface PutRow {
   author_version: string;
   /** The status's author before the put, when another account. */
   former_author: string | null;
+  /** A fresh put's uri held by another status: that status's id and record (nothing stored). */
+  taken_key: string | null;
+  taken_json: string | null;
 }
 
 /** One put: the status, its tags as stored, and the job it carries if any. */
@@ -44,6 +50,8 @@ export interface StatusPut {
   listedTags: string[];
   hasMedia: boolean;
   job: Job | undefined;
+  /** A new status, stored unless its uri is taken (wren_put_new_status). */
+  fresh: boolean;
 }
 
 /** The most puts one statement takes (a statement of them is one transaction). */
@@ -51,6 +59,13 @@ const PUTS_AT_MOST = 100;
 
 const ANSWER =
   "untagged, author_statuses, author_last_at, author_followers, author_following, author_version, former_author";
+/** What only a fresh put answers (wren_put_new_status). */
+const TAKEN = "taken_key, taken_json";
+/** A put alone: its function, and what it answers beside ANSWER. */
+const ALONE = {
+  fresh: { call: "wren_put_new_status", taken: TAKEN },
+  plain: { call: "wren_put_status", taken: "null::text as taken_key, null::text as taken_json" },
+};
 
 /** An error the server answered (a statement's), not the connection's (postgres.js). */
 const answeredByServer = (error: unknown) =>
@@ -58,12 +73,13 @@ const answeredByServer = (error: unknown) =>
 
 /** `put` answers once its statement committed; rejects as that statement did when sent alone. */
 export function createStatusPuts(sql: Sql): (put: StatusPut) => Promise<PutRow> {
-  /** A put alone: migration 0049's function, the job in the same statement. */
-  const alone = async ({ status, tags, listedTags, hasMedia, job }: StatusPut) => {
+  /** A put alone: migration 0049's function (0057's when fresh), the job in the same statement. */
+  const alone = async ({ status, tags, listedTags, hasMedia, job, fresh }: StatusPut) => {
+    const { call, taken } = fresh ? ALONE.fresh : ALONE.plain;
     const [row] = await sql<PutRow[]>`
       ${job ? sql`with job as (${jobsInsert(sql, [job])})` : sql``}
-      select ${sql.unsafe(ANSWER)}
-      from wren_put_status(${status.id}::int8, ${status.accountId}::int8,
+      select ${sql.unsafe(ANSWER)}, ${sql.unsafe(taken)}
+      from ${sql.unsafe(call)}(${status.id}::int8, ${status.accountId}::int8,
         ${status.uri}, ${status.visibility}, ${status.local}, ${status.deleted}, ${hasMedia},
         ${status.inReplyToId}::int8, ${status.inReplyToAccountId}::int8,
         ${status.reblogOfId}::int8, ${tags}::text[], ${jsonb(sql, status)},
@@ -72,7 +88,7 @@ export function createStatusPuts(sql: Sql): (put: StatusPut) => Promise<PutRow> 
     return row;
   };
 
-  /** Several puts in one statement (migration 0052), answered in the order asked. */
+  /** Several puts in one statement (migrations 0052, 0057), answered in the order asked. */
   const together = async (puts: readonly StatusPut[]) => {
     const jobs = puts.flatMap((p) => (p.job ? [p.job] : []));
     const column = <T>(f: (p: StatusPut) => T) =>
@@ -80,7 +96,7 @@ export function createStatusPuts(sql: Sql): (put: StatusPut) => Promise<PutRow> 
     const flag = (f: (p: StatusPut) => boolean) => column((p) => (f(p) ? "t" : "f"));
     const rows = await sql<(PutRow & { pos: number })[]>`
       ${jobs.length > 0 ? sql`with job as (${jobsInsert(sql, jobs)})` : sql``}
-      select pos, ${sql.unsafe(ANSWER)}
+      select pos, ${sql.unsafe(ANSWER)}, ${sql.unsafe(TAKEN)}
       from wren_put_statuses(
         ${column((p) => p.status.id)}::text[]::int8[],
         ${column((p) => p.status.accountId)}::text[]::int8[],
@@ -94,7 +110,8 @@ export function createStatusPuts(sql: Sql): (put: StatusPut) => Promise<PutRow> 
         ${column((p) => p.status.reblogOfId)}::text[]::int8[],
         ${column((p) => JSON.stringify(p.tags))}::text[]::jsonb[],
         ${column((p) => jsonText(p.status))}::text[]::jsonb[],
-        ${column((p) => JSON.stringify(p.listedTags))}::text[]::jsonb[])`;
+        ${column((p) => JSON.stringify(p.listedTags))}::text[]::jsonb[],
+        ${flag((p) => p.fresh)}::text[]::bool[])`;
     const answers = new Array<PutRow | undefined>(puts.length);
     for (const { pos, ...row } of rows) answers[pos - 1] = row;
     return answers.map((row, i) => {

@@ -1,6 +1,5 @@
 // Statuses by uri on a real PostgreSQL (status-rows-by-uri.ts): the looks asked while one is under
-// way go in one statement, each answered with its own status (the newest of two under one uri),
-// or none.
+// way go in one statement, each answered with its own status, or none.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -14,8 +13,6 @@ describe("postgres statuses by uri", () => {
   it("reads the uris asked while one read is under way in one statement", async () => {
     for (const [id, uri] of [
       [1, "https://remote.example/notes/1"],
-      [2, "https://remote.example/notes/2"],
-      // An older database's duplicate: the newest answers.
       [3, "https://remote.example/notes/2"],
     ] as const) {
       await db.sql`

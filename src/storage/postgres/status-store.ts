@@ -123,6 +123,62 @@ export function createStatusStore(
   const entries = (rows: readonly EntryRow[]): TimelineEntry[] =>
     rows.map((r) => ({ account_id: r.account_id, status_id: r.id }));
 
+  /**
+   * A put (`fresh`: of a new status, unless its uri is taken); answers the row of the status
+   * holding the uri when a fresh put found one, and then wrote nothing.
+   */
+  const write = async (status: Status, fresh: boolean): Promise<StatusRow | undefined> => {
+    const tags = lowerTags(status.tags);
+    const hasMedia = status.mediaIds.length > 0;
+    const listedTags = inTagTimelines(status) ? tags : [];
+    // One statement (migration 0037's function: the row, then its tag rows, in the order a
+    // transaction ran them), with the job the write carries if any (an event's record,
+    // outbox.ts): one round trip, where a transaction cost three; puts asked for while one is
+    // under way go together in the next statement (status-puts.ts).
+    // Whether the public timelines change, forgotten here at once: the record kept of the status
+    // says whether it was in them (a deletion or edit reads it first). One not kept (a new
+    // status, mostly) counts as not: were it in them, the trigger's signal, heard back, still
+    // forgets them within the notification's trip, the memos' bound (ADR 0042).
+    const before = memo.peek(status.id);
+    const publicTouched =
+      inPublicTimeline(status) ||
+      (before !== undefined && before !== MISSING && inPublicTimeline(before));
+    const carried = await db.outbox.take();
+    // The author's counters as the put leaves them, kept unless a later version of them is
+    // or another write changed them while it ran (watched from before it is sent: row-memo.ts).
+    const counting = accountCounts.watchWrite(status.accountId);
+    const statement = putStatus({ status, tags, listedTags, hasMedia, job: carried?.job, fresh });
+    carried?.settle(statement);
+    const answer = await statement.catch((error: unknown) => {
+      counting.abandon();
+      // It may have committed all the same (a connection lost with the answer): its author's
+      // counters are forgotten, as its signal heard back no longer does (account-counts-memo.ts).
+      statusesCounted(db.changes, [status], false);
+      throw error;
+    });
+    if (answer.taken_key !== null && answer.taken_json !== null) {
+      // Nothing written (the carried job aside): the status holding the uri answers.
+      counting.abandon();
+      return { key: answer.taken_key, json: answer.taken_json };
+    }
+    // The hashtag timelines it is in now and those it was in (the function answers them).
+    // A status moved from another author changed that author's counters too.
+    const former = answer.former_author;
+    const tell = () =>
+      written(former ? [status, { ...status, accountId: former }] : [status], publicTouched, [
+        ...new Set([...listedTags, ...answer.untagged]),
+      ]);
+    const counts = {
+      statuses: answer.author_statuses,
+      lastStatusAt: answer.author_last_at,
+      followers: answer.author_followers,
+      following: answer.author_following,
+    };
+    counting.settle(counts, Number(answer.author_version), tell);
+    if (status.reblogOfId !== null) reblogs.written(status.accountId, status.reblogOfId);
+    return undefined;
+  };
+
   return {
     async get(id) {
       const key = rowId(id);
@@ -146,49 +202,13 @@ export function createStatusStore(
     },
 
     async put(status) {
-      const tags = lowerTags(status.tags);
-      const hasMedia = status.mediaIds.length > 0;
-      const listedTags = inTagTimelines(status) ? tags : [];
-      // One statement (migration 0037's function: the row, then its tag rows, in the order a
-      // transaction ran them), with the job the write carries if any (an event's record,
-      // outbox.ts): one round trip, where a transaction cost three; puts asked for while one is
-      // under way go together in the next statement (status-puts.ts).
-      // Whether the public timelines change, forgotten here at once: the record kept of the status
-      // says whether it was in them (a deletion or edit reads it first). One not kept (a new
-      // status, mostly) counts as not: were it in them, the trigger's signal, heard back, still
-      // forgets them within the notification's trip, the memos' bound (ADR 0042).
-      const before = memo.peek(status.id);
-      const publicTouched =
-        inPublicTimeline(status) ||
-        (before !== undefined && before !== MISSING && inPublicTimeline(before));
-      const carried = await db.outbox.take();
-      // The author's counters as the put leaves them, kept unless a later version of them is
-      // or another write changed them while it ran (watched from before it is sent: row-memo.ts).
-      const counting = accountCounts.watchWrite(status.accountId);
-      const statement = putStatus({ status, tags, listedTags, hasMedia, job: carried?.job });
-      carried?.settle(statement);
-      const answer = await statement.catch((error: unknown) => {
-        counting.abandon();
-        // It may have committed all the same (a connection lost with the answer): its author's
-        // counters are forgotten, as its signal heard back no longer does (account-counts-memo.ts).
-        statusesCounted(db.changes, [status], false);
-        throw error;
-      });
-      // The hashtag timelines it is in now and those it was in (the function answers them).
-      // A status moved from another author changed that author's counters too.
-      const former = answer.former_author;
-      const tell = () =>
-        written(former ? [status, { ...status, accountId: former }] : [status], publicTouched, [
-          ...new Set([...listedTags, ...answer.untagged]),
-        ]);
-      const counts = {
-        statuses: answer.author_statuses,
-        lastStatusAt: answer.author_last_at,
-        followers: answer.author_followers,
-        following: answer.author_following,
-      };
-      counting.settle(counts, Number(answer.author_version), tell);
-      if (status.reblogOfId !== null) reblogs.written(status.accountId, status.reblogOfId);
+      await write(status, false);
+    },
+
+    // ADR 0080: the unique index on statuses.uri settles racing ingests (migration 0057).
+    async putNew(status) {
+      const taken = await write(status, true);
+      return taken && record(taken);
     },
 
     async listByAccount(accountId, page, filter) {
