@@ -7,7 +7,11 @@
 // runs on a PostgreSQL database made for the run (bench/lib/pg-database.ts), and the database's
 // CPU per delivery (its backends for that database) is printed beside the server's; with
 // `--statements` as well, the SQL statements per delivery, the most frequent shapes listed, from
-// the server's log (bench/lib/pg-log.ts; logging slows it).
+// the server's log (bench/lib/pg-log.ts; logging slows it). With `--split`, the CPU per delivery
+// over the measured rounds only (from each POST to the last arrival, the signing loop left out)
+// by the server's kinds of thread, the peers, and the machine's busy share (bench/lib/thread-split.ts).
+// `--rsa-bits 2048`: the sender's RSA key of that size instead of the 4096 bits Wren makes
+// (Fedify's default), the signing loop's too (it signs with the same key).
 
 import { parseArgs } from "node:util";
 import { freePort } from "../test/helpers/server.ts";
@@ -15,6 +19,7 @@ import { postgresCpu } from "./lib/pg-cpu.ts";
 import { benchDatabase, postgresEnv } from "./lib/pg-database.ts";
 import { logStatements, statementShapes } from "./lib/pg-log.ts";
 import { cpuMilliseconds } from "./lib/processes.ts";
+import { describeSplit, type SplitSample, sampleSplit } from "./lib/thread-split.ts";
 import { measureFanout } from "./scenarios/fanout.ts";
 import { withFederation } from "./scenarios/federation.ts";
 
@@ -26,6 +31,8 @@ const { values } = parseArgs({
     tree: { type: "string" },
     postgres: { type: "boolean", default: false },
     statements: { type: "boolean", default: false },
+    split: { type: "boolean", default: false },
+    "rsa-bits": { type: "string" },
   },
 });
 const quick = values.quick as boolean;
@@ -40,14 +47,36 @@ const databaseName = database ? new URL(database.url).pathname.slice(1) : "";
 const databaseCpu = async () => (database ? (await postgresCpu(databaseName)).ours : 0);
 const statementLog = database && values.statements ? await logStatements(database.url) : undefined;
 const { result, cpuMs, databaseMs } = await withFederation(
-  { servers, followersPerServer: 10, peerProcesses: quick ? 1 : 2, senders: 1 },
+  {
+    servers,
+    followersPerServer: 10,
+    peerProcesses: quick ? 1 : 2,
+    senders: 1,
+    ...(values["rsa-bits"] === undefined ? {} : { rsaBits: Number(values["rsa-bits"]) }),
+  },
   freePort,
   log,
   async (url, peers, seeded, serverPid) => {
     log(`fan-out to ${servers} servers, ${rounds} rounds…`);
     const [before, databaseBefore] = [await cpuMilliseconds(serverPid), await databaseCpu()];
     const logFrom = await statementLog?.offset();
-    const result = await measureFanout(url, peers, seeded, { rounds, timeoutSeconds: 300 });
+    const spans: [SplitSample, SplitSample][] = [];
+    let start: SplitSample | undefined;
+    const sample = () => sampleSplit(serverPid, peers.pids);
+    const aroundRound = values.split
+      ? {
+          before: async () => {
+            start = await sample();
+          },
+          after: async () => void spans.push([start as SplitSample, await sample()]),
+        }
+      : undefined;
+    const result = await measureFanout(url, peers, seeded, {
+      rounds,
+      timeoutSeconds: 300,
+      ...(aroundRound ? { aroundRound } : {}),
+    });
+    for (const line of spans.length > 0 ? describeSplit(spans, rounds * servers) : []) log(line);
     if (statementLog && logFrom !== undefined) {
       const statements = await statementLog.since(logFrom);
       const deliveries = (rounds + 1) * servers;

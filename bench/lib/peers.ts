@@ -29,6 +29,8 @@ export interface Peers {
   keys: { privateKey: webcrypto.JsonWebKey; publicKeyPem: string }[];
   /** Resolves with the epoch ms at which the first and the last server got the activity `id`. */
   arrival(id: string, timeoutMs: number): Promise<{ first: number; last: number }>;
+  /** The peer processes' ids (their CPU time is read from /proc). */
+  pids: number[];
   /** Signatures verified and refused so far, over all servers. */
   stats(): Promise<{ verified: number; refused: number }>;
   stop(): Promise<void>;
@@ -100,6 +102,7 @@ export async function startPeers(options: {
   return {
     servers,
     actorsPerServer: options.actorsPerServer,
+    pids: workers.map((w) => w.child.pid as number),
     keys: workers.map((w) => ({
       privateKey: w.ready.privateKey,
       publicKeyPem: w.ready.publicKeyPem,

@@ -5,10 +5,12 @@
 // following the first `senders` of them (whose posts the inbox must then accept and store).
 
 import type { webcrypto } from "node:crypto";
+import { exportJwk } from "@fedify/fedify";
 import { loadConfig } from "../../src/config/load.ts";
 import type { Account } from "../../src/domain/account.ts";
 import type { Follow } from "../../src/domain/relations.ts";
 import { createActorKeys } from "../../src/federation/keys.ts";
+import type { KvStore } from "../../src/storage/ports.ts";
 import { createServices } from "../../src/wiring/services.ts";
 import { openStorage } from "../../src/wiring/storage.ts";
 import { remoteActorInfo } from "../../test/helpers/records.ts";
@@ -35,6 +37,31 @@ export interface FederationSeeded {
 
 const BATCH = 2000;
 
+/** Stores an actor's pairs where keys.ts looks (its StoredKeys), the RSA one of `bits`. */
+async function storeActorKeys(kv: KvStore, accountId: string, bits: number, now: string) {
+  const pair = async (algorithm: webcrypto.RsaHashedKeyGenParams | "Ed25519") => {
+    const keys = (await crypto.subtle.generateKey(algorithm, true, [
+      "sign",
+      "verify",
+    ])) as webcrypto.CryptoKeyPair;
+    return {
+      publicKey: await exportJwk(keys.publicKey),
+      privateKey: await exportJwk(keys.privateKey),
+    };
+  };
+  const value = {
+    rsa: await pair({
+      name: "RSASSA-PKCS1-v1_5",
+      modulusLength: bits,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: "SHA-256",
+    }),
+    ed25519: await pair("Ed25519"),
+  };
+  const entry = { key: ["wren", "actorKeys", accountId], value, expiresAt: null };
+  if (!(await kv.compareAndSet(undefined, entry, now))) throw new Error("actor keys already set");
+}
+
 async function inBatches<T>(items: readonly T[], write: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += BATCH) {
     await Promise.all(items.slice(i, i + BATCH).map(write));
@@ -44,13 +71,23 @@ async function inBatches<T>(items: readonly T[], write: (item: T) => Promise<voi
 export async function seedFederation(
   env: Record<string, string>,
   peers: Peers,
-  options: { senders: number },
+  options: {
+    senders: number;
+    /**
+     * The viewer's RSA modulus in bits, stored before Wren would make its own (Fedify's
+     * generateCryptoKeyPair: 4096): to see what the key's size costs the fan-out.
+     */
+    rsaBits?: number;
+  },
 ): Promise<FederationSeeded> {
   const config = loadConfig(env);
   const storage = await openStorage(config);
   try {
     const { ctx } = createServices(config, storage);
     const { viewer, secret } = await createViewer(ctx);
+    if (options.rsaBits !== undefined) {
+      await storeActorKeys(storage.kv, viewer.id, options.rsaBits, ctx.clock.now().toISOString());
+    }
     // The same pairs Wren will find and sign with (generated now, stored in the kv store).
     const [rsa] = await createActorKeys(storage.kv, ctx.clock).pairsOf(viewer.id);
     const now = ctx.clock.now().toISOString();

@@ -74,7 +74,12 @@ export async function measureFanout(
   wrenUrl: string,
   peers: Peers,
   seeded: FederationSeeded,
-  options: { rounds: number; timeoutSeconds: number },
+  options: {
+    rounds: number;
+    timeoutSeconds: number;
+    /** Called right before each measured round's POST and right after its last arrival. */
+    aroundRound?: { before(): Promise<void>; after(): Promise<void> };
+  },
 ): Promise<FanoutResult> {
   const timeout = options.timeoutSeconds * 1000;
   // The Create's id is the status's uri + "/activity" (activity-ids convention).
@@ -88,11 +93,13 @@ export async function measureFanout(
   for (let round = 0; round < options.rounds; round++) {
     // Alternate which goes first, as the other comparisons do.
     if (round % 2 === 0) signing.push(await signingLoop(peers, seeded, seeded.viewerKey));
+    await options.aroundRound?.before();
     const started = Date.now();
     const { first, last } = await peers.arrival(
       await post(`Fan-out bench, round ${round + 1}`),
       timeout,
     );
+    await options.aroundRound?.after();
     rounds.push((last - started) / 1000);
     firsts.push((first - started) / 1000);
     if (round % 2 === 1) signing.push(await signingLoop(peers, seeded, seeded.viewerKey));

@@ -35,7 +35,12 @@ export interface FederationResults {
  * empty: json-file in the data directory.
  */
 export async function withFederation<T>(
-  profile: Pick<FederationProfile, "servers" | "followersPerServer" | "peerProcesses" | "senders">,
+  profile: Pick<
+    FederationProfile,
+    "servers" | "followersPerServer" | "peerProcesses" | "senders"
+  > & {
+    rsaBits?: number;
+  },
   freePort: () => Promise<number>,
   log: (message: string) => void,
   measure: (url: string, peers: Peers, seeded: FederationSeeded, serverPid: number) => Promise<T>,
@@ -61,7 +66,10 @@ export async function withFederation<T>(
         : {}),
     };
     log(`seeding ${profile.servers * profile.followersPerServer} remote followers…`);
-    const seeded = await seedFederation(env, peers, { senders: profile.senders });
+    const seeded = await seedFederation(env, peers, {
+      senders: profile.senders,
+      ...(profile.rsaBits === undefined ? {} : { rsaBits: profile.rsaBits }),
+    });
     const wren = await startWrenServer(env, tree === undefined ? {} : { tree });
     try {
       return await measure(

@@ -23,6 +23,7 @@ import type { KvEntry } from "../kv-port.ts";
 import type { JobStore } from "../ports.ts";
 import type { DurableWriter } from "./durable-writer.ts";
 import { JobJournal, type JobJournalOptions } from "./job-journal.ts";
+import { sharedPartsKept } from "./job-shared-parts.ts";
 import { KeyedQueue } from "./keyed-queue.ts";
 import { RecordCollection } from "./record-collection.ts";
 import { SortedList } from "./sorted-list.ts";
@@ -134,6 +135,7 @@ export async function openJobStore(
   );
   /** The journal's jobs (frozen), by id. */
   const journaled = new Map<string, Job>();
+  const kept = sharedPartsKept();
   const { journal, jobs: replayed, entries } = await JobJournal.open(root, options);
   for (const [id, job] of replayed) {
     // Never both by construction; a file beside a journal line would be an older Wren's.
@@ -147,10 +149,9 @@ export async function openJobStore(
 
   /** Appends the job to the journal; it shows once durable. Under the job's write queue. */
   async function putInJournal(job: Job): Promise<void> {
-    // Exactly what a restart reads back, detached from the caller's object; the journal line
-    // is that same text.
-    const json = JSON.stringify(job);
-    const value = deepFreeze(JSON.parse(json) as Job);
+    // Exactly what a restart reads back, detached from the caller's object (a fan-out's shared
+    // part held once, job-shared-parts.ts); the journal line is that text.
+    const { value, json } = kept(job);
     await journal.append(value, json);
     const previous = journaled.get(value.id);
     journaled.set(value.id, value);
