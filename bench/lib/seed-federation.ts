@@ -74,8 +74,8 @@ export async function seedFederation(
   options: {
     senders: number;
     /**
-     * The viewer's RSA modulus in bits, stored before Wren would make its own (Fedify's
-     * generateCryptoKeyPair: 4096): to see what the key's size costs the fan-out.
+     * The viewer's RSA modulus in bits, stored before Wren would make its own (keys.ts:
+     * 2048 bits, ADR 0082): to see what the key's size costs the fan-out.
      */
     rsaBits?: number;
   },
