@@ -1,5 +1,5 @@
 // `node bench/create-fsyncs.ts [--tree DIR]… [--rounds N] [--seconds S] [--connections C]
-// [--calls NAME,…]`:
+// [--calls NAME,…] [--node-flags "FLAG …"]`:
 // status creation on the json-file backend, per created status: the server's CPU time, its main
 // thread's (and that thread's shares of the wall time running and waiting for a CPU: together
 // near 100%, the event loop is what bounds the rate), and its fsync-family system calls (and
@@ -27,7 +27,21 @@ const option = (name: string, fallback: number) => {
   return at < 0 ? fallback : Number(argv[at + 1]);
 };
 const here = new URL("../", import.meta.url).pathname;
-const trees = [here, ...argv.flatMap((arg, i) => (argv[i - 1] === "--tree" ? [arg] : []))];
+interface Variant {
+  label: string;
+  tree: string;
+  nodeFlags: readonly string[];
+}
+const nodeFlags = argv.flatMap((arg, i) => (argv[i - 1] === "--node-flags" ? arg.split(" ") : []));
+const variants: Variant[] = [
+  { label: here, tree: here, nodeFlags: [] },
+  ...argv.flatMap((arg, i) =>
+    argv[i - 1] === "--tree" ? [{ label: arg, tree: arg, nodeFlags: [] }] : [],
+  ),
+  ...(nodeFlags.length > 0
+    ? [{ label: `${here} ${nodeFlags.join(" ")}`, tree: here, nodeFlags }]
+    : []),
+];
 const rounds = option("--rounds", 3);
 const seconds = option("--seconds", 5);
 const connections = option("--connections", 50);
@@ -65,12 +79,12 @@ async function machineTimes(): Promise<{ busy: number; idle: number }> {
   return { busy: (all - idle) * 10, idle: idle * 10 };
 }
 
-async function measure(tree: string): Promise<Figures> {
+async function measure({ tree, nodeFlags }: Variant): Promise<Figures> {
   const dataDir = await mkdtemp(join(tmpdir(), "wren-create-fsyncs-"));
   const traceDir = await mkdtemp(join(tmpdir(), "wren-create-strace-"));
   try {
     const { env, probe } = await seedForCreates(dataDir);
-    const wren = await startWrenServer(env, { tree });
+    const wren = await startWrenServer(env, { tree, nodeFlags });
     try {
       const pid = wren.process.pid as number;
       const load = (duration: number) =>
@@ -127,13 +141,14 @@ async function measure(tree: string): Promise<Figures> {
   }
 }
 
-const byTree = new Map<string, Figures[]>(trees.map((t) => [t, []]));
+const byTree = new Map<string, Figures[]>(variants.map((v) => [v.label, []]));
 const raw: number[] = [];
 const statusBytes = Buffer.alloc(1400, "x"); // about a status file of the probe's text
 for (let round = 0; round < rounds; round++) {
   raw.push(await rawDurableWriteRate(statusBytes, { seconds, concurrency: connections }));
-  for (const tree of trees) {
-    const figures = await measure(tree);
+  for (const variant of variants) {
+    const tree = variant.label;
+    const figures = await measure(variant);
     byTree.get(tree)?.push(figures);
     const calls = CALLS.map((c) => `${c} ${figures.callsPerCreate[c]?.toFixed(2)}`).join(", ");
     process.stdout.write(

@@ -68,6 +68,22 @@ export interface WrenServerOptions {
   role?: "all" | "web" | "worker";
   /** Where it answers when not at its public URL (another port than the URL's, same records). */
   listening?: string;
+  /** Node's own flags for the server, e.g. `--max-semi-space-size=32` (V8's young generation). */
+  nodeFlags?: readonly string[];
+}
+
+/** The command line of `wren serve`: the wrapper, then Node with its own flags, then the entry. */
+export function serverCommand(options: WrenServerOptions = {}): string[] {
+  const main = join(options.tree ?? root, "src/cli/main.ts");
+  const role = options.role ? ["--role", options.role] : [];
+  return [
+    ...(options.wrapper ?? []),
+    process.execPath,
+    ...(options.nodeFlags ?? []),
+    main,
+    "serve",
+    ...role,
+  ];
 }
 
 /** `wren serve` on a prepared data directory; ready once it answers the instance endpoint. */
@@ -75,9 +91,7 @@ export async function startWrenServer(
   env: Record<string, string>,
   options: WrenServerOptions = {},
 ): Promise<Child> {
-  const main = join(options.tree ?? root, "src/cli/main.ts");
-  const role = options.role ? ["--role", options.role] : [];
-  const [command, ...args] = [...(options.wrapper ?? []), process.execPath, main, "serve", ...role];
+  const [command, ...args] = serverCommand(options);
   const child = spawn(command as string, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit"],
