@@ -141,18 +141,17 @@ async function measure({ tree, nodeFlags }: Variant): Promise<Figures> {
   }
 }
 
-const byTree = new Map<string, Figures[]>(variants.map((v) => [v.label, []]));
+const byVariant = new Map<string, Figures[]>(variants.map((v) => [v.label, []]));
 const raw: number[] = [];
 const statusBytes = Buffer.alloc(1400, "x"); // about a status file of the probe's text
 for (let round = 0; round < rounds; round++) {
   raw.push(await rawDurableWriteRate(statusBytes, { seconds, concurrency: connections }));
   for (const variant of variants) {
-    const tree = variant.label;
     const figures = await measure(variant);
-    byTree.get(tree)?.push(figures);
+    byVariant.get(variant.label)?.push(figures);
     const calls = CALLS.map((c) => `${c} ${figures.callsPerCreate[c]?.toFixed(2)}`).join(", ");
     process.stdout.write(
-      `round ${round + 1} ${tree}: ${Math.round(figures.rps)} creates/s, ` +
+      `round ${round + 1} ${variant.label}: ${Math.round(figures.rps)} creates/s, ` +
         `${Math.round(figures.cpuPerCreate)} µs CPU/create ` +
         `(${Math.round(figures.userPerCreate)} µs user; main thread ` +
         `${Math.round(figures.mainPerCreate)} µs, busy ${Math.round(figures.mainBusy * 100)}%, ` +
@@ -164,13 +163,13 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 process.stdout.write(`raw durable write loop: ${raw.map(Math.round).join(", ")}/s\n`);
-for (const [tree, list] of byTree) {
+for (const [label, list] of byVariant) {
   const calls = CALLS.map(
     (c) => `${c} ${median(list.map((f) => f.callsPerCreate[c] ?? 0)).toFixed(2)}`,
   ).join(", ");
   const ratios = list.map((f, i) => f.rps / (raw[i] as number));
   process.stdout.write(
-    `median ${tree}: ${Math.round(median(list.map((f) => f.rps)))} creates/s ` +
+    `median ${label}: ${Math.round(median(list.map((f) => f.rps)))} creates/s ` +
       `(${Math.round(median(ratios) * 100)}% of the raw loop, same round), ` +
       `CPU/create ${Math.round(Math.min(...list.map((f) => f.cpuPerCreate)))} µs least, ` +
       `${Math.round(median(list.map((f) => f.cpuPerCreate)))} µs median, user CPU/create ` +
