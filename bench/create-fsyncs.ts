@@ -12,12 +12,13 @@
 // file's bytes (bench/lib/raw-writes.ts) once per round, the storage limit the bench compares
 // status creation with. Needs strace.
 
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedForCreates } from "./lib/create-seed.ts";
 import { cpuTimes, mainThreadSchedule, runLoad, startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
+import { removeAtExit } from "./lib/removal.ts";
 import { median } from "./lib/stats.ts";
 import { parseStraceSummary, traceThreads } from "./lib/strace.ts";
 
@@ -82,62 +83,59 @@ async function machineTimes(): Promise<{ busy: number; idle: number }> {
 async function measure({ tree, nodeFlags }: Variant): Promise<Figures> {
   const dataDir = await mkdtemp(join(tmpdir(), "wren-create-fsyncs-"));
   const traceDir = await mkdtemp(join(tmpdir(), "wren-create-strace-"));
+  removeAtExit(dataDir);
+  removeAtExit(traceDir);
+  const { env, probe } = await seedForCreates(dataDir);
+  const wren = await startWrenServer(env, { tree, nodeFlags });
   try {
-    const { env, probe } = await seedForCreates(dataDir);
-    const wren = await startWrenServer(env, { tree, nodeFlags });
-    try {
-      const pid = wren.process.pid as number;
-      const load = (duration: number) =>
-        runLoad({
-          url: `${env.WREN_PUBLIC_URL}${probe.path}`,
-          method: probe.method,
-          connections,
-          duration,
-          headers: probe.headers ?? {},
-          ...(probe.body === undefined ? {} : { body: probe.body }),
-        });
-      await load(2); // warm-up: the optimising compiler's first work
-      const before = await cpuTimes(pid);
-      const mainBefore = await mainThreadSchedule(pid);
-      const machineBefore = await machineTimes();
-      const result = await load(seconds);
-      const machineAfter = await machineTimes();
-      const after = await cpuTimes(pid);
-      const mainAfter = await mainThreadSchedule(pid);
-      const main = mainAfter.running - mainBefore.running;
-      const user = after.user - before.user;
-      const spent = user + after.system - before.system;
-      const created = Math.max(result.requests - result.non2xx, 1);
-      const file = join(traceDir, "strace.txt");
-      const stop = await traceThreads(pid, file, CALLS);
-      const traced = await load(seconds);
-      await stop();
-      const calls = parseStraceSummary(await readFile(file, "utf8"), CALLS);
-      const creates = Math.max(traced.requests - traced.non2xx, 1);
-      return {
-        rps: result.rps,
-        cpuPerCreate: (spent * 1000) / created,
-        userPerCreate: (user * 1000) / created,
-        mainPerCreate: (main * 1000) / created,
-        // The server is idle while the load process starts: the load's own seconds are the wall time.
-        mainBusy: main / (seconds * 1000),
-        mainWaiting: (mainAfter.waiting - mainBefore.waiting) / (seconds * 1000),
-        callsPerCreate: Object.fromEntries(CALLS.map((c) => [c, (calls[c] ?? 0) / creates])),
-        loadPerCreate: (result.cpuMs * 1000) / created,
-        // The window includes the load process's start and end (a few tens of ms, idle).
-        machinePerCreate: ((machineAfter.busy - machineBefore.busy) * 1000) / created,
-        machineIdle:
-          (machineAfter.idle - machineBefore.idle) /
-          (machineAfter.idle - machineBefore.idle + machineAfter.busy - machineBefore.busy),
-      };
-    } finally {
-      // The load's last requests may still be in flight: answered before the stop.
-      await new Promise((r) => setTimeout(r, 1000));
-      await wren.stop();
-    }
+    const pid = wren.process.pid as number;
+    const load = (duration: number) =>
+      runLoad({
+        url: `${env.WREN_PUBLIC_URL}${probe.path}`,
+        method: probe.method,
+        connections,
+        duration,
+        headers: probe.headers ?? {},
+        ...(probe.body === undefined ? {} : { body: probe.body }),
+      });
+    await load(2); // warm-up: the optimising compiler's first work
+    const before = await cpuTimes(pid);
+    const mainBefore = await mainThreadSchedule(pid);
+    const machineBefore = await machineTimes();
+    const result = await load(seconds);
+    const machineAfter = await machineTimes();
+    const after = await cpuTimes(pid);
+    const mainAfter = await mainThreadSchedule(pid);
+    const main = mainAfter.running - mainBefore.running;
+    const user = after.user - before.user;
+    const spent = user + after.system - before.system;
+    const created = Math.max(result.requests - result.non2xx, 1);
+    const file = join(traceDir, "strace.txt");
+    const stop = await traceThreads(pid, file, CALLS);
+    const traced = await load(seconds);
+    await stop();
+    const calls = parseStraceSummary(await readFile(file, "utf8"), CALLS);
+    const creates = Math.max(traced.requests - traced.non2xx, 1);
+    return {
+      rps: result.rps,
+      cpuPerCreate: (spent * 1000) / created,
+      userPerCreate: (user * 1000) / created,
+      mainPerCreate: (main * 1000) / created,
+      // The server is idle while the load process starts: the load's own seconds are the wall time.
+      mainBusy: main / (seconds * 1000),
+      mainWaiting: (mainAfter.waiting - mainBefore.waiting) / (seconds * 1000),
+      callsPerCreate: Object.fromEntries(CALLS.map((c) => [c, (calls[c] ?? 0) / creates])),
+      loadPerCreate: (result.cpuMs * 1000) / created,
+      // The window includes the load process's start and end (a few tens of ms, idle).
+      machinePerCreate: ((machineAfter.busy - machineBefore.busy) * 1000) / created,
+      machineIdle:
+        (machineAfter.idle - machineBefore.idle) /
+        (machineAfter.idle - machineBefore.idle + machineAfter.busy - machineBefore.busy),
+    };
   } finally {
-    await rm(dataDir, { recursive: true, force: true });
-    await rm(traceDir, { recursive: true, force: true });
+    // The load's last requests may still be in flight: answered before the stop.
+    await new Promise((r) => setTimeout(r, 1000));
+    await wren.stop();
   }
 }
 

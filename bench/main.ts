@@ -5,13 +5,14 @@
 // writes docs/PERFORMANCE.md with a chart. `--json-file-only` skips PostgreSQL. Streaming and Web
 // Push (issue 18) are measured once, on the json-file backend.
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../test/helpers/server.ts";
 import { type Comparison, compareWithBare, type RoundOptions } from "./lib/compare.ts";
 import { residentMegabytes, startWrenServer } from "./lib/processes.ts";
 import { rawDurableWriteRate } from "./lib/raw-writes.ts";
+import { removeAtExit } from "./lib/removal.ts";
 import { printSummary, type ScaleResult, writeReport } from "./lib/report.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { type FederationProfile, measureFederation } from "./scenarios/federation.ts";
@@ -104,51 +105,48 @@ let writes: Comparison[] = [];
 let rawWrites = 0;
 for (const [index, size] of profile.sizes.entries()) {
   const dataDir = await mkdtemp(join(tmpdir(), "wren-bench-"));
+  removeAtExit(dataDir);
+  const env = benchEnv(dataDir, await freePort());
+  const withWrites = index === 0;
+  log(`seeding ${size} statuses…`);
+  const seeded = await seed(env, {
+    statuses: size,
+    authors: 100,
+    ownStatuses: withWrites ? profile.writeTargets : 0,
+    followTargets: withWrites ? profile.writeTargets : 0,
+  });
+  log("starting wren…");
+  const started = performance.now();
+  const wren = await startWrenServer(env);
+  const startupSeconds = (performance.now() - started) / 1000;
+  const residentMb = await residentMegabytes(wren.process.pid as number);
   try {
-    const env = benchEnv(dataDir, await freePort());
-    const withWrites = index === 0;
-    log(`seeding ${size} statuses…`);
-    const seeded = await seed(env, {
-      statuses: size,
-      authors: 100,
-      ownStatuses: withWrites ? profile.writeTargets : 0,
-      followTargets: withWrites ? profile.writeTargets : 0,
-    });
-    log("starting wren…");
-    const started = performance.now();
-    const wren = await startWrenServer(env);
-    const startupSeconds = (performance.now() - started) / 1000;
-    const residentMb = await residentMegabytes(wren.process.pid as number);
-    try {
-      log(`reads at ${size} statuses…`);
-      const reads = await compareWithBare(
+    log(`reads at ${size} statuses…`);
+    const reads = await compareWithBare(
+      env.WREN_PUBLIC_URL as string,
+      readProbes(seeded),
+      readOptions,
+    );
+    scale.push({ statuses: size, startupSeconds, residentMb, reads });
+    if (withWrites) {
+      log("writes…");
+      writes = await compareWithBare(
         env.WREN_PUBLIC_URL as string,
-        readProbes(seeded),
-        readOptions,
+        writeProbes(seeded),
+        writeOptions,
       );
-      scale.push({ statuses: size, startupSeconds, residentMb, reads });
-      if (withWrites) {
-        log("writes…");
-        writes = await compareWithBare(
-          env.WREN_PUBLIC_URL as string,
-          writeProbes(seeded),
-          writeOptions,
-        );
-        const sample = Buffer.from(
-          JSON.stringify(
-            await (await fetch(`${env.WREN_PUBLIC_URL}/api/v1/statuses/${seeded.statusId}`)).json(),
-          ),
-        );
-        rawWrites = await rawDurableWriteRate(sample, {
-          seconds: profile.duration,
-          concurrency: 50,
-        });
-      }
-    } finally {
-      await wren.stop();
+      const sample = Buffer.from(
+        JSON.stringify(
+          await (await fetch(`${env.WREN_PUBLIC_URL}/api/v1/statuses/${seeded.statusId}`)).json(),
+        ),
+      );
+      rawWrites = await rawDurableWriteRate(sample, {
+        seconds: profile.duration,
+        concurrency: 50,
+      });
     }
   } finally {
-    await rm(dataDir, { recursive: true, force: true });
+    await wren.stop();
   }
 }
 

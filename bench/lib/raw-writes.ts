@@ -2,9 +2,10 @@
 // disk takes per second, written the way the json-file backend must (temporary file, fsync,
 // rename, fsync of the directory), from `concurrency` writers at once.
 
-import { mkdir, mkdtemp, open, rename, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, open, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeAtExit } from "./removal.ts";
 
 async function durableWrite(dir: string, name: string, bytes: Buffer): Promise<void> {
   const tmp = join(dir, `${name}.tmp`);
@@ -29,6 +30,7 @@ export async function rawDurableWriteRate(
   options: { seconds: number; concurrency: number },
 ): Promise<number> {
   const root = await mkdtemp(join(tmpdir(), "wren-bench-raw-"));
+  removeAtExit(root);
   const dir = join(root, "records");
   await mkdir(dir);
   const deadline = performance.now() + options.seconds * 1000;
@@ -44,6 +46,5 @@ export async function rawDurableWriteRate(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
-  await rm(root, { recursive: true, force: true });
   return done / elapsed;
 }

@@ -2,11 +2,12 @@
 // (their ports are the remote accounts' origins), the data directory is seeded, Wren starts
 // with private addresses allowed (everything is on loopback), then fan-out and inbox run.
 
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Peers, startPeers } from "../lib/peers.ts";
 import { startWrenServer } from "../lib/processes.ts";
+import { removeAtExit } from "../lib/removal.ts";
 import { benchEnv } from "../lib/seed.ts";
 import { type FederationSeeded, seedFederation } from "../lib/seed-federation.ts";
 import { type FanoutResult, measureFanout } from "./fanout.ts";
@@ -55,6 +56,7 @@ export async function withFederation<T>(
     processes: profile.peerProcesses,
   });
   const dataDir = await mkdtemp(join(tmpdir(), "wren-bench-fed-"));
+  removeAtExit(dataDir);
   try {
     const env: Record<string, string> = {
       ...benchEnv(dataDir, await freePort()),
@@ -83,7 +85,6 @@ export async function withFederation<T>(
     }
   } finally {
     await peers.stop();
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
