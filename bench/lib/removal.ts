@@ -12,12 +12,20 @@ import { rmSync } from "node:fs";
 
 const paths: string[] = [];
 
-/** Removes `path` (recursively) when the process exits, after every measurement. */
+/**
+ * Removes `path` (recursively) when the process exits, after every measurement; also when the
+ * bench is interrupted (Ctrl-C, a kill), which would otherwise leave gigabytes in the temporary
+ * folder.
+ */
 export function removeAtExit(path: string): void {
   if (paths.length === 0) {
     process.once("exit", () => {
       for (const each of paths) rmSync(each, { recursive: true, force: true });
     });
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      // The shell's convention for a death by signal; exit() runs the removal above.
+      process.once(signal, () => process.exit(signal === "SIGINT" ? 130 : 143));
+    }
   }
   paths.push(path);
 }

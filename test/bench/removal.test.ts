@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -35,6 +36,31 @@ describe("removeAtExit", () => {
       assert.equal(existsSync(first), false, "the first is gone after the exit");
       assert.equal(existsSync(second), false, "the second is gone after the exit");
       assert.equal(existsSync(root), true, "nothing else is removed");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("removes them when the bench is interrupted while it measures", async () => {
+    const root = await mkdtemp(join(tmpdir(), "wren-removal-test-"));
+    try {
+      const data = join(root, "data");
+      await mkdir(data);
+      await writeFile(join(data, "1.json"), "{}");
+      // Registers, says so, then waits as a long measurement would, until SIGINT arrives.
+      const script = `
+        import { removeAtExit } from ${JSON.stringify(removal)};
+        removeAtExit(${JSON.stringify(data)});
+        process.stdout.write("ready");
+        setInterval(() => {}, 1000);
+      `;
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script]);
+      await once(child.stdout, "data");
+      assert.equal(existsSync(data), true, "kept while the bench runs");
+      child.kill("SIGINT");
+      const [code] = await once(child, "exit");
+      assert.equal(code, 130);
+      assert.equal(existsSync(data), false, "removed on the interrupt");
     } finally {
       await rm(root, { recursive: true, force: true });
     }
