@@ -36,7 +36,7 @@ export async function scanDataDir(dataDir: string): Promise<Scan> {
 
 /**
  * A status is acknowledged once its journal line, holding the file's bytes, is durable; its
- * file is renamed into place after (ADR 0065). A write killed between the two is decided by its
+ * file is renamed into place after (ADR 0065), after the answer (ADR 0084). A write killed between the two is decided by its
  * line: the next start writes the bytes into the file. So the files a start will hold are the
  * files with the journals' last lines laid over them, as status-replay.ts does.
  */

@@ -7,11 +7,13 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isMainThread } from "node:worker_threads";
 
 const template = process.env.WREN_TEST_STALE_LOCK;
 const dataDir = process.env.WREN_DATA_DIR;
 
-if (template !== undefined && dataDir) {
+// Preloads run in the server's threads too (the status filer's): only the process's own start.
+if (template !== undefined && dataDir && isMainThread) {
   const [, ...rest] = template.split("\n");
   writeFileSync(join(dataDir, "wren.lock"), [String(process.pid), ...rest].join("\n"));
 }

@@ -4,10 +4,11 @@
 // restart the Create must still reach the follower: the event was recorded before the write.
 
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { scanDataDir } from "../crash-suite/checks.ts";
 import { killAfterRenameInto } from "../crash-suite/faults.ts";
 import {
   api,
@@ -36,9 +37,12 @@ function postStatus(url: string, poster: SeededUser, text: string) {
   });
 }
 
+/** The statuses of `accountId` a start will hold: their files, the journals' lines laid over. */
 async function storedStatusIds(dataDir: string, accountId: string): Promise<string[]> {
-  const names = await readdir(join(dataDir, "statuses", accountId)).catch(() => []);
-  return names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -".json".length));
+  const prefix = join("statuses", accountId) + sep;
+  return [...(await scanDataDir(dataDir)).files.keys()]
+    .filter((path) => path.startsWith(prefix))
+    .map((path) => path.slice(prefix.length, -".json".length));
 }
 
 async function homeContents(instance: Instance, token: string): Promise<string[]> {
@@ -82,13 +86,13 @@ describe("a crash between a status write and its side effects", { timeout: 180_0
     });
     await server.kill("SIGTERM");
 
-    // The kill lands right after the status file is renamed into place: before the listeners.
+    // The kill lands right after the status is stored (its journal line): before the listeners.
     const text = "posted just before the crash";
     server = await spawnWren(dataDir, port, { ...env, ...killAfterRenameInto("statuses") });
     await assert.rejects(postStatus(server.url, alice, text), "the kill cut the answer off");
     assert.equal(await server.exited, "SIGKILL");
     const stored = await storedStatusIds(dataDir, alice.id);
-    assert.equal(stored.length, 1, "the status was written before the crash");
+    assert.equal(stored.length, 1, "the status was stored before the crash");
     assert.ok(
       !(await homeContents(follower, bob.token)).some((c) => c.includes(text)),
       "nothing was delivered before the crash",

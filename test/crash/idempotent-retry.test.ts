@@ -5,10 +5,11 @@
 // exactly one status must be stored: a duplicate would be federated.
 
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { after, describe, it } from "node:test";
+import { scanDataDir } from "../crash-suite/checks.ts";
 import { killAfterRenameInto } from "../crash-suite/faults.ts";
 import { freePort } from "../helpers/server.ts";
 import { type SeededUser, seedUsers, spawnWren } from "../helpers/wren-process.ts";
@@ -26,9 +27,12 @@ function postStatus(url: string, user: SeededUser, text: string, key: string) {
 }
 
 /** Ids of the status files of one account on disk. */
+/** The statuses of `accountId` a start will hold: their files, the journals' lines laid over. */
 async function storedStatusIds(dataDir: string, accountId: string): Promise<string[]> {
-  const names = await readdir(join(dataDir, "statuses", accountId)).catch(() => []);
-  return names.filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -".json".length));
+  const prefix = join("statuses", accountId) + sep;
+  return [...(await scanDataDir(dataDir)).files.keys()]
+    .filter((path) => path.startsWith(prefix))
+    .map((path) => path.slice(prefix.length, -".json".length));
 }
 
 describe("Idempotency-Key retries across a crash", { timeout: 120_000 }, () => {

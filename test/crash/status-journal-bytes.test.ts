@@ -1,5 +1,5 @@
 // ADR 0065: a status is acknowledged once its journal line, holding the file's bytes, is
-// fdatasynced; the file itself is renamed into place without fsync. These tests kill a writer
+// fdatasynced; the file itself is renamed into place without fsync, after the answer (ADR 0084). These tests kill a writer
 // with SIGKILL right after its puts were acknowledged, then play the power cut the page cache
 // would have hidden: files missing, emptied, cut short or left at an older version. A start
 // must bring every acknowledged status back from the journal, in the files and in memory.
@@ -22,9 +22,10 @@ const text = (id: string, version: number) => `status ${id}, version ${version}`
 
 /**
  * In a child process: puts every status (version 1), then edits the first one (version 2),
- * prints "acked" once all are acknowledged, and is killed with SIGKILL at once.
+ * prints "acked" once all are acknowledged (and, with `filed`, their files written: ADR 0084),
+ * and is killed with SIGKILL at once.
  */
-async function writeAndKill(dir: string): Promise<void> {
+async function writeAndKill(dir: string, options: { filed?: boolean } = {}): Promise<void> {
   const child = spawnCode(`
     import { openJsonFileStorage } from ${JSON.stringify(moduleUrl("index.ts"))};
     import { makeStatus } from ${JSON.stringify(moduleUrl("../contract/fixtures.ts"))};
@@ -34,6 +35,7 @@ async function writeAndKill(dir: string): Promise<void> {
       storage.statuses.put(makeStatus({ id, accountId: "1", text: "status " + id + ", version 1" }))));
     await storage.statuses.put(
       makeStatus({ id: ids[0], accountId: "1", text: "status " + ids[0] + ", version 2" }));
+    ${options.filed ? "await storage.statuses.filed();" : ""}
     console.log("acked");
     setInterval(() => {}, 1000);
   `);
@@ -112,7 +114,7 @@ describe("status journal with the files' bytes (ADR 0065)", { timeout: 60_000 },
     const first = await openJsonFileStorage(dir);
     await first.statuses.put(makeStatus({ id: "100", accountId: "2" }));
     await first.close();
-    await writeAndKill(dir);
+    await writeAndKill(dir, { filed: true });
     await losePageCache();
     assert.equal(await expectAllBack(), "snapshot");
     // Nothing was set aside as damaged: the files were written again, not quarantined.
@@ -123,7 +125,7 @@ describe("status journal with the files' bytes (ADR 0065)", { timeout: 60_000 },
   });
 
   it("restores them when every file is read (no snapshot)", async () => {
-    await writeAndKill(dir);
+    await writeAndKill(dir, { filed: true });
     await losePageCache();
     await rm(join(dir, SNAPSHOT_FILE), { force: true });
     assert.notEqual(await expectAllBack(), "snapshot");
@@ -171,9 +173,9 @@ describe("status journal with the files' bytes (ADR 0065)", { timeout: 60_000 },
     }
   });
 
-  it("does not bring back at a start a write refused after its line was journaled", async () => {
-    // The rename fails once the status's line, with its bytes, is durable: the write is
-    // refused. Then a SIGKILL, before any snapshot.
+  it("keeps an acknowledged status whose file the disk refused, across a SIGKILL (ADR 0084)", async () => {
+    // The status's line, with its bytes, is durable and the put answered; then the disk
+    // refuses its file, which stays unfiled. Then a SIGKILL, before any snapshot.
     const child = spawnCode(`
       import { openJsonFileStorage } from ${JSON.stringify(moduleUrl("index.ts"))};
       import { WriteFaults } from ${JSON.stringify(moduleUrl("write-faults.ts"))};
@@ -181,23 +183,23 @@ describe("status journal with the files' bytes (ADR 0065)", { timeout: 60_000 },
       const faults = new WriteFaults();
       const storage = await openJsonFileStorage(${JSON.stringify(dir)}, { writeFaults: faults });
       await storage.statuses.put(makeStatus({ id: "19", accountId: "1" }));
-      faults.failRenameWith("EIO");
-      const refused = await storage.statuses
-        .put(makeStatus({ id: "20", accountId: "1" }))
-        .then(() => false, () => true);
-      console.log(refused ? "refused" : "stored");
+      await storage.statuses.filed();
+      faults.failWith("EIO");
+      await storage.statuses.put(makeStatus({ id: "20", accountId: "1", text: "acknowledged" }));
+      await storage.statuses.filed();
+      const read = await storage.statuses.get("20");
+      console.log(read?.text === "acknowledged" && faults.refused > 0 ? "unfiled" : "wrong");
       setInterval(() => {}, 1000);
     `);
-    await killAfter(child, "refused");
-    assert.match(
-      await journalText(dir),
-      /^\+1\/20\t"/m,
-      "the refused write's line is in the journal",
-    );
+    await killAfter(child, "unfiled");
+    await assert.rejects(readFile(fileOf(dir, "20")), { code: "ENOENT" });
+    assert.match(await journalText(dir), /^\+1\/20\t"/m, "the status's line is in the journal");
     const reopened = await openJsonFileStorage(dir);
     try {
       assert.equal((await reopened.statuses.get("19"))?.id, "19");
-      assert.equal(await reopened.statuses.get("20"), undefined);
+      assert.equal((await reopened.statuses.get("20"))?.text, "acknowledged");
+      // The start wrote the file from its line.
+      assert.equal(JSON.parse(await readFile(fileOf(dir, "20"), "utf8")).text, "acknowledged");
     } finally {
       await reopened.close();
     }

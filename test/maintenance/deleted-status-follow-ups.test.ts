@@ -19,6 +19,7 @@ import {
   sweepDeletedContent,
 } from "../../src/services/statuses/purge-deleted-sweep.ts";
 import { SNAPSHOT_FILE } from "../../src/storage/json-file/status-snapshot.ts";
+import type { JsonFileStatusStore } from "../../src/storage/json-file/status-store.ts";
 import { createUsers, type TestUser } from "../helpers/accounts.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { movableClock } from "../polls/helpers.ts";
@@ -41,6 +42,11 @@ describe("after a status is deleted", () => {
     (await call(server, "GET", `/api/v1/accounts/${user.account.id}`)).statuses_count;
   const fileOf = (accountId: string, id: string) =>
     join(server.dataDir, "statuses", accountId, `${id}.json`);
+  /** A status file as it is once the writes answered so far have their files (ADR 0084). */
+  const readStatusFile = async (path: string) => {
+    await (server.wren.ctx.storage.statuses as JsonFileStatusStore).filed();
+    return readFile(path, "utf8");
+  };
 
   it("a kill before its boosts were flagged is finished after the restart", async () => {
     const original = await post(server, alice, { status: "boost me" });
@@ -49,7 +55,7 @@ describe("after a status is deleted", () => {
     });
     assert.equal(await statusesCount(bob), 1);
     const boostFile = fileOf(bob.account.id, boost.id);
-    const liveBoost = await readFile(boostFile);
+    const liveBoost = await readStatusFile(boostFile);
 
     await call(server, "DELETE", `${STATUSES}/${original.id}`, { token: alice.token });
     await server.stop();
@@ -63,7 +69,7 @@ describe("after a status is deleted", () => {
     clock.advance(DELETE_REBLOGS_DELAY_MS);
     await server.wren.jobs.runDue();
     assert.equal(await statusesCount(bob), 0);
-    assert.equal(JSON.parse(await readFile(boostFile, "utf8")).deleted, true);
+    assert.equal(JSON.parse(await readStatusFile(boostFile)).deleted, true);
   });
 
   it("its content and edit history are purged after the grace period, the tombstone kept", async () => {
@@ -81,11 +87,11 @@ describe("after a status is deleted", () => {
     // Within the grace period the content stays (moderation, redraft).
     clock.advance(DELETED_CONTENT_GRACE_MS - 60_000);
     await server.wren.jobs.runDue();
-    assert.match(await readFile(file, "utf8"), /secret/);
+    assert.match(await readStatusFile(file), /secret/);
 
     clock.advance(60_000);
     await server.wren.jobs.runDue();
-    const stored = await readFile(file, "utf8");
+    const stored = await readStatusFile(file);
     assert.doesNotMatch(stored, /secret|cw words/);
     const tombstone = JSON.parse(stored);
     assert.equal(tombstone.deleted, true);
@@ -112,7 +118,7 @@ describe("after a status is deleted", () => {
       return posted.id as string;
     };
     const purged = async (id: string) => {
-      const stored = await readFile(fileOf(alice.account.id, id), "utf8");
+      const stored = await readStatusFile(fileOf(alice.account.id, id));
       const editsDir = join(server.dataDir, "status-edits", id);
       const edits = existsSync(editsDir) ? (await readdir(editsDir)).length : 0;
       assert.equal(JSON.parse(stored).deleted, true, "the tombstone stays");

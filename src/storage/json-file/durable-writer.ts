@@ -28,7 +28,6 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { KindVersions, type VersionKind } from "../version-kinds.ts";
 import { closeFd, openFd, syncFd, writeAllFd } from "./fd-files.ts";
 import { forEachLimit } from "./parallel.ts";
-import { Together } from "./together.ts";
 import type { WriteFaults } from "./write-faults.ts";
 import { WriteGates } from "./write-gate.ts";
 
@@ -44,15 +43,6 @@ export interface DurableWriterStats {
   fileSyncs: number;
   /** Directory fsyncs. */
   dirSyncs: number;
-}
-
-/**
- * A write staged by DurableWriter.stage: its temporary file is written (not fsynced); `commit`
- * renames it into place (after the enclosing write gate), `abort` removes it.
- */
-export interface StagedWrite {
-  commit(): Promise<void>;
-  abort(): Promise<void>;
 }
 
 interface Waiter {
@@ -83,13 +73,10 @@ export class DurableWriter {
   #tempCounter = 0;
   #concurrency: number;
   readonly #versions = new KindVersions();
-  /** Files renamed into place by staged writes, not fsynced yet (ADR 0065). */
+  /** Status files renamed into place without fsync (ADRs 0065, 0084), not synced yet. */
   #deferredFiles = new Set<string>();
   /** Directories whose entries (those files, new folders) are not fsynced yet. */
   #deferredDirs = new Set<string>();
-  /** Staged writes' temporary files, and their renames, asked for together settle together. */
-  readonly #staging = new Together();
-  readonly #committing = new Together();
   readonly #faults: WriteFaults | undefined;
 
   /** `faults` is for tests only (write-faults.ts): it simulates a full or read-only disk. */
@@ -127,67 +114,26 @@ export class DurableWriter {
   }
 
   /**
-   * The first half of a write whose durability another record holds until syncDeferred() (the
-   * status journal's line with the file's bytes, ADR 0065): the temporary file is written but
-   * not fsynced, which changes nothing a reader sees (a start sweeps such leftovers). The fault
-   * hooks strike here as in write(). The caller makes its record durable, then commits (the
-   * rename, without the directory's fsync) or aborts. Not batched: the caller orders the writes
-   * of one path. `tempDir` (on the same file system) holds the temporary file instead of the
-   * target's folder: the status snapshot ignores its own folder's time, not its subfolders'.
+   * Counts `path` (and its directory) among the files to sync: a start found it unsynced, or
+   * the status filer (status-filer.ts) wrote it without an fsync.
    */
-  stage(path: string, data: string, tempDir = dirname(path)): Promise<StagedWrite> {
-    if (this.#closed) return Promise.reject(new Error(`Storage is closed; cannot write ${path}`));
-    // Captured now: the scope (AsyncLocalStorage) is the caller's.
-    const gate = this.gates.current();
-    return this.#staging.call(() => this.#stage(path, data, tempDir, gate));
-  }
-
-  async #stage(
-    path: string,
-    data: string,
-    tempDir: string,
-    gate: Promise<void> | undefined,
-  ): Promise<StagedWrite> {
-    this.#faults?.check("write", path);
-    const dir = dirname(path);
-    const newDirs = new Set<string>();
-    await this.#ensureDir(tempDir, newDirs);
-    const temp = this.#tempOf(path, tempDir);
-    try {
-      const fd = await openFd(temp, "wx", PRIVATE_FILE_MODE);
-      try {
-        await writeAllFd(fd, data);
-      } finally {
-        closeFd(fd);
-      }
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    return {
-      commit: () =>
-        this.#committing.call(async () => {
-          if (gate) await gate;
-          // The target's folder only now: a refused write leaves no new folder behind.
-          await this.#ensureDir(dir, newDirs);
-          for (const d of newDirs) this.#deferredDirs.add(d);
-          this.#faults?.checkRename(path);
-          await rename(temp, path);
-          this.#deferredFiles.add(path);
-          this.#deferredDirs.add(dir);
-        }),
-      abort: () => rm(temp, { force: true }),
-    };
-  }
-
-  /** Counts `path` (and its directory) among the files to sync: a start found it unsynced. */
   noteDeferred(path: string): void {
     this.#deferredFiles.add(path);
     this.#deferredDirs.add(dirname(path));
   }
 
+  /** Counts a directory among those to sync: the status filer made a folder in it. */
+  noteDeferredDir(dir: string): void {
+    this.#deferredDirs.add(dir);
+  }
+
+  /** Tests only: throws the simulated disk error (write-faults.ts) a write to `path` would meet. */
+  checkFault(path: string): void {
+    this.#faults?.check("write", path);
+  }
+
   /**
-   * Makes durable every file committed by stage() (and noted by noteDeferred) before this call,
+   * Makes durable every file noted by noteDeferred() before this call,
    * then their directories. The set is taken at once, synchronously: what is committed later
    * waits for the next call. On a failure the files stay to sync and the call rejects.
    */

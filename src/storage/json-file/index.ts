@@ -107,7 +107,7 @@ export async function openJsonFileStorage(
       // The folders our journaled writes changed since the snapshot may hold leftovers.
       const folders = new Set([...statusSnapshot.changed].map((p) => p.slice(0, p.indexOf("/"))));
       for (const folder of folders) await removeLeftoverTempFiles(join(root, "statuses", folder));
-      // Status writes stage their temporary files in `statuses/` itself (ADR 0065).
+      // The status filer's temporary files are in `statuses/` itself (ADRs 0065, 0084).
       await removeLeftoverTempFiles(join(root, "statuses"), ["*"]);
     }
     const writer = new DurableWriter({ faults: options.writeFaults });

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { ignoreCode } from "./durable-writer.ts";
 import { openJsonFileStorage } from "./index.ts";
 import { jobJournalNumbers } from "./job-journal.ts";
 import { runUntilKilled } from "./testing/child.ts";
@@ -33,7 +34,12 @@ function runAndKill(dir: string, target: number, acks: Acks): Promise<void> {
 
 /** The ids of the status files on disk. */
 async function statusFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(join(dir, "statuses"), { recursive: true, withFileTypes: true });
+  // None yet when the kill came before the first file was written (ADR 0084).
+  const entries = await readdir(join(dir, "statuses"), {
+    recursive: true,
+    withFileTypes: true,
+  }).catch(ignoreCode("ENOENT"));
+  if (entries === undefined) return [];
   return entries
     .filter((e) => e.isFile() && e.name.endsWith(".json"))
     .map((e) => e.name.slice(0, -5));

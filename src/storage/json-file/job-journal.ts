@@ -25,6 +25,7 @@
 import { type FileHandle, open, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { getLogger } from "@logtape/logtape";
+import { cannotStore } from "../../domain/errors.ts";
 import type { Job } from "../../domain/job.ts";
 import { PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import type { KvEntry } from "../kv-port.ts";
@@ -330,7 +331,9 @@ export class JobJournal {
             error: String(error),
           });
         }
-        for (const p of batch) p.waiter?.reject(error);
+        // A full or read-only disk, or an I/O error, is said as such (507), like any refused write.
+        const refusal = cannotStore(error, this.#path(this.#number)) ?? error;
+        for (const p of batch) p.waiter?.reject(refusal);
       }
     }
     this.#draining = undefined;

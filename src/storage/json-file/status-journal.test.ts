@@ -30,6 +30,11 @@ function writerCode(dir: string): string {
     });
     const ids = createIdGenerator();
     const ack = (line) => process.stdout.write(line + "\\n");
+    // Once a first status's file is written, the filing thread (ADR 0084) has started.
+    const first = ids.next();
+    await storage.statuses.put(crashStatus(first));
+    ack("status " + first);
+    await storage.statuses.filed();
     async function loop() {
       for (let n = 0; ; n++) {
         const id = ids.next();

@@ -121,10 +121,14 @@ export class JournalFile {
   /** Characters appended durably (a snapshot comes before the journal grows past reading). */
   chars = 0;
 
-  constructor(root: string, number: number) {
+  readonly #checkFault: ((path: string) => void) | undefined;
+
+  /** `checkFault`: tests' simulated disk errors (DurableWriter.checkFault), struck per append. */
+  constructor(root: string, number: number, checkFault?: (path: string) => void) {
     this.#root = root;
     this.number = number;
     this.#path = join(root, `${PREFIX}${number}`);
+    this.#checkFault = checkFault;
   }
 
   /** Resolves once `line` is durably in the journal. */
@@ -151,6 +155,7 @@ export class JournalFile {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0);
       try {
+        this.#checkFault?.(this.#path);
         this.#handle ??= await openForAppend(this.#root, this.#path);
         const text = batch.map((p) => `${p.line}\n`).join("");
         await this.#handle.appendFile(this.#newLine ? `\n${text}` : text);

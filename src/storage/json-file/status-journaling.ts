@@ -39,6 +39,16 @@ export interface StatusJournalingOptions {
   table: () => StatusTable;
   /** Journal lines between snapshots; by default a twentieth of the statuses, at least MIN_CHECKPOINT_EVERY. */
   checkpointEvery?: number;
+  /** The statuses whose files are still to be written (status-filer.ts, ADR 0084). */
+  unfiled: UnfiledStatuses;
+}
+
+/** What the status filer tells the journal of the files it has not written yet. */
+export interface UnfiledStatuses {
+  /** The bytes the status's file is to hold. */
+  bytesOf(id: string): string | undefined;
+  /** Their journal lines: a snapshot writes them again in its journal. */
+  lines(): string[];
 }
 
 export class StatusJournaling {
@@ -60,7 +70,9 @@ export class StatusJournaling {
 
   constructor(options: StatusJournalingOptions) {
     this.#options = options;
-    this.#journal = new JournalFile(options.root, options.journal);
+    this.#journal = new JournalFile(options.root, options.journal, (path) =>
+      options.writer.checkFault(path),
+    );
   }
 
   /** Whether a change of the status is under way (begun and not yet settled). */
@@ -134,9 +146,11 @@ export class StatusJournaling {
   async #undo(path: string): Promise<void> {
     this.#unsure.add(path);
     try {
-      const now = await readFile(join(this.#options.dir, `${path}.json`), "utf8").catch(
-        ignoreCode("ENOENT"),
-      );
+      const now =
+        this.#options.unfiled.bytesOf(path.slice(path.indexOf("/") + 1)) ??
+        (await readFile(join(this.#options.dir, `${path}.json`), "utf8").catch(
+          ignoreCode("ENOENT"),
+        ));
       await this.#journal.append(journalLine(path, now ?? null));
       this.#unsure.delete(path);
     } catch (error) {
@@ -181,14 +195,18 @@ export class StatusJournaling {
   async #checkpoint(): Promise<void> {
     const { root, writer } = this.#options;
     const old = this.#journal;
-    const fresh = new JournalFile(root, old.number + 1);
+    const fresh = new JournalFile(root, old.number + 1, (path) => writer.checkFault(path));
     this.#journal = fresh;
     // In the same step as the switch: every file renamed without fsync so far has its line in
     // an older journal, and must be durable before the snapshot lets those go (ADR 0065).
     const syncing = writer.syncDeferred();
-    // Writes in flight: their lines again, with the bytes (their renames may come after the
-    // sync). Failed ones: their names (the file as it is, synced by then, is right).
-    const carried = [...this.#inFlight.values()].map((flight) => flight.line);
+    // Files not written yet (ADR 0084), then writes in flight (their lines come later): their
+    // lines again, with the bytes. Failed ones: their names (the file as it is, synced by
+    // then, is right).
+    const carried = [
+      ...this.#options.unfiled.lines(),
+      ...[...this.#inFlight.values()].map((flight) => flight.line),
+    ];
     const unsure = [...this.#unsure].filter((path) => !this.#inFlight.has(path));
     // A copy of the columns (about 60 bytes a status, for the time of the write): the rows
     // change under a snapshot being written.

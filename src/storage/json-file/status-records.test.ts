@@ -66,6 +66,7 @@ describe("json-file status bodies", () => {
     // No body cached: every read goes to the file, as after a start from the snapshot.
     const store = await openStatusStore(dir, writer, { cacheSize: 0 });
     for (const id of ["10", "11", "12"]) await store.put(makeStatus({ id, accountId: "1" }));
+    await store.filed();
     const file = join(dir, "statuses", "1", "11.json");
     await truncate(file, 20);
     const damaged = await readFile(file);

@@ -10,7 +10,6 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { getLogger } from "@logtape/logtape";
 import { deepFreeze } from "../../domain/deep-freeze.ts";
-import { cannotStore } from "../../domain/errors.ts";
 import { compareIds } from "../../domain/ids.ts";
 import { LruCache } from "../../domain/lru-cache.ts";
 import type { Status } from "../../domain/status.ts";
@@ -32,6 +31,7 @@ import {
   safeFileOf,
 } from "./record-collection.ts";
 import { logSnapshotUnused } from "./snapshot-unused-log.ts";
+import { StatusFiler } from "./status-filer.ts";
 import { journalNumbers } from "./status-journal.ts";
 import { MIN_CHECKPOINT_EVERY, StatusJournaling } from "./status-journaling.ts";
 import { journalDifferences, restoreFromJournals } from "./status-replay.ts";
@@ -87,6 +87,8 @@ export class StatusRecords {
   /** Where the summaries came from at start (or why the snapshot was not used). */
   #loadedFrom: "snapshot" | Exclude<SnapshotResult, { ok: true }>["reason"] = "missing";
   readonly #journaling: StatusJournaling;
+  /** Writes the files of acknowledged puts and pins their bodies meanwhile (ADR 0084). */
+  readonly #filer: StatusFiler;
   /** An inspection's view of the files a start would restore first (file → bytes, or null). */
   #overlay: ReadonlyMap<string, string | null> = new Map();
   /** Status files read at start (tests check that a start after a crash reads few). */
@@ -110,6 +112,8 @@ export class StatusRecords {
     this.#heap = new HeapWatch(options.heap);
     this.#dir = join(root, spec.folder);
     this.#writer = writer;
+    const filer = new StatusFiler(this.#dir, writer);
+    this.#filer = filer;
     this.#journaling = new StatusJournaling({
       root,
       dir: this.#dir,
@@ -117,6 +121,7 @@ export class StatusRecords {
       journal,
       table: () => this.#table,
       checkpointEvery: options.checkpointEvery,
+      unfiled: filer,
     });
     this.#bodies = new LruCache(options.cacheSize ?? DEFAULT_BODY_CACHE);
   }
@@ -147,6 +152,7 @@ export class StatusRecords {
     const table = snapshot.ok ? snapshot.table : new StatusTable();
     const records = new StatusRecords(root, writer, kept, last + 1, table);
     records.#overlay = overlay;
+    if (!isInspecting(writer)) records.#filer.start();
     if (snapshot.ok) {
       records.#loadedFrom = "snapshot";
       for (const row of table.rows()) records.#listener.enter(row);
@@ -173,6 +179,11 @@ export class StatusRecords {
     return this.#loadedFrom;
   }
 
+  /** Resolves once the files of the puts acknowledged so far are written, or have failed. */
+  filed(): Promise<void> {
+    return this.#filer.settled();
+  }
+
   /** The rows: read them synchronously (a row may hold another status after an await). */
   get table(): StatusTable {
     return this.#table;
@@ -193,7 +204,7 @@ export class StatusRecords {
   get(id: string): Promise<Status | undefined> | Status | undefined {
     // Answers from memory synchronously: a timeline page of cached bodies costs no promise each.
     if (this.#table.rowOf(id) < 0) return undefined;
-    const cached = this.#bodies.get(id);
+    const cached = this.#bodies.get(id) ?? this.#filer.body(id);
     if (cached !== undefined) return cached;
     let reading = this.#reading.get(id);
     if (reading === undefined) {
@@ -221,8 +232,8 @@ export class StatusRecords {
     if (this.#closed) {
       return Promise.reject(new Error(`Storage is closed; cannot write status ${id}`));
     }
-    // One write of a status at a time: its line, then its rename, in call order (the staged
-    // renames are not batched per path as the durable writer's writes are).
+    // One write of a status at a time, in call order: its line, then its file handed to the
+    // filer (or, for a removal, its file removed).
     const previous = this.#writing.get(id);
     const writing = previous === undefined ? write() : previous.then(write);
     const done = writing.then(
@@ -253,46 +264,25 @@ export class StatusRecords {
       // Moving the file would leave two files for one id behind a crash.
       throw new Error(`Record ${value.id} of statuses cannot move to ${file}`);
     }
-    const path = join(this.#dir, file);
     // The record of the event this write announces (JobStore.putAround, write-gate.ts): its
     // line must be durable before ours, which a start would replay into the file.
     const gate = this.#writer.gates.current();
-    // The temporary file first (not fsynced): a full disk refuses the write here, before its
-    // line exists (ADR 0065). The journal's line with the bytes is then the durable step; the
-    // rename needs no fsync of the file or its folder before the answer.
-    let staged: Awaited<ReturnType<DurableWriter["stage"]>>;
-    try {
-      // The temporary file in `statuses/` itself: a crash before its line leaves no trace in
-      // the author's folder, whose changed time would make the snapshot stale.
-      staged = await this.#writer.stage(path, json, this.#dir);
-    } catch (error) {
-      throw cannotStore(error, path) ?? error;
-    }
-    if (gate !== undefined) {
-      try {
-        await gate;
-      } catch (error) {
-        await staged.abort();
-        throw error;
-      }
-    }
+    // Only a slow or failing disk leaves no room for another unfiled status.
+    const room = this.#filer.room();
+    if (room !== undefined) await room;
+    if (gate !== undefined) await gate;
+    // The journal's line with the bytes is the durable step; the file is written after the
+    // answer (ADR 0084), its body pinned in memory until then.
     await this.#journaling.change(
       value.id,
       file,
       json,
-      async () => {
-        try {
-          await staged.commit();
-        } catch (error) {
-          await staged.abort();
-          throw cannotStore(error, path) ?? error;
-        }
-      },
+      async () => {},
       () => {
         this.#bodies.set(value.id, value);
+        this.#filer.file({ id: value.id, file, json, body: value });
         this.#set(this.#table.rowOf(value.id), summarize(value));
       },
-      () => staged.abort(),
     );
   }
 
@@ -304,8 +294,20 @@ export class StatusRecords {
       id,
       file,
       null,
-      () => this.#writer.remove(join(this.#dir, file)),
+      async () => {
+        // Not written after its removal: a file still to write leaves the filer's queue.
+        const unfiled = await this.#filer.hold(id);
+        try {
+          await this.#writer.remove(join(this.#dir, file));
+        } catch (error) {
+          if (unfiled !== undefined && this.#filer.body(id) === unfiled.body) {
+            this.#filer.file(unfiled);
+          }
+          throw error;
+        }
+      },
       () => {
+        this.#filer.forget(id);
         this.#bodies.delete(id);
         const row = this.#table.rowOf(id);
         if (row >= 0) this.#drop(row);
@@ -324,6 +326,8 @@ export class StatusRecords {
     const stopped = this.#journaling.stop();
     await Promise.allSettled([...this.#putting]);
     await stopped;
+    // Files still unfiled after this (a failing disk) are carried by the snapshot's journal.
+    await this.#filer.close();
     // Nothing appends to the journal from here on (a snapshot starts one of its own).
     await this.#journaling.closeJournal();
   }
@@ -437,6 +441,8 @@ export class StatusRecords {
       // Removed (the retention sweep) while being read.
       if (row < 0) return undefined;
       const stamp = table.stampOf(row);
+      const pinned = this.#filer.body(id);
+      if (pinned !== undefined) return pinned;
       const file = `${table.accountOf(row)}/${id}.json`;
       const path = join(this.#dir, file);
       // The same row, not written since: what was read is the version in force.

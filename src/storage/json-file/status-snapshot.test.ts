@@ -223,6 +223,8 @@ describe("json-file status snapshot", () => {
       assert.equal(lines.length, 1);
       assert.ok(lines[0]?.startsWith("+1/600\t"), lines[0]);
       const bytes = JSON.parse(lines[0]?.slice(lines[0].indexOf("\t") + 1) ?? "");
+      // The file follows the answer (ADR 0084).
+      await (storage.statuses as JsonFileStatusStore).filed();
       assert.deepEqual(bytes, await readFile(join(dir, "statuses", "1", "600.json"), "utf8"));
     } finally {
       await storage.close();

@@ -26,6 +26,8 @@ export interface JsonFileStatusStore extends StatusStore {
   readonly loadedFrom: string;
   /** Status files read at start: every one without a usable snapshot, else the journaled ones. */
   readonly filesReadAtStart: number;
+  /** Resolves once the files of the writes acknowledged so far are written (ADR 0084), or failed. */
+  filed(): Promise<void>;
 }
 
 export async function openStatusStore(
@@ -95,6 +97,7 @@ export async function openStatusStore(
       return records.filesRead;
     },
     closeWrites: () => records.close(),
+    filed: () => records.filed(),
     checkpoint: () => records.checkpoint(),
     async get(id) {
       return records.get(id);

@@ -16,6 +16,7 @@ import {
 } from "../contract/fixtures.ts";
 import { TEMP_SUFFIX } from "./durable-writer.ts";
 import { openJsonFileStorage } from "./index.ts";
+import type { JsonFileStatusStore } from "./status-store.ts";
 
 const pretty = (record: unknown) => `${JSON.stringify(record, null, 2)}\n`;
 
@@ -46,6 +47,9 @@ describe("json-file storage", () => {
       storage.authorizationCodes.put(code),
       storage.statuses.put(status),
     ]);
+    // A status's file is written just after its write is acknowledged (ADR 0084).
+    const filed = () => (storage.statuses as JsonFileStatusStore).filed();
+    await filed();
     assert.equal(await read("accounts", "1.json"), pretty(account));
     assert.equal(await read("users", "1.json"), pretty(user));
     assert.equal(await read("apps", "2.json"), pretty(app));
@@ -55,6 +59,7 @@ describe("json-file storage", () => {
 
     // Deleting a status keeps its file, with the flag set.
     await storage.statuses.put({ ...status, deleted: true, deletedAt: "2025-01-03T00:00:00.000Z" });
+    await filed();
     assert.equal(JSON.parse(await read("statuses", "1", "10.json")).deleted, true);
 
     // A taken code's file is gone.
@@ -175,6 +180,7 @@ describe("json-file storage", () => {
     assert.equal((await storage.statuses.get("10"))?.accountId, "1");
     await assert.rejects(storage.accounts.put(makeAccount({ id: "../escape" })), /Unsafe/);
     await assert.rejects(storage.authorizationCodes.put(makeCode({ codeHash: "a/b" })), /Unsafe/);
+    await (storage.statuses as JsonFileStatusStore).filed();
     assert.deepEqual((await readdir(dir)).sort(), ["statuses", "statuses.journal.1", "wren.lock"]);
     await storage.close();
   });

@@ -18,7 +18,6 @@ export class WriteFaults {
   #code: string | null = null;
   #remaining = 0;
   #dirSyncCode: string | null = null;
-  #renameCode: string | null = null;
   /** Operations refused so far (lets a test see that its fault struck). */
   refused = 0;
 
@@ -33,31 +32,10 @@ export class WriteFaults {
     this.#dirSyncCode = code;
   }
 
-  /**
-   * From now on the rename of a staged status write fails with `code` (ADR 0065): after its
-   * journal line, with the file's bytes, is durable.
-   */
-  failRenameWith(code: string): void {
-    this.#renameCode = code;
-  }
-
   /** The disk is usable again. */
   clear(): void {
     this.#code = null;
     this.#dirSyncCode = null;
-    this.#renameCode = null;
-  }
-
-  /** Called before a staged write's rename; throws the simulated errno error. */
-  checkRename(path: string): void {
-    const code = this.#renameCode;
-    if (code === null) return;
-    this.refused++;
-    throw Object.assign(new Error(`${code}: simulated fault, rename to '${path}'`), {
-      code,
-      syscall: "rename",
-      path,
-    });
   }
 
   /** Called by the writer before it fsyncs a directory; throws the simulated errno error. */
