@@ -184,7 +184,8 @@ describe("status journal with the files' bytes (ADR 0065)", { timeout: 60_000 },
       const storage = await openJsonFileStorage(${JSON.stringify(dir)}, { writeFaults: faults });
       await storage.statuses.put(makeStatus({ id: "19", accountId: "1" }));
       await storage.statuses.filed();
-      faults.failWith("EIO");
+      // The journal's append goes through; the file's write, after it, fails.
+      faults.failWith("EIO", { after: 1 });
       await storage.statuses.put(makeStatus({ id: "20", accountId: "1", text: "acknowledged" }));
       await storage.statuses.filed();
       const read = await storage.statuses.get("20");

@@ -11,12 +11,15 @@ import { parentPort } from "node:worker_threads";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
 
 export interface FilingRequest {
+  /** Matches the reply to its request (every storage of the process shares the thread). */
+  id: number;
   /** The `statuses/` folder: temporary files go here, files under it (`file` is relative). */
   dir: string;
   files: readonly { file: string; json: string; temp: string }[];
 }
 
 export interface FilingReply {
+  id: number;
   /** Per file, in order: null once renamed into place, or why it was not. */
   failures: ({ code: string | undefined; message: string } | null)[];
   /** Folders made for these files: their parents' entries need an fsync before a snapshot. */
@@ -57,7 +60,7 @@ function fileAll(request: FilingRequest): FilingReply {
       return { code, message };
     }
   });
-  return { failures, madeFolders };
+  return { id: request.id, failures, madeFolders };
 }
 
 parentPort?.on("message", (request: FilingRequest) => {

@@ -49,8 +49,6 @@ export class StatusFiler {
   #queue = new Map<string, Unfiled>();
   /** The batch the thread is writing. */
   #writing: Writing | undefined;
-  #thread: Worker | undefined;
-  #reply: PromiseWithResolvers<FilingReply> | undefined;
   #scheduled = false;
   #retryDelay = 0;
   #retryTimer: NodeJS.Timeout | undefined;
@@ -132,8 +130,8 @@ export class StatusFiler {
   }
 
   /**
-   * Writes what is queued (one last try for files that failed) and stops the thread. Files that
-   * still fail stay unfiled: their lines and bodies remain for the snapshot's journal.
+   * Writes what is queued (one last try for files that failed); nothing is written after. Files
+   * that still fail stay unfiled: their lines and bodies remain for the snapshot's journal.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -142,8 +140,6 @@ export class StatusFiler {
     await this.#writing?.done;
     if (this.#queue.size > 0) await this.#send();
     this.#stopped = true;
-    await this.#thread?.terminate();
-    this.#thread = undefined;
   }
 
   /**
@@ -200,9 +196,9 @@ export class StatusFiler {
       files.push({ file: entry.file, json: entry.json, temp });
     });
     if (files.length > 0) {
-      let reply: FilingReply;
+      let reply: Omit<FilingReply, "id">;
       try {
-        reply = await this.#ask({ dir: this.#dir, files });
+        reply = await filingThread.ask({ dir: this.#dir, files });
       } catch (error) {
         reply = {
           failures: files.map(() => ({ code: undefined, message: String(error) })),
@@ -258,27 +254,32 @@ export class StatusFiler {
     this.#roomWaiters = [];
     for (const wake of waiters) wake();
   }
+}
 
-  /** One batch to the thread and its answer; the thread holds the process only meanwhile. */
-  #ask(request: FilingRequest): Promise<FilingReply> {
-    const thread = this.#startThread();
+/**
+ * The thread every storage of the process hands its batches to: one per process, started at the
+ * first status write and kept (tests open hundreds of storages in one process, and a thread
+ * costs 100–200 ms of CPU to start). It holds the process open only while a batch is out.
+ */
+class FilingThread {
+  #thread: Worker | undefined;
+  readonly #waiting = new Map<number, PromiseWithResolvers<FilingReply>>();
+  #lastId = 0;
+
+  ask(request: Omit<FilingRequest, "id">): Promise<FilingReply> {
+    const thread = this.#thread ?? this.#start();
+    const id = ++this.#lastId;
     const reply = Promise.withResolvers<FilingReply>();
-    this.#reply = reply;
+    this.#waiting.set(id, reply);
     thread.ref();
-    thread.postMessage(request);
+    thread.postMessage({ ...request, id });
     return reply.promise.finally(() => {
-      this.#reply = undefined;
-      this.#thread?.unref();
+      this.#waiting.delete(id);
+      if (this.#waiting.size === 0) this.#thread?.unref();
     });
   }
 
-  /** Starts the thread ahead of the first write (it takes tens of milliseconds to start). */
-  start(): void {
-    this.#startThread();
-  }
-
-  #startThread(): Worker {
-    if (this.#thread) return this.#thread;
+  #start(): Worker {
     // The thread takes the process's Node flags, except in a process started as a string
     // program (`--input-type=module -e`, as tests start children): Node refuses a module file
     // under that flag, so such a thread starts with none.
@@ -288,10 +289,11 @@ export class StatusFiler {
       stringProgram ? { execArgv: [] } : {},
     );
     thread.unref();
-    thread.on("message", (reply: FilingReply) => this.#reply?.resolve(reply));
+    thread.on("message", (reply: FilingReply) => this.#waiting.get(reply.id)?.resolve(reply));
     const lost = (error: unknown) => {
-      if (this.#thread === thread) this.#thread = undefined;
-      this.#reply?.reject(error);
+      if (this.#thread !== thread) return;
+      this.#thread = undefined;
+      for (const waiting of this.#waiting.values()) waiting.reject(error);
     };
     thread.on("error", lost);
     thread.on("exit", (code) => lost(new Error(`The status filing thread exited (${code})`)));
@@ -299,3 +301,5 @@ export class StatusFiler {
     return thread;
   }
 }
+
+const filingThread = new FilingThread();

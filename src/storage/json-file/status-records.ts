@@ -152,7 +152,6 @@ export class StatusRecords {
     const table = snapshot.ok ? snapshot.table : new StatusTable();
     const records = new StatusRecords(root, writer, kept, last + 1, table);
     records.#overlay = overlay;
-    if (!isInspecting(writer)) records.#filer.start();
     if (snapshot.ok) {
       records.#loadedFrom = "snapshot";
       for (const row of table.rows()) records.#listener.enter(row);
