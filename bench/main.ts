@@ -16,6 +16,11 @@ import { removeAtExit } from "./lib/removal.ts";
 import { printSummary, type ScaleResult, writeReport } from "./lib/report.ts";
 import { benchEnv, seed } from "./lib/seed.ts";
 import { type FederationProfile, measureFederation } from "./scenarios/federation.ts";
+import {
+  type FloorResult,
+  floorProbes,
+  measureFrameworkFloor,
+} from "./scenarios/framework-floor.ts";
 import { measurePostgres, type PostgresProfile } from "./scenarios/postgres.ts";
 import { measurePush, type PushProfile } from "./scenarios/push.ts";
 import { readProbes } from "./scenarios/reads.ts";
@@ -101,6 +106,7 @@ const postgresProfile: PostgresProfile = {
 };
 
 const scale: ScaleResult[] = [];
+let floor: FloorResult[] = [];
 let writes: Comparison[] = [];
 let rawWrites = 0;
 for (const [index, size] of profile.sizes.entries()) {
@@ -129,6 +135,12 @@ for (const [index, size] of profile.sizes.entries()) {
     );
     scale.push({ statuses: size, startupSeconds, residentMb, reads });
     if (withWrites) {
+      log("the framework's floor…");
+      floor = await measureFrameworkFloor(
+        env.WREN_PUBLIC_URL as string,
+        floorProbes(seeded),
+        readOptions,
+      );
       log("writes…");
       writes = await compareWithBare(
         env.WREN_PUBLIC_URL as string,
@@ -162,6 +174,7 @@ const results = {
   quick,
   date: new Date().toISOString(),
   scale,
+  floor,
   writes,
   rawWrites,
   fanout,

@@ -1,32 +1,19 @@
-// The reference server: bare `node:http` answering recorded responses from memory. Started as
-// its own process by the bench; reads `{ "<METHOD> <path>[ (signed in)]": { status, type,
-// body(base64) } }` from the file named on the command line and prints `LISTENING <port>` once
-// ready. Unknown requests get the response recorded under "* *" (the same bytes for every request
-// of a write scenario whose paths vary).
+// The reference server: bare `node:http` answering the responses recorded from Wren
+// (recorded-responses.ts) from memory. Started as its own process by the bench with the
+// recording's file on the command line; prints `LISTENING <port>` once ready.
 
-import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
-
-interface Recorded {
-  status: number;
-  type: string;
-  body: string;
-}
+import { loadRecordedResponses } from "./recorded-responses.ts";
 
 const file = process.argv[2];
 if (!file) throw new Error("usage: bare-server.ts <responses.json>");
-const recorded = JSON.parse(readFileSync(file, "utf8")) as Record<string, Recorded>;
-const responses = new Map(
-  Object.entries(recorded).map(([key, r]) => [key, { ...r, bytes: Buffer.from(r.body, "base64") }]),
-);
-const fallback = responses.get("* *");
+const { answerFor } = loadRecordedResponses(file);
 
 const server = createServer((req, res) => {
   // Read the body like a real server would before answering.
   req.resume();
   req.on("end", () => {
-    const signedIn = req.headers.authorization ? " (signed in)" : "";
-    const hit = responses.get(`${req.method} ${req.url}${signedIn}`) ?? fallback;
+    const hit = answerFor(req.method, req.url, Boolean(req.headers.authorization));
     if (!hit) {
       res.writeHead(404).end();
       return;

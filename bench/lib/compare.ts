@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { LoadSpec } from "./load-worker.ts";
 import { runLoad, startBareServer } from "./processes.ts";
+import { type RecordedResponse, recordedHeaders } from "./recorded-responses.ts";
 import { median } from "./stats.ts";
 
 export interface Probe {
@@ -45,9 +46,12 @@ export interface RoundOptions {
   warmUp?: number;
 }
 
-/** Records Wren's answer to each probe once, for the bare server to replay byte for byte. */
-async function recordResponses(wrenUrl: string, probes: readonly Probe[]): Promise<string> {
-  const recorded: Record<string, { status: number; type: string; body: string }> = {};
+/**
+ * Records Wren's answer to each probe once, for the reference servers to replay byte for byte
+ * (recorded-responses.ts); the file's folder is the caller's to remove.
+ */
+export async function recordResponses(wrenUrl: string, probes: readonly Probe[]): Promise<string> {
+  const recorded: Record<string, RecordedResponse> = {};
   for (const probe of probes) {
     const res = await fetch(`${wrenUrl}${probe.paths?.[0] ?? probe.path}`, {
       method: probe.method,
@@ -56,10 +60,11 @@ async function recordResponses(wrenUrl: string, probes: readonly Probe[]): Promi
     });
     const bytes = Buffer.from(await res.arrayBuffer());
     if (!res.ok) throw new Error(`${probe.name}: Wren answered ${res.status}: ${bytes}`);
-    const entry = {
+    const entry: RecordedResponse = {
       status: res.status,
       type: res.headers.get("content-type") ?? "application/json",
       body: bytes.toString("base64"),
+      headers: recordedHeaders(res.headers),
     };
     // Signed in and anonymous, one path can answer differently (the public timeline does).
     const signedIn = probe.headers?.authorization ? " (signed in)" : "";

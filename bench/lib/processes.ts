@@ -59,6 +59,23 @@ export async function startBareServer(responsesFile: string): Promise<Child & { 
   return { process: child, stop: stopper(child), url: `http://127.0.0.1:${match[1]}` };
 }
 
+/**
+ * Hono and its Node adapter alone, answering what the bare server answers (framework floor),
+ * with Wren's other headers too if asked.
+ */
+export async function startBareHonoServer(
+  responsesFile: string,
+  options: { withWrenHeaders?: boolean } = {},
+): Promise<Child & { url: string }> {
+  const { child, match } = await startWith(
+    `${here}bare-hono-server.ts`,
+    options.withWrenHeaders ? [responsesFile, "--with-wren-headers"] : [responsesFile],
+    {},
+    /^LISTENING (\d+)/,
+  );
+  return { process: child, stop: stopper(child), url: `http://127.0.0.1:${match[1]}` };
+}
+
 export interface WrenServerOptions {
   /** The checkout to run (default: this one); bench/compare-trees.ts runs two in turn. */
   tree?: string;

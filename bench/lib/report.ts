@@ -4,6 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import type { FanoutResult } from "../scenarios/fanout.ts";
+import type { FloorResult } from "../scenarios/framework-floor.ts";
 import type { InboxResult } from "../scenarios/inbox.ts";
 import type { PostgresResults } from "../scenarios/postgres.ts";
 import type { PushResult } from "../scenarios/push.ts";
@@ -24,6 +25,8 @@ export interface BenchResults {
   quick: boolean;
   date: string;
   scale: ScaleResult[];
+  /** The no-op beside Hono alone and bare node:http (scenarios/framework-floor.ts). */
+  floor?: FloorResult[];
   writes: Comparison[];
   /** Crash-safe writes per second of the raw loop (the storage limit). */
   rawWrites: number;
@@ -108,6 +111,53 @@ export function federationSection(
   ];
 }
 
+/** Issue 21's no-op target: a request that does nothing behind the middleware ≥ 80% of bare. */
+export const NO_OP_TARGET = 0.8;
+
+/** The no-op against bare node:http, beside what Hono and its adapter alone reach. */
+export function floorSection(floor: readonly FloorResult[]): string[] {
+  const percent = (n: number) => `${Math.round(n * 100)}%`;
+  const rate = (n: number) => String(Math.round(n));
+  return [
+    "### The framework's floor (requests/s)",
+    "",
+    table([
+      [
+        "request",
+        "Wren",
+        "Hono alone",
+        "Hono alone, Wren's headers",
+        "bare",
+        "Wren / bare",
+        "Hono alone / bare",
+        "Hono alone, Wren's headers / bare",
+        "Wren / Hono alone, Wren's headers",
+        `target (≥ ${percent(NO_OP_TARGET)} of bare)`,
+      ],
+      ...floor.map((f) => [
+        f.name,
+        rate(f.wrenRps),
+        rate(f.honoRps),
+        rate(f.headersRps),
+        rate(f.bareRps),
+        percent(f.wrenToBare),
+        percent(f.honoToBare),
+        percent(f.headersToBare),
+        percent(f.wrenToHeaders),
+        f.wrenToBare >= NO_OP_TARGET ? "met" : "missed",
+      ]),
+    ]),
+    "",
+    "No-op: `GET /api/v1/custom_emojis` (empty here), every middleware, then a kept answer. Hono",
+    "alone: Hono and `@hono/node-server` answering Wren's bytes from one route with no middleware",
+    "(`bench/lib/bare-hono-server.ts`), the most a request of Wren's can reach on them; with Wren's",
+    "headers: also sending the eight others Wren's answer carried (rate limits, CORS, caching, request",
+    "id), the most an answer of that shape can. The four interleaved in every round; ratios are",
+    "medians of the rounds'.",
+    "",
+  ];
+}
+
 /**
  * Issue 18's figures: memory per idle WebSocket; one public status to 1,000 subscribers (the last
  * has it ≤ 100 ms after the POST), against the same POST with nobody connected; push messages/s
@@ -188,6 +238,7 @@ function generated(results: BenchResults): string {
     "",
     table([["scenario", "Wren", "bare", "ratio"], ...readRows]),
     "",
+    ...(results.floor ? floorSection(results.floor) : []),
     "### Writes (50 concurrent clients; requests/s)",
     "",
     table([
