@@ -46,6 +46,24 @@ export interface RoundOptions {
   warmUp?: number;
 }
 
+/** The load one probe puts on one server. */
+export function probeLoad(
+  probe: Probe,
+  url: string,
+  connections: number,
+  duration: number,
+): LoadSpec {
+  return {
+    url: `${url}${probe.path}`,
+    method: probe.method,
+    connections,
+    duration,
+    ...(probe.headers ? { headers: probe.headers } : {}),
+    ...(probe.body === undefined ? {} : { body: probe.body }),
+    ...(probe.paths ? { paths: probe.paths } : {}),
+  };
+}
+
 /**
  * Records Wren's answer to each probe once, for the reference servers to replay byte for byte
  * (recorded-responses.ts); the file's folder is the caller's to remove.
@@ -117,15 +135,8 @@ export async function compareWithBare(
     const samples = new Map<string, { wren: number[]; bare: number[]; ratio: number[] }>();
     const specOf =
       (probe: Probe, duration: number) =>
-      (url: string, connections: number): LoadSpec => ({
-        url: `${url}${probe.path}`,
-        method: probe.method,
-        connections,
-        duration,
-        ...(probe.headers ? { headers: probe.headers } : {}),
-        ...(probe.body === undefined ? {} : { body: probe.body }),
-        ...(probe.paths ? { paths: probe.paths } : {}),
-      });
+      (url: string, connections: number): LoadSpec =>
+        probeLoad(probe, url, connections, duration);
     if (options.warmUp) {
       for (const probe of probes) {
         const spec = specOf(probe, options.warmUp);

@@ -1,7 +1,7 @@
 // The responses Wren gave to a comparison's probes, recorded once (compare.ts) for the reference
 // servers (bare-server.ts, bare-hono-server.ts) to answer byte for byte: `{ "<METHOD> <target>[
 // (signed in)]": { status, type, body(base64), headers } }`, a request target being a path and
-// query, `headers` the rest of Wren's (RECORDED_HEADERS says which), which only the framework
+// query, `headers` the rest of Wren's (recordedHeaders says which), which only the framework
 // floor's "with Wren's headers" server sends.
 // Unknown requests get the response recorded under "* *" (the same bytes for every request of a
 // write scenario whose paths vary).
@@ -22,20 +22,22 @@ export interface Answer {
   headers: [string, string][];
 }
 
+/** Headers every server writes itself (date, connection) or the references always send. */
+const SERVERS_OWN = new Set([
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-type",
+  "content-length",
+]);
+
 /**
  * Wren's headers worth replaying: all but those every server writes itself (the date, the
  * connection's) and the two the reference servers always send (type, length).
  */
 export function recordedHeaders(headers: Headers): [string, string][] {
-  const own = new Set([
-    "date",
-    "connection",
-    "keep-alive",
-    "transfer-encoding",
-    "content-type",
-    "content-length",
-  ]);
-  return [...headers].filter(([name]) => !own.has(name));
+  return [...headers].filter(([name]) => !SERVERS_OWN.has(name));
 }
 
 export function loadRecordedResponses(file: string): {

@@ -8,7 +8,7 @@
 
 import { rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import { type Probe, type RoundOptions, recordResponses } from "../lib/compare.ts";
+import { type Probe, probeLoad, type RoundOptions, recordResponses } from "../lib/compare.ts";
 import { type Child, runLoad, startBareHonoServer, startBareServer } from "../lib/processes.ts";
 import type { Seeded } from "../lib/seed.ts";
 import { median } from "../lib/stats.ts";
@@ -59,13 +59,7 @@ export async function measureFrameworkFloor(
     started.push(headers);
     const urls = { bare: bare.url, hono: hono.url, headers: headers.url, wren: wrenUrl };
     const rate = async (server: (typeof SERVERS)[number], probe: Probe, duration: number) => {
-      const result = await runLoad({
-        url: `${urls[server]}${probe.path}`,
-        method: probe.method,
-        connections: options.connections,
-        duration,
-        ...(probe.headers ? { headers: probe.headers } : {}),
-      });
+      const result = await runLoad(probeLoad(probe, urls[server], options.connections, duration));
       if (result.non2xx > 0 || result.errors > 0) {
         process.stderr.write(
           `  ${probe.name} (${server}): ${result.non2xx} non-2xx, ${result.errors} errors\n`,
