@@ -27,6 +27,7 @@ import { cannotStore } from "../../domain/errors.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../private-modes.ts";
 import { KindVersions, type VersionKind } from "../version-kinds.ts";
 import { closeFd, openFd, syncFd, writeAllFd } from "./fd-files.ts";
+import { FILE_SYSTEM_SYNC_FROM, syncFileSystems } from "./file-system-sync.ts";
 import { forEachLimit } from "./parallel.ts";
 import type { WriteFaults } from "./write-faults.ts";
 import { WriteGates } from "./write-gate.ts";
@@ -43,6 +44,10 @@ export interface DurableWriterStats {
   fileSyncs: number;
   /** Directory fsyncs. */
   dirSyncs: number;
+  /** Deferred files (noteDeferred) fsynced one by one. */
+  deferredFileSyncs: number;
+  /** Times the deferred files were made durable by syncing their file systems at once. */
+  fileSystemSyncs: number;
 }
 
 interface Waiter {
@@ -60,7 +65,13 @@ interface PendingOp {
 }
 
 export class DurableWriter {
-  readonly stats: DurableWriterStats = { batches: 0, fileSyncs: 0, dirSyncs: 0 };
+  readonly stats: DurableWriterStats = {
+    batches: 0,
+    fileSyncs: 0,
+    dirSyncs: 0,
+    deferredFileSyncs: 0,
+    fileSystemSyncs: 0,
+  };
   /** Holds the changes requested inside a gate's scope until the gate resolves. */
   readonly gates = new WriteGates();
   // Map order is first-request order; a later request for the same path replaces the content
@@ -78,11 +89,22 @@ export class DurableWriter {
   /** Directories whose entries (those files, new folders) are not fsynced yet. */
   #deferredDirs = new Set<string>();
   readonly #faults: WriteFaults | undefined;
+  readonly #syncFileSystems: (dirs: readonly string[]) => Promise<boolean>;
 
-  /** `faults` is for tests only (write-faults.ts): it simulates a full or read-only disk. */
-  constructor(options: { concurrency?: number; faults?: WriteFaults } = {}) {
+  /**
+   * `faults` is for tests only (write-faults.ts): it simulates a full or read-only disk.
+   * `syncFileSystems` too: it replaces file-system-sync.ts' to test the file-by-file way.
+   */
+  constructor(
+    options: {
+      concurrency?: number;
+      faults?: WriteFaults;
+      syncFileSystems?: (dirs: readonly string[]) => Promise<boolean>;
+    } = {},
+  ) {
     this.#concurrency = options.concurrency ?? 64;
     this.#faults = options.faults;
+    this.#syncFileSystems = options.syncFileSystems ?? ((dirs) => syncFileSystems(dirs));
   }
 
   /**
@@ -144,12 +166,18 @@ export class DurableWriter {
     this.#deferredDirs.clear();
     return (async () => {
       try {
+        // Many files: their file systems synced at once (file-system-sync.ts says why).
+        if (files.length >= FILE_SYSTEM_SYNC_FROM && (await this.#syncFileSystems(dirs))) {
+          this.stats.fileSystemSyncs++;
+          return;
+        }
         await forEachLimit(files, 16, async (path) => {
           // Read and write: Windows' FlushFileBuffers needs a writable handle.
           const fd = await openFd(path, "r+").catch(ignoreCode("ENOENT"));
           if (fd === undefined) return; // removed since, durably (its removal synced its folder)
           try {
             await syncFd(fd);
+            this.stats.deferredFileSyncs++;
           } finally {
             closeFd(fd);
           }
