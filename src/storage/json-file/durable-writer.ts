@@ -104,7 +104,7 @@ export class DurableWriter {
   ) {
     this.#concurrency = options.concurrency ?? 64;
     this.#faults = options.faults;
-    this.#syncFileSystems = options.syncFileSystems ?? ((dirs) => syncFileSystems(dirs));
+    this.#syncFileSystems = options.syncFileSystems ?? syncFileSystems;
   }
 
   /**

@@ -97,7 +97,7 @@ describe("json-file status journal", { timeout: 180_000 }, () => {
   it("a start after a SIGKILL reads only the files journaled since the last snapshot", async () => {
     const acked = { statuses: new Set<string>(), deleted: new Set<string>() };
     for (let cycle = 0; cycle < 3; cycle++) {
-      const before = await readSnapshot(dir);
+      const previous = await readSnapshot(dir);
       await writeAndKill(dir, 300 + Math.floor(Math.random() * 200), acked);
       // What the start is to read: the files named in the journals the snapshot goes with.
       // Their number depends on how far the filer thread lagged (ADR 0084: files not written
@@ -105,7 +105,7 @@ describe("json-file status journal", { timeout: 180_000 }, () => {
       const snapshot = await readSnapshot(dir);
       assert.ok(snapshot.ok, "no usable snapshot after the kill");
       // Snapshots were written while it ran: the one on disk goes with a later journal.
-      assert.ok(snapshot.journal > (before.ok ? before.journal : 0));
+      assert.ok(snapshot.journal > (previous.ok ? previous.journal : 0));
       // The same data read in full, for comparison: a copy without the snapshot.
       const full = `${dir}-full`;
       await rm(full, { recursive: true, force: true });
