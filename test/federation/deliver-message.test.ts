@@ -29,7 +29,8 @@ import {
 import { outboxRetryPolicy } from "../../src/federation/outbox/delivery-policy.ts";
 import type { DeliveryTransport } from "../../src/federation/outbox/post-activity.ts";
 import { createSigningKeys } from "../../src/federation/outbox/signing-keys.ts";
-import { keepAliveAgents } from "../../src/federation/safe-fetch.ts";
+import { keepAliveAgents, type SafeFetchAgents } from "../../src/federation/safe-fetch.ts";
+import { eventually } from "../helpers/federation.ts";
 
 interface Received {
   path: string;
@@ -92,8 +93,8 @@ describe("Wren's delivery of a queued activity", () => {
   let kv: MemoryKvStore;
   let resolved: string[];
 
-  const transport = (): DeliveryTransport => ({
-    agents: keepAliveAgents(),
+  const transport = (agents = keepAliveAgents()): DeliveryTransport => ({
+    agents,
     userAgent: "WrenTest/1",
     allowPrivateAddress: false,
     timeoutMs: 2_000,
@@ -109,7 +110,7 @@ describe("Wren's delivery of a queued activity", () => {
       },
     },
   });
-  const deliver = () =>
+  const deliver = (agents?: SafeFetchAgents) =>
     createMessageDelivery({
       circuit: new CircuitBreaker({
         kv,
@@ -123,7 +124,7 @@ describe("Wren's delivery of a queued activity", () => {
       retryPolicy: outboxRetryPolicy({ firstRetryMs: 60_000, probeMs: 60_000 }),
       queue,
       keys: createSigningKeys(),
-      transport: transport(),
+      transport: transport(agents),
     });
   const to = (inbox: string): OutboxMessage => ({ ...message, inbox });
 
@@ -268,8 +269,15 @@ describe("Wren's delivery of a queued activity", () => {
   });
 
   it("sends again at once on a new connection when a kept-alive one was closed under it", async () => {
-    const run = deliver();
+    const agents = keepAliveAgents();
+    const run = deliver(agents);
     await run(to(`http://peer.example:${peer.port}/drops-reused`));
+    // A delivery ends at the answer's headers; its connection is back in the pool only once the
+    // body has been drained, which under load can come a moment later.
+    await eventually(
+      () => assert.ok(Object.values(agents.http.freeSockets).some((free) => free?.length)),
+      { interval: 5, timeout: 2_000 },
+    );
     await run(to(`http://peer.example:${peer.port}/drops-reused`));
     assert.equal(queued.length, 0, "both delivered, no retry queued");
     assert.equal(received.length, 3, "the second went twice: reset, then on a new connection");
