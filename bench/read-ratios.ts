@@ -46,7 +46,7 @@ for (const tree of trees) {
       const floor = await measureFrameworkFloor(wrenUrl, floorProbes(seeded), options);
       for (const f of floor) {
         process.stdout.write(
-          `  ${f.name}: of bare, Wren ${percent(f.wrenToBare)}, Hono alone ${percent(f.honoToBare)}, with Wren's headers ${percent(f.headersToBare)}; Wren ${percent(f.wrenToHeaders)} of the last (${[f.wrenRps, f.honoRps, f.headersRps, f.bareRps].map(Math.round).join(" / ")} req/s)\n`,
+          `  ${f.name}: of bare, Wren ${percent(f.wrenToBare)}, Hono alone ${percent(f.honoToBare)}, with Wren's headers ${percent(f.headersToBare)}, bare with Wren's headers ${percent(f.bareHeadersToBare)}; Wren ${percent(f.wrenToHeaders)} of Hono with Wren's headers (${[f.wrenRps, f.honoRps, f.headersRps, f.bareHeadersRps, f.bareRps].map(Math.round).join(" / ")} req/s)\n`,
         );
       }
       continue;

@@ -49,10 +49,13 @@ async function startWith(
   return { child, match };
 }
 
-export async function startBareServer(responsesFile: string): Promise<Child & { url: string }> {
+export async function startBareServer(
+  responsesFile: string,
+  options: { withWrenHeaders?: boolean } = {},
+): Promise<Child & { url: string }> {
   const { child, match } = await startWith(
     `${here}bare-server.ts`,
-    [responsesFile],
+    options.withWrenHeaders ? [responsesFile, "--with-wren-headers"] : [responsesFile],
     {},
     /^LISTENING (\d+)/,
   );

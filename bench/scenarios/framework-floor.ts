@@ -1,10 +1,12 @@
 // Issue 21's no-op target (a request that does nothing behind the middleware ≥ 80% of bare
 // node:http) beside the framework's own floor: the same requests against Wren; against Hono and
 // `@hono/node-server` alone answering Wren's bytes from one route (bare-hono-server.ts), with the
-// bare server's two headers and then with Wren's others too; and against the bare `node:http`
-// server; the four interleaved in every round. Hono alone against bare node:http is the most any
-// request of Wren's can reach while Wren runs on Hono (DESIGN.md); with Wren's headers, the most an
-// answer carrying them can; Wren against that is what Wren's middleware and routes take on top.
+// bare server's two headers and then with Wren's others too; against the bare `node:http` server
+// sending Wren's headers too; and against the bare server; the five interleaved in every round.
+// Hono alone against bare node:http is the most any request of Wren's can reach while Wren runs on
+// Hono (DESIGN.md); with Wren's headers, the most an answer carrying them can; the bare server with
+// Wren's headers, the most such an answer can on Node's http server whatever runs above it. Wren
+// against Hono alone with Wren's headers is what Wren's middleware and routes take on top.
 
 import { rm } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -19,11 +21,14 @@ export interface FloorResult {
   honoRps: number;
   /** Hono alone sending Wren's headers too. */
   headersRps: number;
+  /** The bare server sending Wren's headers too. */
+  bareHeadersRps: number;
   bareRps: number;
   /** Medians of the rounds' ratios. */
   wrenToBare: number;
   honoToBare: number;
   headersToBare: number;
+  bareHeadersToBare: number;
   wrenToHeaders: number;
 }
 
@@ -41,7 +46,7 @@ export function floorProbes(seeded: Seeded): Probe[] {
   ];
 }
 
-const SERVERS = ["bare", "hono", "headers", "wren"] as const;
+const SERVERS = ["bare", "bareHeaders", "hono", "headers", "wren"] as const;
 
 export async function measureFrameworkFloor(
   wrenUrl: string,
@@ -53,11 +58,19 @@ export async function measureFrameworkFloor(
   try {
     const bare = await startBareServer(responses);
     started.push(bare);
+    const bareHeaders = await startBareServer(responses, { withWrenHeaders: true });
+    started.push(bareHeaders);
     const hono = await startBareHonoServer(responses);
     started.push(hono);
     const headers = await startBareHonoServer(responses, { withWrenHeaders: true });
     started.push(headers);
-    const urls = { bare: bare.url, hono: hono.url, headers: headers.url, wren: wrenUrl };
+    const urls = {
+      bare: bare.url,
+      bareHeaders: bareHeaders.url,
+      hono: hono.url,
+      headers: headers.url,
+      wren: wrenUrl,
+    };
     const rate = async (server: (typeof SERVERS)[number], probe: Probe, duration: number) => {
       const result = await runLoad(probeLoad(probe, urls[server], options.connections, duration));
       if (result.non2xx > 0 || result.errors > 0) {
@@ -92,10 +105,12 @@ export async function measureFrameworkFloor(
         wrenRps: median(of("wren")),
         honoRps: median(of("hono")),
         headersRps: median(of("headers")),
+        bareHeadersRps: median(of("bareHeaders")),
         bareRps: median(of("bare")),
         wrenToBare: ratio("wren", "bare"),
         honoToBare: ratio("hono", "bare"),
         headersToBare: ratio("headers", "bare"),
+        bareHeadersToBare: ratio("bareHeaders", "bare"),
         wrenToHeaders: ratio("wren", "headers"),
       };
     });
