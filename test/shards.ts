@@ -56,6 +56,21 @@ export interface ShardsResult {
   ok: boolean;
   /** Per file, the time of its top-level tests and suites (ms), slowest first. */
   fileTimes: [string, number][];
+  /** The failing shards' "failing tests" sections, each headed by the shard's files. */
+  failures: string[];
+}
+
+/** The part of a spec report after its counts that names each failure with its error. */
+const FAILING_SECTION = /^✖ failing tests:$/m;
+/** A failure's section, cut to this many characters: CI logs keep the run's last lines only. */
+const FAILURE_CHARS = 4000;
+
+/** The failing tests with their errors, as the spec reporter lists them at its end. */
+export function failingSection(spec: string): string | undefined {
+  const at = spec.search(FAILING_SECTION);
+  if (at < 0) return undefined;
+  const section = spec.slice(at).trimEnd();
+  return section.length > FAILURE_CHARS ? `${section.slice(0, FAILURE_CHARS)}\n  …` : section;
 }
 
 /** Files in `shardCount` groups, dealt in turn so that each gets some of every directory. */
@@ -164,6 +179,7 @@ export async function runInShards(
   const dir = await mkdtemp(join(tmpdir(), "wren-test-shards-"));
   const total: Counts = { tests: 0, passed: 0, failed: 0, cancelled: 0, skipped: 0, todo: 0 };
   const fileTimes = new Map<string, number>();
+  const failures: string[] = [];
   let ok = true;
   let next = 0;
   let done = 0;
@@ -178,6 +194,8 @@ export async function runInShards(
           `${run.seconds.toFixed(0)} s, exit ${run.code}): ${shard.files.join(" ")}\n${run.spec}`,
       );
       if (run.code !== 0 || !counts || counts.failed > 0 || counts.cancelled > 0) ok = false;
+      const failing = failingSection(run.spec);
+      if (failing) failures.push(`${shard.files.join(" ")}\n${failing}`);
       if (!counts) {
         // The shard died before its summary: count it as one failure, so the total shows it.
         process.stdout.write(`✖ the shard exited with ${run.code} before its summary\n`);
@@ -201,14 +219,21 @@ export async function runInShards(
   return {
     counts: total,
     ok,
+    failures,
     fileTimes: [...fileTimes]
       .map(([file, ms]): [string, number] => [file.replace(root, ""), ms])
       .sort((a, b) => b[1] - a[1]),
   };
 }
 
-/** The closing lines: the slowest files, then the counts as one plain line. */
+/**
+ * The closing lines: the failures again (a long run's log may keep only its end), the slowest
+ * files, then the counts as one plain line.
+ */
 export function printSummary(label: string, result: ShardsResult): void {
+  for (const failure of result.failures) {
+    process.stdout.write(`\n${label}: failed in the shard of ${failure}\n`);
+  }
   const slowest = result.fileTimes
     .slice(0, 10)
     .map(([file, ms]) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}`);
