@@ -10,7 +10,7 @@ import { StorageUnavailableError } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import { makeStatus } from "../contract/fixtures.ts";
 import { DurableWriter, TEMP_SUFFIX } from "./durable-writer.ts";
-import { StatusFiler, type Unfiled } from "./status-filer.ts";
+import { filingThreadOptions, StatusFiler, type Unfiled } from "./status-filer.ts";
 import { WriteFaults } from "./write-faults.ts";
 
 const unfiled = (id: string, text = `status ${id}`): Unfiled => {
@@ -111,5 +111,23 @@ describe("the status filer", () => {
     await filer.hold("10");
     assert.equal(JSON.parse(await read("10")).id, "10");
     await writing;
+  });
+});
+
+describe("the filing thread's start", () => {
+  it("shares the process's compile cache through the thread's environment", () => {
+    const options = filingThreadOptions([], "/var/cache/wren-compile");
+    assert.equal(
+      options.env && (options.env as NodeJS.ProcessEnv).NODE_COMPILE_CACHE,
+      "/var/cache/wren-compile",
+    );
+    assert.equal((options.env as NodeJS.ProcessEnv).PATH, process.env.PATH);
+    assert.equal(options.execArgv, undefined);
+  });
+
+  it("starts without Node's flags in a string program, and without a cache when none is on", () => {
+    const options = filingThreadOptions(["--input-type=module", "--no-warnings"], undefined);
+    assert.deepEqual(options, { execArgv: [] });
+    assert.deepEqual(filingThreadOptions(["--no-warnings"], undefined), {});
   });
 });

@@ -7,8 +7,9 @@
 // writes the lines of the files still unfiled into its new journal; a failed file is tried
 // again, its line and body kept.
 
+import { getCompileCacheDir } from "node:module";
 import { dirname, join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { Worker, type WorkerOptions } from "node:worker_threads";
 import { getLogger } from "@logtape/logtape";
 import { cannotStore } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
@@ -280,13 +281,9 @@ class FilingThread {
   }
 
   #start(): Worker {
-    // The thread takes the process's Node flags, except in a process started as a string
-    // program (`--input-type=module -e`, as tests start children): Node refuses a module file
-    // under that flag, so such a thread starts with none.
-    const stringProgram = process.execArgv.some((flag) => flag.startsWith("--input-type"));
     const thread = new Worker(
       new URL("./status-filer-thread.ts", import.meta.url),
-      stringProgram ? { execArgv: [] } : {},
+      filingThreadOptions(process.execArgv, getCompileCacheDir()),
     );
     thread.unref();
     thread.on("message", (reply: FilingReply) => this.#waiting.get(reply.id)?.resolve(reply));
@@ -300,6 +297,26 @@ class FilingThread {
     this.#thread = thread;
     return thread;
   }
+}
+
+/**
+ * How the filing thread starts. It takes the process's Node flags, except in a process started
+ * as a string program (`--input-type=module -e`, as tests start children): Node refuses a module
+ * file under that flag, so such a thread starts with none. A compile cache enabled by a call
+ * (cli/main.ts) is the calling thread's alone; through the environment the thread uses it too,
+ * and a start after the first skips stripping its TypeScript again (about 70 ms of CPU).
+ */
+export function filingThreadOptions(
+  execArgv: readonly string[],
+  compileCacheDir: string | undefined,
+): WorkerOptions {
+  const stringProgram = execArgv.some((flag) => flag.startsWith("--input-type"));
+  return {
+    ...(stringProgram && { execArgv: [] }),
+    ...(compileCacheDir !== undefined && {
+      env: { ...process.env, NODE_COMPILE_CACHE: compileCacheDir },
+    }),
+  };
 }
 
 const filingThread = new FilingThread();
