@@ -11,6 +11,7 @@ import { getCompileCacheDir } from "node:module";
 import { dirname, join } from "node:path";
 import { Worker, type WorkerOptions } from "node:worker_threads";
 import { getLogger } from "@logtape/logtape";
+import { environmentWith } from "../../config/thread-environment.ts";
 import { cannotStore } from "../../domain/errors.ts";
 import type { Status } from "../../domain/status.ts";
 import { type DurableWriter, TEMP_SUFFIX } from "./durable-writer.ts";
@@ -314,7 +315,7 @@ export function filingThreadOptions(
   return {
     ...(stringProgram && { execArgv: [] }),
     ...(compileCacheDir !== undefined && {
-      env: { ...process.env, NODE_COMPILE_CACHE: compileCacheDir },
+      env: environmentWith({ NODE_COMPILE_CACHE: compileCacheDir }),
     }),
   };
 }
