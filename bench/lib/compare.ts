@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { LoadSpec } from "./load-worker.ts";
+import { PathCursors } from "./path-cursor.ts";
 import { runLoad, startBareServer } from "./processes.ts";
 import { type RecordedResponse, recordedHeaders } from "./recorded-responses.ts";
 import { median } from "./stats.ts";
@@ -39,9 +40,10 @@ export interface RoundOptions {
   connections: number;
   /**
    * Seconds of unmeasured load per probe, on Wren and on the bare server, before the first
-   * round (reads only: a write probe would spend its targets). Without it the first round of
-   * the first probes met a server whose code was not yet optimised and whose per-process memos
-   * (and, on PostgreSQL, its rate-limit takes, which grow with the caller's pace) were empty.
+   * round. Without it the first round of the first probes met a server whose code was not yet
+   * optimised and whose per-process memos (and, on PostgreSQL, its rate-limit takes, which grow
+   * with the caller's pace) were empty. A write probe's warm-up spends targets of its own (the
+   * rounds go on from where it stopped, path-cursor.ts).
    */
   warmUp?: number;
 }
@@ -95,18 +97,26 @@ export async function recordResponses(wrenUrl: string, probes: readonly Probe[])
   return file;
 }
 
+/** The load of one probe on one of `parts` targets loaded at once. */
+type LoadOf = (url: string, connections: number, part: number, parts: number) => LoadSpec;
+
 /** Runs the same load against every target at once, the connections split between them. */
 async function splitLoad(
   urls: readonly string[],
-  spec: (url: string, connections: number) => LoadSpec,
+  spec: LoadOf,
   connections: number,
-): Promise<{ rps: number; non2xx: number; errors: number }> {
+): Promise<{ rps: number; requests: number; non2xx: number; errors: number }> {
   const share = Math.max(1, Math.round(connections / urls.length));
-  const results = await Promise.all(urls.map((url) => runLoad(spec(url, share))));
+  const results = await Promise.all(
+    urls.map((url, part) => runLoad(spec(url, share, part, urls.length))),
+  );
+  const sum = (of: (r: (typeof results)[number]) => number) =>
+    results.reduce((total, r) => total + of(r), 0);
   return {
-    rps: results.reduce((sum, r) => sum + r.rps, 0),
-    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
-    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    rps: sum((r) => r.rps),
+    requests: sum((r) => r.requests),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
   };
 }
 
@@ -133,31 +143,46 @@ export async function compareWithBare(
     other?.probes.find((p) => p.name === probe.name) ?? probe;
   try {
     const samples = new Map<string, { wren: number[]; bare: number[]; ratio: number[] }>();
+    // A write probe's loads on a Wren each go on from where its last stopped (path-cursor.ts);
+    // the bare servers answer any path alike.
+    const cursors = new PathCursors();
     const specOf =
-      (probe: Probe, duration: number) =>
-      (url: string, connections: number): LoadSpec =>
-        probeLoad(probe, url, connections, duration);
+      (probe: Probe, duration: number): LoadOf =>
+      (url, connections, part, parts) => {
+        const load = probeLoad(probe, url, connections, duration);
+        if (!probe.paths) return load;
+        return { ...load, paths: cursors.paths(probe, probe.paths, part, parts) };
+      };
+    const loadOn = async (urls: readonly string[], probe: Probe, duration: number) => {
+      const result = await splitLoad(urls, specOf(probe, duration), options.connections);
+      cursors.advance(probe, result.requests);
+      return result;
+    };
+    const loadWren = (probe: Probe, duration: number) => loadOn(targets, probe, duration);
+    const loadReference = (probe: Probe, duration: number) =>
+      other
+        ? loadOn([other.url], referenceOf(probe), duration)
+        : splitLoad(
+            bares.map((b) => b.url),
+            (url, connections) => probeLoad(probe, url, connections, duration),
+            options.connections,
+          );
     if (options.warmUp) {
       for (const probe of probes) {
-        const spec = specOf(probe, options.warmUp);
-        await splitLoad(targets, spec, options.connections);
-        await splitLoad(
-          bares.map((b) => b.url),
-          specOf(referenceOf(probe), options.warmUp),
-          options.connections,
-        );
+        await loadWren(probe, options.warmUp);
+        await loadReference(probe, options.warmUp);
       }
     }
     for (let round = 0; round < options.rounds; round++) {
       for (const probe of probes) {
-        const spec = specOf(probe, options.duration);
         // Alternate which goes first, so neither always meets a warmer machine.
         const order = round % 2 === 0 ? ["bare", "wren"] : ["wren", "bare"];
         const result: Record<string, number> = {};
         for (const which of order) {
-          const urls = which === "bare" ? bares.map((b) => b.url) : targets;
-          const asked = which === "bare" ? specOf(referenceOf(probe), options.duration) : spec;
-          const r = await splitLoad(urls, asked, options.connections);
+          const r =
+            which === "bare"
+              ? await loadReference(probe, options.duration)
+              : await loadWren(probe, options.duration);
           if ((which === "wren" || other) && (r.non2xx > 0 || r.errors > 0)) {
             process.stderr.write(`  ${probe.name}: ${r.non2xx} non-2xx, ${r.errors} errors\n`);
           }
