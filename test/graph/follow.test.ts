@@ -86,6 +86,23 @@ describe("follow, unfollow, remove from followers", () => {
     assert.equal(clearedBody.languages, null);
   });
 
+  it("writes nothing when re-following with the options the follow already has", async () => {
+    const path = `/api/v1/accounts/${carol.account.id}/follow`;
+    const storage = server.wren.ctx.storage;
+    await call(server, "POST", path, alice.token, { notify: true, languages: ["en"] });
+    const before = storage.version();
+    const same = await call(server, "POST", path, alice.token, { notify: true, languages: ["en"] });
+    assert.equal(same.body.notifying, true);
+    const bare = await call(server, "POST", path, alice.token);
+    assert.equal(bare.body.following, true);
+    // Nothing changed: every kept answer stays kept (the version moves with any write).
+    assert.equal(storage.version(), before);
+    const changed = await call(server, "POST", path, alice.token, { languages: ["en", "fr"] });
+    assert.deepEqual(changed.body.languages, ["en", "fr"]);
+    assert.notEqual(storage.version(), before);
+    await call(server, "POST", `/api/v1/accounts/${carol.account.id}/unfollow`, alice.token);
+  });
+
   it("rejects malformed options with 422", async () => {
     const path = `/api/v1/accounts/${bob.account.id}/follow`;
     for (const body of [{ reblogs: "maybe" }, { languages: ["english!"] }]) {

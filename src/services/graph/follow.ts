@@ -44,6 +44,30 @@ function withOptions(edge: Follow, options: FollowOptions): Follow {
   };
 }
 
+function sameLanguages(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((language, i) => language === b[i]);
+}
+
+/**
+ * Stores the edge with the options asked for, unless it already has them: a client that sends
+ * the follow again (as some do on every tap) then writes nothing, and every answer the server
+ * keeps until its storage changes stays kept, as in Mastodon (whose save of an unchanged follow
+ * writes nothing).
+ */
+async function putWithOptions(
+  store: { put(edge: Follow): Promise<void> },
+  edge: Follow,
+  options: FollowOptions,
+): Promise<void> {
+  const next = withOptions(edge, options);
+  const unchanged =
+    next.showReblogs === edge.showReblogs &&
+    next.notify === edge.notify &&
+    sameLanguages(next.languages, edge.languages);
+  if (!unchanged) await store.put(next);
+}
+
 export async function followAccount(
   ctx: ServiceContext,
   viewerId: string,
@@ -70,11 +94,11 @@ export async function followAccount(
   }
 
   if (existing) {
-    await follows.put(withOptions(existing, options));
+    await putWithOptions(follows, existing, options);
     return "following";
   }
   if (pending) {
-    await followRequests.put(withOptions(pending, options));
+    await putWithOptions(followRequests, pending, options);
     return "requested";
   }
 
