@@ -6,6 +6,7 @@
 
 import { isLocal } from "../../domain/account.ts";
 import { AppError, notFound, unprocessable } from "../../domain/errors.ts";
+import { jsonEqual } from "../../domain/json-equal.ts";
 import type { Follow } from "../../domain/relations.ts";
 import type { ServiceContext } from "../context.ts";
 import { publishAround } from "../events.ts";
@@ -44,11 +45,6 @@ function withOptions(edge: Follow, options: FollowOptions): Follow {
   };
 }
 
-function sameLanguages(a: readonly string[] | null, b: readonly string[] | null): boolean {
-  if (a === null || b === null) return a === b;
-  return a.length === b.length && a.every((language, i) => language === b[i]);
-}
-
 /**
  * Stores the edge with the options asked for, unless it already has them: a client that sends
  * the follow again (as some do on every tap) then writes nothing, and every answer the server
@@ -61,11 +57,7 @@ async function putWithOptions(
   options: FollowOptions,
 ): Promise<void> {
   const next = withOptions(edge, options);
-  const unchanged =
-    next.showReblogs === edge.showReblogs &&
-    next.notify === edge.notify &&
-    sameLanguages(next.languages, edge.languages);
-  if (!unchanged) await store.put(next);
+  if (!jsonEqual(next, edge)) await store.put(next);
 }
 
 export async function followAccount(
