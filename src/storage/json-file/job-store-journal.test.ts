@@ -114,6 +114,8 @@ describe("json-file job store and its journal", () => {
   it("changes nothing a write makes when its job cannot be journaled", async () => {
     const storage = await openJsonFileStorage(dir);
     try {
+      const kept = makeStatus({ id: "19", accountId: "2" });
+      await storage.statuses.put(kept);
       // The first append opens jobs.journal.1: a directory there makes it fail.
       await mkdir(join(dir, "jobs.journal.1"));
       const status = makeStatus({ id: "20", accountId: "1" });
@@ -121,13 +123,21 @@ describe("json-file job store and its journal", () => {
         storage.jobs.putAround(makeJob({ id: "10" }), () => storage.statuses.put(status)),
       );
       assert.equal(await storage.statuses.get("20"), undefined);
-      assert.deepEqual(await readdir(join(dir, "statuses")).catch(() => []), []);
+      assert.deepEqual(await readdir(join(dir, "statuses", "1")).catch(() => []), []);
       // Nor is the status journaled: a start would write its bytes into the file (ADR 0065).
       const journals = (await readdir(dir)).filter((n) => n.startsWith("statuses.journal."));
       for (const name of journals) {
         assert.doesNotMatch(await readFile(join(dir, name), "utf8"), /1\/20/);
       }
       assert.equal(await storage.jobs.get("10"), undefined);
+      // Nor is a removal: its line would remove the file at the next start.
+      await assert.rejects(
+        storage.jobs.putAround(makeJob({ id: "11" }), () => storage.statuses.delete("19")),
+      );
+      assert.deepEqual(await storage.statuses.get("19"), kept);
+      for (const name of journals) {
+        assert.doesNotMatch(await readFile(join(dir, name), "utf8"), /2\/19\tnull/);
+      }
       // Writes outside a job's scope go on as ever.
       await storage.statuses.put(makeStatus({ id: "21", accountId: "1" }));
       assert.equal((await storage.statuses.get("21"))?.id, "21");

@@ -289,6 +289,10 @@ export class StatusRecords {
     const current = this.#table.rowOf(id);
     if (current < 0) return false;
     const file = `${this.#table.accountOf(current)}/${id}.json`;
+    // As for a put: the record of the event this removal announces (a Delete to send) is durable
+    // before the line that a start would replay into the file's removal.
+    const gate = this.#writer.gates.current();
+    if (gate !== undefined) await gate;
     await this.#journaling.change(
       id,
       file,
